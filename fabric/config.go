@@ -1,0 +1,87 @@
+// Package fabric assembles one simulation point — an event engine, a switch
+// per topology switch, a NIC per host, and the links between them — runs it
+// through warm-up, measurement and drain, and returns its statistics.
+package fabric
+
+import (
+	"netsim/routing"
+	"netsim/topologies"
+	"netsim/traffic"
+)
+
+// Config describes one simulation point. Zero values are not defaults:
+// callers (package experiments) fill every field; Validate reports what is
+// missing or out of range.
+type Config struct {
+	Net     *topologies.Network
+	Routing routing.Routing
+	Pattern traffic.Pattern
+
+	// Load is the offered load in flits per host per cycle (0..1].
+	Load float64
+	// PacketFlits is the packet length in flits (≥ 1).
+	PacketFlits int
+
+	// FlowControl is "credit" (InfiniBand) or "stopgo" (Myrinet).
+	FlowControl string
+	// VLs is the number of virtual lanes per link (≥ Routing.VLs()).
+	VLs int
+	// BufferFlits is the input-buffer size per port and VL, in flits.
+	BufferFlits int
+	// StopMark and GoMark are the STOP/GO watermarks in flits (stopgo only):
+	// the receiver signals STOP when its occupancy reaches StopMark and GO
+	// when it falls to GoMark.
+	StopMark, GoMark int
+
+	// Switching is "cut-through" (virtual cut-through) or "wormhole".
+	Switching string
+	// Speedup is the crossbar speedup: flits an input port may forward per
+	// cycle (≥ 1).
+	Speedup int
+	// LinkLatency, RoutingDelay and CrossbarDelay are in cycles.
+	LinkLatency, RoutingDelay, CrossbarDelay int
+
+	// Warmup, Measure and Drain are phase lengths in cycles. Packets created
+	// during the measurement window are the ones whose latency is measured;
+	// drain lets them arrive.
+	Warmup, Measure, Drain int64
+	// DeadlockWindow is the number of cycles without any flit moving, while
+	// flits are in flight, after which the run stops with a deadlock error.
+	DeadlockWindow int64
+
+	// Seed derives every random stream of the point.
+	Seed uint64
+}
+
+// Stats are the measurements of one simulation point.
+type Stats struct {
+	// Offered is the configured load (flits/host/cycle).
+	Offered float64
+	// Generated is the load the hosts actually generated during the
+	// measurement window (flits/host/cycle).
+	Generated float64
+	// Accepted is the load delivered to hosts during the measurement window
+	// (flits/host/cycle).
+	Accepted float64
+	// LatencyAvg and LatencyP99 are the packet latencies, from creation to
+	// tail arrival, of packets created during the measurement window, in
+	// cycles; LatencyP99 is the 99th percentile.
+	LatencyAvg, LatencyP99 float64
+	// HopsAvg is the mean number of switches traversed per measured packet.
+	HopsAvg float64
+	// MeasuredPackets is the number of packets created in the measurement
+	// window, and Delivered how many of them arrived before the end of drain.
+	MeasuredPackets, Delivered int64
+	// QueueStart and QueueEnd are the total source-queue lengths, in flits,
+	// at the start and end of the measurement window.
+	QueueStart, QueueEnd int64
+	// InjectedFlits and EjectedFlits count all flits over the whole run;
+	// InFlight is what remained inside the network at the end.
+	InjectedFlits, EjectedFlits, InFlight int64
+	// FlitHops counts flits moved across links (host links included).
+	FlitHops int64
+	// Cycles is the simulated time at the end of the run.
+	Cycles int64
+	// Events is the number of kernel events processed.
+	Events int64
+}
