@@ -1,0 +1,312 @@
+package fabric
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"netsim/flit"
+	"netsim/flowctl"
+	"netsim/kernel"
+	"netsim/nic"
+	switching "netsim/switch"
+	"netsim/topologies"
+	"netsim/traffic"
+)
+
+// Event kinds dispatched by a point's engine.
+const (
+	kindSwitchTick uint8 = iota
+	kindNICTick
+	kindNICGenerate
+)
+
+// chunk is how many cycles run between checks for cancellation and for the
+// end of drain.
+const chunk = 256
+
+// maxCycles bounds a run so every time fits the model's counters.
+const maxCycles = 1 << 40
+
+// Validate checks the configuration, naming the experiment key at fault.
+func (c *Config) Validate() error {
+	switch {
+	case c.Net == nil:
+		return errors.New("topology: missing")
+	case c.Routing == nil:
+		return errors.New("routing: missing")
+	case c.Pattern == nil:
+		return errors.New("pattern: missing")
+	case !(c.Load > 0 && c.Load <= 1):
+		return fmt.Errorf("load: must be in (0, 1] flits/host/cycle, got %v", c.Load)
+	case c.PacketFlits < 1:
+		return fmt.Errorf("packet_flits: must be at least 1, got %d", c.PacketFlits)
+	case c.VLs < c.Routing.VLs():
+		return fmt.Errorf("vls: routing %s needs %d VLs, got %d", c.Routing.Name(), c.Routing.VLs(), c.VLs)
+	case c.RoutingDelay < 0:
+		return fmt.Errorf("routing_delay: must be at least 0, got %d", c.RoutingDelay)
+	case c.CrossbarDelay < 0:
+		return fmt.Errorf("crossbar_delay: must be at least 0, got %d", c.CrossbarDelay)
+	case c.Warmup < 0 || c.Warmup > maxCycles:
+		return fmt.Errorf("warmup: must be between 0 and %d cycles, got %d", int64(maxCycles), c.Warmup)
+	case c.Measure < 1 || c.Measure > maxCycles:
+		return fmt.Errorf("measure: must be between 1 and %d cycles, got %d", int64(maxCycles), c.Measure)
+	case c.Drain < 0 || c.Drain > maxCycles:
+		return fmt.Errorf("drain: must be between 0 and %d cycles, got %d", int64(maxCycles), c.Drain)
+	case c.DeadlockWindow < 1:
+		return fmt.Errorf("deadlock_window: must be at least 1 cycle, got %d", c.DeadlockWindow)
+	}
+	mode, err := switching.ParseMode(c.Switching)
+	if err != nil {
+		return fmt.Errorf("switching: %w", err)
+	}
+	if mode == switching.CutThrough && c.BufferFlits < c.PacketFlits {
+		return fmt.Errorf("buffer_flits: virtual cut-through needs room for a whole packet (packet_flits = %d), got %d",
+			c.PacketFlits, c.BufferFlits)
+	}
+	if err := c.linkParams(c.LinkLatency + c.CrossbarDelay).Validate(); err != nil {
+		return err
+	}
+	if err := c.Net.Validate(); err != nil {
+		return fmt.Errorf("topology: %w", err)
+	}
+	return nil
+}
+
+func (c *Config) linkParams(delay int) flowctl.Params {
+	return flowctl.Params{
+		Kind:     flowctl.Kind(c.FlowControl),
+		VLs:      c.VLs,
+		Buffer:   c.BufferFlits,
+		Latency:  c.LinkLatency,
+		Delay:    delay,
+		Rate:     max(c.Speedup, 1),
+		StopMark: c.StopMark,
+		GoMark:   c.GoMark,
+	}
+}
+
+// point is one assembled simulation.
+type point struct {
+	cfg      *Config
+	eng      *kernel.Engine
+	pool     flit.Pool
+	meter    nic.Meter
+	switches []*switching.Switch
+	nics     []*nic.NIC
+}
+
+// Handle implements kernel.Handler.
+func (p *point) Handle(now kernel.Time, ev kernel.Event) {
+	switch ev.Kind {
+	case kindSwitchTick:
+		p.switches[ev.Target].Tick(now)
+	case kindNICTick:
+		p.nics[ev.Target].Tick(now)
+	case kindNICGenerate:
+		p.nics[ev.Target].Generate(now)
+	}
+}
+
+// inFlight returns the flits sent by a source and not yet delivered.
+func (p *point) inFlight() int64 { return p.meter.Injected - p.meter.Ejected }
+
+func assemble(cfg *Config) (*point, error) {
+	mode, _ := switching.ParseMode(cfg.Switching)
+	proc, err := traffic.NewBernoulli(cfg.Load, cfg.PacketFlits)
+	if err != nil {
+		return nil, fmt.Errorf("load: %w", err)
+	}
+	p := &point{cfg: cfg}
+	p.eng = kernel.NewEngine(p)
+	p.meter.From = kernel.Time(cfg.Warmup)
+	p.meter.To = kernel.Time(cfg.Warmup + cfg.Measure)
+	net := cfg.Net
+	fd := cfg.CrossbarDelay + cfg.LinkLatency
+	p.switches = make([]*switching.Switch, len(net.Switches))
+	for i := range net.Switches {
+		p.switches[i] = switching.New(switching.Params{
+			ID:           i,
+			Ports:        len(net.Switches[i].Ports),
+			VLs:          cfg.VLs,
+			Buffer:       cfg.BufferFlits,
+			Mode:         mode,
+			Speedup:      cfg.Speedup,
+			RoutingDelay: cfg.RoutingDelay,
+			FlitDelay:    fd,
+			TickKind:     kindSwitchTick,
+		}, p.eng, &p.pool, cfg.Routing, kernel.NewRNG(cfg.Seed, 1, uint64(i)))
+	}
+	p.nics = make([]*nic.NIC, len(net.Hosts))
+	for h := range net.Hosts {
+		p.nics[h] = nic.New(nic.Params{
+			Host:        h,
+			CutThrough:  mode == switching.CutThrough,
+			VLs:         cfg.VLs,
+			PacketFlits: cfg.PacketFlits,
+			LinkLatency: cfg.LinkLatency,
+			TickKind:    kindNICTick,
+			GenKind:     kindNICGenerate,
+		}, p.eng, &p.pool, &p.meter, cfg.Routing, cfg.Pattern, proc, kernel.NewRNG(cfg.Seed, 2, uint64(h)))
+	}
+	// Wire every link, one flow-control state per direction.
+	for si, sw := range net.Switches {
+		for pi, port := range sw.Ports {
+			switch port.Kind {
+			case topologies.SwitchPort:
+				fc, err := flowctl.New(cfg.linkParams(fd))
+				if err != nil {
+					return nil, err
+				}
+				peer := p.switches[port.Peer]
+				p.switches[si].ConnectOut(pi, fc, peer, int(port.PeerPort))
+				peer.ConnectIn(int(port.PeerPort), fc, p.switches[si], cfg.BufferFlits)
+			case topologies.HostPort:
+				n := p.nics[port.Peer]
+				up, err := flowctl.New(cfg.linkParams(cfg.LinkLatency))
+				if err != nil {
+					return nil, err
+				}
+				n.ConnectOut(up, p.switches[si], pi)
+				p.switches[si].ConnectIn(pi, up, n, cfg.BufferFlits)
+				down, err := flowctl.New(cfg.linkParams(fd))
+				if err != nil {
+					return nil, err
+				}
+				p.switches[si].ConnectOut(pi, down, n, 0)
+				n.ConnectIn(down, p.switches[si])
+			}
+		}
+	}
+	p.eng.SetWatchdog(kernel.Time(cfg.DeadlockWindow), func() bool { return p.inFlight() > 0 })
+	return p, nil
+}
+
+func (p *point) queued() int64 { return p.meter.Queued }
+
+// runTo advances the simulation to cycle end, checking ctx between chunks.
+// stop, if not nil, ends the run early when it reports true.
+func (p *point) runTo(ctx context.Context, end kernel.Time, stop func() bool) error {
+	for p.eng.Now() < end {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if stop != nil && stop() {
+			return nil
+		}
+		if err := p.eng.Run(min(end, p.eng.Now()+chunk)); err != nil {
+			var dl *kernel.DeadlockError
+			if errors.As(err, &dl) {
+				return fmt.Errorf("%w (%d flits in flight, %d in source queues)", err, p.inFlight(), p.queued())
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// Run simulates one point: warm-up, measurement, then drain until every
+// packet created during measurement has arrived (traffic keeps flowing so
+// they see a loaded network) or Drain cycles have passed. A deadlock is
+// returned as an error wrapping *kernel.DeadlockError.
+func Run(ctx context.Context, cfg Config) (Stats, error) {
+	st, _, err := run(ctx, &cfg, false)
+	return st, err
+}
+
+// RunFlushed is Run followed by a flush: sources stop generating and the run
+// continues until every generated flit has been delivered. It returns the
+// statistics and an error if any flit was lost or duplicated. Tests use it
+// to check conservation.
+func RunFlushed(ctx context.Context, cfg Config) (Stats, error) {
+	st, p, err := run(ctx, &cfg, true)
+	if err != nil {
+		return st, err
+	}
+	var bad []string
+	if p.meter.Injected != p.meter.Ejected {
+		bad = append(bad, fmt.Sprintf("injected %d flits, ejected %d", p.meter.Injected, p.meter.Ejected))
+	}
+	if live := p.pool.Live(); live != 0 {
+		bad = append(bad, fmt.Sprintf("%d packets never fully delivered", live))
+	}
+	if n := p.buffered(); n != 0 {
+		bad = append(bad, fmt.Sprintf("%d flits left in switch buffers", n))
+	}
+	bad = append(bad, p.meter.Errors...)
+	if len(bad) > 0 {
+		return st, fmt.Errorf("conservation violated: %s", strings.Join(bad, "; "))
+	}
+	return st, nil
+}
+
+func (p *point) buffered() int {
+	n := 0
+	for _, s := range p.switches {
+		n += s.Buffered()
+	}
+	return n
+}
+
+func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
+	if err := cfg.Validate(); err != nil {
+		return Stats{}, nil, err
+	}
+	p, err := assemble(cfg)
+	if err != nil {
+		return Stats{}, nil, err
+	}
+	for _, n := range p.nics {
+		n.Start(0)
+	}
+	st := Stats{Offered: cfg.Load}
+	fail := func(err error) (Stats, *point, error) {
+		p.fill(&st)
+		return st, p, err
+	}
+	if err := p.runTo(ctx, kernel.Time(cfg.Warmup), nil); err != nil {
+		return fail(err)
+	}
+	st.QueueStart = p.queued()
+	if err := p.runTo(ctx, kernel.Time(cfg.Warmup+cfg.Measure), nil); err != nil {
+		return fail(err)
+	}
+	st.QueueEnd = p.queued()
+	arrived := func() bool { return p.meter.Delivered == p.meter.MeasuredPackets }
+	if err := p.runTo(ctx, kernel.Time(cfg.Warmup+cfg.Measure+cfg.Drain), arrived); err != nil {
+		return fail(err)
+	}
+	if flush {
+		for _, n := range p.nics {
+			n.StopGenerating()
+		}
+		empty := func() bool { return p.queued() == 0 && p.inFlight() == 0 }
+		if err := p.runTo(ctx, math.MaxInt64/2, empty); err != nil {
+			return fail(err)
+		}
+	}
+	p.fill(&st)
+	return st, p, nil
+}
+
+func (p *point) fill(st *Stats) {
+	m := &p.meter
+	hosts := float64(len(p.nics))
+	window := float64(p.cfg.Measure)
+	st.Generated = float64(m.GeneratedFlits) / hosts / window
+	st.Accepted = float64(m.EjectedFlits) / hosts / window
+	st.LatencyAvg = m.LatencyAvg()
+	st.LatencyP99 = m.LatencyQuantile(0.99)
+	st.HopsAvg = m.HopsAvg()
+	st.MeasuredPackets, st.Delivered = m.MeasuredPackets, m.Delivered
+	st.InjectedFlits, st.EjectedFlits = m.Injected, m.Ejected
+	st.InFlight = p.inFlight()
+	st.FlitHops = m.FlitHops
+	for _, s := range p.switches {
+		st.FlitHops += s.FlitHops
+	}
+	st.Cycles = p.eng.Now()
+	st.Events = p.eng.Events()
+}

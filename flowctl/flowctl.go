@@ -1,0 +1,191 @@
+// Package flowctl implements link-level flow control between the sender at
+// one end of a link (a switch output port or a NIC) and the input buffer at
+// the other end, per virtual lane (VL):
+//
+//   - Credit (InfiniBand): the sender holds one credit per free flit slot of
+//     each receiver VL buffer; sending a flit consumes a credit, and the
+//     credit comes back one link latency after the receiver frees the slot.
+//   - StopGo (Myrinet): the receiver watches its own occupancy per VL and
+//     signals STOP when it reaches the stop watermark and GO when it falls to
+//     the go watermark; signals reach the sender one link latency later and
+//     the sender pauses, even mid-packet, while stopped.
+//
+// Both sit behind the Control interface. They are evaluated lazily: no
+// event is scheduled for a credit or a STOP/GO signal in flight; each call
+// first applies everything that is due by its time. Calls must come with
+// non-decreasing times per link, except Freed, which a receiver that consumes
+// flits on arrival (a NIC ejecting) may call with the future arrival time.
+package flowctl
+
+import (
+	"fmt"
+
+	"netsim/kernel"
+)
+
+// Control is the flow-control state of one link, shared by its sender and
+// its receiver.
+type Control interface {
+	// CanSend reports whether the sender may start sending n flits on vl at
+	// time now: n credits (credit), or GO (stop/go, where n is ignored).
+	CanSend(now kernel.Time, vl, n int) bool
+	// Sent records that the sender sent one flit on vl at now, which reaches
+	// the receiver's buffer at arrive.
+	Sent(now kernel.Time, vl int, arrive kernel.Time)
+	// Freed records that the receiver removed one flit of vl from its buffer
+	// at time at. It returns the time at which the sender may be able to send
+	// more because of it, or kernel.Never if the sender's state is unchanged.
+	Freed(at kernel.Time, vl int) kernel.Time
+	// Free returns the sender's view of the free space of vl at now, in
+	// flits, used to compare the congestion of candidate ports.
+	Free(now kernel.Time, vl int) int
+	// Pending returns the earliest time after now at which a credit or a GO
+	// already on its way reaches the sender, or kernel.Never. A sender that
+	// cannot send waits until then, or until Freed reports a new change.
+	Pending(now kernel.Time) kernel.Time
+}
+
+// Kind names a flow-control scheme as written in experiment files.
+type Kind string
+
+const (
+	// KindCredit is credit-based flow control.
+	KindCredit Kind = "credit"
+	// KindStopGo is STOP/GO flow control.
+	KindStopGo Kind = "stopgo"
+)
+
+// Params configure the flow control of every link of a network.
+type Params struct {
+	Kind Kind
+	// VLs is the number of virtual lanes per link.
+	VLs int
+	// Buffer is the receiver buffer per VL, in flits.
+	Buffer int
+	// Latency is the delay of a credit or STOP/GO signal on the reverse
+	// channel, in cycles (the link latency).
+	Latency int
+	// Delay is the time a flit takes from leaving the sender to being in the
+	// receiver's buffer (crossbar plus link), in cycles.
+	Delay int
+	// Rate is the maximum number of flits the receiver frees per cycle (the
+	// crossbar speedup); it bounds the credits in flight.
+	Rate int
+	// StopMark and GoMark are the STOP/GO watermarks in flits.
+	StopMark, GoMark int
+}
+
+// Validate checks p, naming the experiment key at fault.
+func (p Params) Validate() error {
+	if p.VLs < 1 || p.VLs > 16 {
+		return fmt.Errorf("vls: must be between 1 and 16, got %d", p.VLs)
+	}
+	if p.Buffer < 1 {
+		return fmt.Errorf("buffer_flits: must be at least 1, got %d", p.Buffer)
+	}
+	if p.Latency < 1 {
+		return fmt.Errorf("link_latency: must be at least 1 cycle, got %d", p.Latency)
+	}
+	if p.Delay < p.Latency {
+		return fmt.Errorf("crossbar_delay: flit delay %d is below the link latency %d", p.Delay, p.Latency)
+	}
+	if p.Rate < 1 {
+		return fmt.Errorf("speedup: must be at least 1, got %d", p.Rate)
+	}
+	switch p.Kind {
+	case KindCredit:
+	case KindStopGo:
+		if p.GoMark < 0 || p.GoMark >= p.StopMark {
+			return fmt.Errorf("go_mark: must be at least 0 and below stop_mark (%d), got %d", p.StopMark, p.GoMark)
+		}
+		// After the occupancy reaches StopMark, the sender keeps sending
+		// until STOP reaches it, and flits already on the wire still land.
+		if need := p.StopMark + p.Delay + p.Latency - 1; need > p.Buffer {
+			return fmt.Errorf("stop_mark: %d leaves no room for the %d flits in flight after STOP; need stop_mark ≤ buffer_flits − %d = %d",
+				p.StopMark, p.Delay+p.Latency-1, p.Delay+p.Latency-1, p.Buffer-(p.Delay+p.Latency-1))
+		}
+	default:
+		return fmt.Errorf("kind: unknown flow control %q (known: credit, stopgo)", p.Kind)
+	}
+	return nil
+}
+
+// New returns the flow-control state of one link.
+func New(p Params) (Control, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if p.Kind == KindStopGo {
+		return newStopGo(p), nil
+	}
+	return newCredit(p), nil
+}
+
+// stamped is a VL tagged with the time something about it takes effect.
+type stamped struct {
+	at kernel.Time
+	vl int32
+	on bool
+}
+
+// fifo is a growable ring of stamped values in non-decreasing time order.
+type fifo struct {
+	buf  []stamped
+	head int
+	n    int
+}
+
+func newFIFO(capacity int) fifo { return fifo{buf: make([]stamped, max(capacity, 4))} }
+
+func (f *fifo) push(s stamped) {
+	if f.n == len(f.buf) {
+		nb := make([]stamped, 2*len(f.buf))
+		for i := 0; i < f.n; i++ {
+			nb[i] = f.buf[(f.head+i)%len(f.buf)]
+		}
+		f.buf, f.head = nb, 0
+	}
+	// Entries nearly always come in time order; an earlier one (a receiver
+	// freeing on a future arrival) is moved back into place.
+	i := f.n
+	for i > 0 {
+		prev := f.at(i - 1)
+		if prev.at <= s.at {
+			break
+		}
+		*f.at(i) = *prev
+		i--
+	}
+	*f.at(i) = s
+	f.n++
+}
+
+// at returns the i-th oldest entry.
+func (f *fifo) at(i int) *stamped {
+	i += f.head
+	if i >= len(f.buf) {
+		i -= len(f.buf)
+	}
+	return &f.buf[i]
+}
+
+// next returns the time of the oldest entry, or kernel.Never.
+func (f *fifo) next() kernel.Time {
+	if f.n == 0 {
+		return kernel.Never
+	}
+	return f.buf[f.head].at
+}
+
+// due reports whether the oldest entry takes effect at or before t.
+func (f *fifo) due(t kernel.Time) bool { return f.n > 0 && f.buf[f.head].at <= t }
+
+func (f *fifo) pop() stamped {
+	s := f.buf[f.head]
+	f.head++
+	if f.head == len(f.buf) {
+		f.head = 0
+	}
+	f.n--
+	return s
+}

@@ -1,0 +1,101 @@
+package nic
+
+import (
+	"fmt"
+
+	"netsim/flit"
+	"netsim/kernel"
+)
+
+// Meter gathers the measurements of all NICs of one simulation.
+type Meter struct {
+	// From and To bound the measurement window [From, To).
+	From, To kernel.Time
+
+	// Whole-run flit counts.
+	Injected, Ejected, FlitHops int64
+	// Queued is the number of flits in source queues.
+	Queued int64
+
+	// Window counts.
+	GeneratedFlits, EjectedFlits int64
+	MeasuredPackets, Delivered   int64
+	latencySum, hopsSum          int64
+	latency                      []int64 // histogram: latency → packets
+
+	// Errors records conservation violations (flits beyond a packet's
+	// length); a correct model leaves it empty.
+	Errors []string
+}
+
+func (m *Meter) inWindow(t kernel.Time) bool { return t >= m.From && t < m.To }
+
+// generated records a packet of flits created at t and reports whether it is
+// measured.
+func (m *Meter) generated(t kernel.Time, flits int32) bool {
+	if !m.inWindow(t) {
+		return false
+	}
+	m.GeneratedFlits += int64(flits)
+	m.MeasuredPackets++
+	return true
+}
+
+func (m *Meter) ejected(t kernel.Time) {
+	m.Ejected++
+	if m.inWindow(t) {
+		m.EjectedFlits++
+	}
+}
+
+func (m *Meter) delivered(p *flit.Packet, t kernel.Time) {
+	if p.Received != p.Flits {
+		m.Errors = append(m.Errors, fmt.Sprintf("packet %d→%d delivered %d of %d flits", p.Src, p.Dst, p.Received, p.Flits))
+	}
+	if !p.Measured {
+		return
+	}
+	m.Delivered++
+	lat := int64(t - p.Created)
+	m.latencySum += lat
+	m.hopsSum += int64(p.Hops)
+	for int64(len(m.latency)) <= lat {
+		m.latency = append(m.latency, 0)
+	}
+	m.latency[lat]++
+}
+
+// LatencyAvg returns the mean latency of delivered measured packets.
+func (m *Meter) LatencyAvg() float64 {
+	if m.Delivered == 0 {
+		return 0
+	}
+	return float64(m.latencySum) / float64(m.Delivered)
+}
+
+// LatencyQuantile returns the smallest latency at or below which a fraction
+// q of the delivered measured packets arrived.
+func (m *Meter) LatencyQuantile(q float64) float64 {
+	if m.Delivered == 0 {
+		return 0
+	}
+	want := int64(q * float64(m.Delivered))
+	want = max(want, 1)
+	var seen int64
+	for lat, c := range m.latency {
+		seen += c
+		if seen >= want {
+			return float64(lat)
+		}
+	}
+	return float64(len(m.latency) - 1)
+}
+
+// HopsAvg returns the mean number of switches traversed by delivered
+// measured packets.
+func (m *Meter) HopsAvg() float64 {
+	if m.Delivered == 0 {
+		return 0
+	}
+	return float64(m.hopsSum) / float64(m.Delivered)
+}

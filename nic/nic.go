@@ -1,0 +1,294 @@
+// Package nic models a host adapter: it generates packets into an unbounded
+// source queue (whose growth signals saturation), injects them flit by flit
+// into its switch under the link's flow control, and ejects the flits that
+// reach it, recording each packet's latency from creation to tail arrival.
+//
+// The source queue is kept per virtual lane, as an InfiniBand adapter keeps
+// separate send queues: packets leave in creation order within a VL, and
+// the adapter turns round-robin among the VLs whose next packet the switch
+// buffer can take, so one full VL does not block the others. A packet, once
+// started, is sent to its tail before the next one starts.
+package nic
+
+import (
+	"netsim/flit"
+	"netsim/flowctl"
+	"netsim/kernel"
+	"netsim/routing"
+	"netsim/traffic"
+)
+
+// Params configure a NIC.
+type Params struct {
+	// Host is the host index, also the Target of the NIC's events.
+	Host int
+	// CutThrough makes the NIC start a packet only when the switch buffer
+	// has room for all of it (virtual cut-through); otherwise one flit.
+	CutThrough bool
+	// VLs is the number of virtual lanes of the injection link.
+	VLs int
+	// PacketFlits is the length of the packets the NIC generates.
+	PacketFlits int
+	// LinkLatency is the cycles a flit takes to reach the switch buffer.
+	LinkLatency int
+	// TickKind and GenKind are the event kinds the owner dispatches to Tick
+	// and Generate.
+	TickKind, GenKind uint8
+}
+
+// NIC is one host adapter. It is not safe for concurrent use.
+type NIC struct {
+	host       int32
+	eng        *kernel.Engine
+	pool       *flit.Pool
+	meter      *Meter
+	route      routing.Routing
+	pattern    traffic.Pattern
+	process    traffic.Bernoulli
+	rng        kernel.RNG
+	cutThrough bool
+	flits      int32
+	latency    kernel.Time
+	tickKind   uint8
+	genKind    uint8
+
+	// Injection link.
+	fc     flowctl.Control
+	to     flit.Receiver
+	toPort int32
+	// Ejection link.
+	inFC flowctl.Control
+	up   flit.Sender
+
+	queues  []ring // source queue per VL
+	queued  int    // packets in queues
+	vlNext  int    // round-robin pointer over queues
+	cur     int32  // packet being injected, or -1
+	curSent int32
+
+	wakeAt     kernel.Time
+	blocked    bool
+	generating bool
+}
+
+// New returns an idle NIC.
+func New(p Params, eng *kernel.Engine, pool *flit.Pool, meter *Meter, r routing.Routing,
+	pat traffic.Pattern, proc traffic.Bernoulli, rng kernel.RNG) *NIC {
+	return &NIC{
+		host:       int32(p.Host),
+		eng:        eng,
+		pool:       pool,
+		meter:      meter,
+		route:      r,
+		pattern:    pat,
+		process:    proc,
+		rng:        rng,
+		cutThrough: p.CutThrough,
+		flits:      int32(p.PacketFlits),
+		latency:    kernel.Time(p.LinkLatency),
+		tickKind:   p.TickKind,
+		genKind:    p.GenKind,
+		queues:     make([]ring, p.VLs),
+		cur:        -1,
+		wakeAt:     kernel.Never,
+	}
+}
+
+// ConnectOut attaches the injection link to the switch.
+func (n *NIC) ConnectOut(fc flowctl.Control, to flit.Receiver, toPort int) {
+	n.fc, n.to, n.toPort = fc, to, int32(toPort)
+}
+
+// ConnectIn attaches the ejection link from the switch.
+func (n *NIC) ConnectIn(fc flowctl.Control, up flit.Sender) {
+	n.inFC, n.up = fc, up
+}
+
+// Start begins generating packets at time at.
+func (n *NIC) Start(at kernel.Time) {
+	n.generating = true
+	if gap := n.process.Gap(&n.rng); gap != kernel.Never {
+		n.eng.Schedule(at+gap-1, kernel.Event{Kind: n.genKind, Target: n.host})
+	}
+}
+
+// StopGenerating stops creating new packets; queued ones are still sent.
+func (n *NIC) StopGenerating() { n.generating = false }
+
+// Queued returns the number of packets in the source queue, the one being
+// injected included.
+func (n *NIC) Queued() int {
+	if n.cur >= 0 {
+		return n.queued + 1
+	}
+	return n.queued
+}
+
+// Generate creates one packet at now and schedules the next; the owner calls
+// it for every GenKind event addressed to the NIC.
+func (n *NIC) Generate(now kernel.Time) {
+	if !n.generating {
+		return
+	}
+	dst := n.pattern.Dest(int(n.host), &n.rng)
+	dlid, vl := n.route.Source(int(n.host), dst)
+	pi := n.pool.New()
+	p := n.pool.Get(pi)
+	p.Src, p.Dst, p.DLID, p.VL = n.host, int32(dst), dlid, int16(vl)
+	p.Flits = n.flits
+	p.Created = now
+	p.Measured = n.meter.generated(now, n.flits)
+	n.push(pi)
+	n.wake(now)
+	if gap := n.process.Gap(&n.rng); gap != kernel.Never {
+		n.eng.Schedule(now+gap, kernel.Event{Kind: n.genKind, Target: n.host})
+	}
+}
+
+func (n *NIC) push(pi int32) {
+	n.queues[n.pool.Get(pi).VL].push(pi)
+	n.queued++
+	n.meter.Queued += int64(n.flits)
+}
+
+func (n *NIC) wake(t kernel.Time) {
+	if t < n.wakeAt {
+		n.wakeAt = t
+		n.eng.Schedule(t, kernel.Event{Kind: n.tickKind, Target: n.host})
+	}
+}
+
+// Unblock implements flit.Sender.
+func (n *NIC) Unblock(at kernel.Time) {
+	if n.blocked {
+		n.wake(at)
+	}
+}
+
+// Tick injects at most one flit; the owner calls it for every TickKind
+// event addressed to the NIC.
+func (n *NIC) Tick(now kernel.Time) {
+	if now != n.wakeAt {
+		return
+	}
+	n.wakeAt = kernel.Never
+	n.blocked = false
+	if n.cur < 0 && !n.start(now) {
+		n.wait(now)
+		return
+	}
+	p := n.pool.Get(n.cur)
+	vl := int(p.VL)
+	if !n.fc.CanSend(now, vl, 1) {
+		n.wait(now)
+		return
+	}
+	arrive := now + n.latency
+	pi, flits := n.cur, p.Flits
+	n.curSent++
+	if n.curSent == flits {
+		n.cur = -1
+	}
+	n.fc.Sent(now, vl, arrive)
+	n.meter.Queued--
+	n.meter.Injected++
+	n.meter.FlitHops++
+	n.eng.Progress()
+	n.to.Accept(now, int(n.toPort), vl, pi, arrive)
+	if n.cur >= 0 || n.queued > 0 {
+		n.wake(now + 1)
+	}
+}
+
+// start picks the next packet to inject: round-robin over the VLs, the
+// first whose oldest packet the switch buffer can take.
+func (n *NIC) start(now kernel.Time) bool {
+	if n.queued == 0 {
+		return false
+	}
+	vls := len(n.queues)
+	for k := 0; k < vls; k++ {
+		vl := n.vlNext + k
+		if vl >= vls {
+			vl -= vls
+		}
+		q := &n.queues[vl]
+		if q.n == 0 {
+			continue
+		}
+		pi := q.front()
+		need := 1
+		if n.cutThrough {
+			need = int(n.pool.Get(pi).Flits)
+		}
+		if !n.fc.CanSend(now, vl, need) {
+			continue
+		}
+		q.pop()
+		n.queued--
+		n.cur, n.curSent = pi, 0
+		n.vlNext = vl + 1
+		if n.vlNext == vls {
+			n.vlNext = 0
+		}
+		return true
+	}
+	return false
+}
+
+func (n *NIC) wait(now kernel.Time) {
+	n.blocked = true
+	if n.cur < 0 && n.queued == 0 {
+		return
+	}
+	if t := n.fc.Pending(now); t != kernel.Never {
+		n.wake(t)
+	}
+}
+
+// ring is a growable FIFO of packet indices.
+type ring struct {
+	buf  []int32
+	head int
+	n    int
+}
+
+func (r *ring) push(v int32) {
+	if r.n == len(r.buf) {
+		nb := make([]int32, max(16, 2*len(r.buf)))
+		for i := 0; i < r.n; i++ {
+			nb[i] = r.buf[(r.head+i)%len(r.buf)]
+		}
+		r.buf, r.head = nb, 0
+	}
+	i := r.head + r.n
+	if i >= len(r.buf) {
+		i -= len(r.buf)
+	}
+	r.buf[i] = v
+	r.n++
+}
+
+func (r *ring) front() int32 { return r.buf[r.head] }
+
+func (r *ring) pop() {
+	r.head++
+	if r.head == len(r.buf) {
+		r.head = 0
+	}
+	r.n--
+}
+
+// Accept implements flit.Receiver: the NIC consumes each flit on arrival.
+func (n *NIC) Accept(_ kernel.Time, _, vl int, pi int32, arrive kernel.Time) {
+	if t := n.inFC.Freed(arrive, vl); t != kernel.Never && n.up != nil {
+		n.up.Unblock(t)
+	}
+	p := n.pool.Get(pi)
+	p.Received++
+	n.meter.ejected(arrive)
+	if p.Received == p.Flits {
+		n.meter.delivered(p, arrive)
+		n.pool.Release(pi)
+	}
+}

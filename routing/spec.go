@@ -1,0 +1,107 @@
+package routing
+
+import (
+	"errors"
+	"fmt"
+
+	"netsim/topologies"
+)
+
+// MaxVLs bounds Spec.VLs. InfiniBand links carry at most 15 data VLs; the
+// simulator allows more for experiments beyond the standard.
+const MaxVLs = 64
+
+// Spec describes a routing as written in the [routing] section of an
+// experiment file.
+type Spec struct {
+	// Algorithm is the routing name, e.g. "dor". TOML key: algorithm.
+	Algorithm string
+	// VLs is the number of virtual lanes available on every link (at least
+	// 1, at most MaxVLs). A routing uses at least its own VLs() of them and
+	// may spread traffic over all of them. TOML key: vls.
+	VLs int
+}
+
+// New returns the routing s names for net. Errors name the offending TOML
+// key of the [routing] section (algorithm, vls) and say what was expected;
+// a network that does not have the structure the routing relies on is
+// reported as such. New never keeps a reference to net: the routing copies
+// the tables it needs, is read-only afterwards, and may be shared by
+// concurrent simulations.
+//
+// Algorithms by topology kind:
+//
+//   - flatfly (hyperx): "dor", dimension-order routing (seed 004 §3.3).
+//     At a switch, take the lowest dimension n in which its coordinate
+//     differs from the destination switch's; the candidates are all
+//     widths[n] parallel ports to the neighbour that has the destination's
+//     coordinate in dimension n, all High priority (the switch picks among
+//     them by congestion). At the destination switch the candidate is the
+//     destination host's port. A packet crosses at most one link per
+//     dimension, so one VL suffices.
+//   - crossbar: "dor", the single hop to the destination host's port.
+//   - ring: "dor-nodateline", minimal routing around the ring (the shorter
+//     direction; a tie goes the +1 way) over all parallel ports, with no
+//     dateline VLs. Its channel-dependency graph has a cycle, so it can
+//     deadlock: it exists to exercise deadlock detection, not to be used.
+//
+// VLs: all three need one VL (VLs() = 1) and use all s.VLs they are given.
+// The source sets DLID = destination host and VL = (destination's local
+// index within its switch) mod s.VLs; the VL never changes along the path
+// (OutVL returns inVL). Each VL is then a copy of the single-VL routing, so
+// dor stays deadlock-free, and traffic spreads over every configured VL
+// (the same rule seed 004 uses to pick a dimension order in Mixed DOR).
+func New(s Spec, net *topologies.Network) (Routing, error) {
+	if net == nil {
+		return nil, errors.New("routing: no network to route on")
+	}
+	if s.VLs < 1 {
+		return nil, fmt.Errorf("vls: need at least 1 virtual lane, got %d", s.VLs)
+	}
+	if s.VLs > MaxVLs {
+		return nil, fmt.Errorf("vls: %d exceeds the limit of %d virtual lanes", s.VLs, MaxVLs)
+	}
+	r, err := build(s, net)
+	if err != nil {
+		return nil, err
+	}
+	if need := r.VLs(); s.VLs < need {
+		return nil, fmt.Errorf("vls: routing %s needs at least %d virtual lanes, got %d", r.Name(), need, s.VLs)
+	}
+	return r, nil
+}
+
+// build constructs the routing s names for net's kind.
+func build(s Spec, net *topologies.Network) (Routing, error) {
+	switch net.Kind {
+	case "flatfly", "hyperx":
+		if s.Algorithm == "dor" {
+			return newFlatFlyDOR(net, s.VLs)
+		}
+	case "crossbar":
+		if s.Algorithm == "dor" {
+			return newCrossbarDOR(net, s.VLs)
+		}
+	case "ring":
+		if s.Algorithm == "dor-nodateline" {
+			return newRingNoDateline(net, s.VLs)
+		}
+	}
+	if s.Algorithm == "" {
+		return nil, fmt.Errorf("algorithm: missing routing name for topology %s (known: %s)", net.Kind, knownAlgorithms(net.Kind))
+	}
+	return nil, fmt.Errorf("algorithm: unknown routing %q for topology %s (known: %s)", s.Algorithm, net.Kind, knownAlgorithms(net.Kind))
+}
+
+// knownAlgorithms lists, for error messages, the algorithms New accepts on
+// a topology kind.
+func knownAlgorithms(kind string) string {
+	switch kind {
+	case "flatfly", "hyperx", "crossbar":
+		return "dor"
+	case "ring":
+		return "dor-nodateline"
+	default:
+		return "none"
+	}
+}

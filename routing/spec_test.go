@@ -1,0 +1,155 @@
+package routing
+
+import (
+	"sync"
+	"testing"
+
+	"netsim/topologies"
+)
+
+// mustBuild builds a network for a test.
+func mustBuild(t testing.TB, s topologies.Spec) *topologies.Network {
+	t.Helper()
+	net, err := topologies.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return net
+}
+
+func TestNewErrors(t *testing.T) {
+	ff := mustBuild(t, topologies.Spec{Kind: "flatfly", Dims: []int{2, 2}, HostsPerSwitch: 1})
+	xb := mustBuild(t, topologies.Spec{Kind: "crossbar", Hosts: 2})
+	ring := mustBuild(t, topologies.Spec{Kind: "ring", Switches: 3, HostsPerSwitch: 1})
+	other := &topologies.Network{Kind: "dragonfly"}
+	tests := []struct {
+		name string
+		spec Spec
+		net  *topologies.Network
+		want string
+	}{
+		{"nil network", Spec{Algorithm: "dor", VLs: 1}, nil, "routing: no network to route on"},
+		{"zero vls", Spec{Algorithm: "dor", VLs: 0}, ff, "vls: need at least 1 virtual lane, got 0"},
+		{"negative vls", Spec{Algorithm: "dor", VLs: -2}, ff, "vls: need at least 1 virtual lane, got -2"},
+		{"too many vls", Spec{Algorithm: "dor", VLs: MaxVLs + 1}, ff, "vls: 65 exceeds the limit of 64 virtual lanes"},
+		{"unknown on flatfly", Spec{Algorithm: "xyz", VLs: 1}, ff, `algorithm: unknown routing "xyz" for topology flatfly (known: dor)`},
+		{"missing on flatfly", Spec{VLs: 1}, ff, "algorithm: missing routing name for topology flatfly (known: dor)"},
+		{"nodateline on flatfly", Spec{Algorithm: "dor-nodateline", VLs: 1}, ff, `algorithm: unknown routing "dor-nodateline" for topology flatfly (known: dor)`},
+		{"unknown on crossbar", Spec{Algorithm: "minhop", VLs: 1}, xb, `algorithm: unknown routing "minhop" for topology crossbar (known: dor)`},
+		{"dor on ring", Spec{Algorithm: "dor", VLs: 1}, ring, `algorithm: unknown routing "dor" for topology ring (known: dor-nodateline)`},
+		{"unknown topology", Spec{Algorithm: "dor", VLs: 1}, other, `algorithm: unknown routing "dor" for topology dragonfly (known: none)`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := New(tc.spec, tc.net)
+			if err == nil {
+				t.Fatalf("New returned %s, want error %q", r.Name(), tc.want)
+			}
+			if err.Error() != tc.want {
+				t.Fatalf("error\n got %q\nwant %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// routings returns one routing of every implemented kind, each with 2 VLs.
+func routings(t testing.TB) map[string]Routing {
+	t.Helper()
+	nets := map[string]struct {
+		spec topologies.Spec
+		alg  string
+	}{
+		"flatfly":  {topologies.Spec{Kind: "flatfly", Dims: []int{3, 4}, Widths: []int{1, 2}, HostsPerSwitch: 2}, "dor"},
+		"crossbar": {topologies.Spec{Kind: "crossbar", Hosts: 4}, "dor"},
+		"ring":     {topologies.Spec{Kind: "ring", Switches: 5, Widths: []int{2}, HostsPerSwitch: 2}, "dor-nodateline"},
+	}
+	out := map[string]Routing{}
+	for name, n := range nets {
+		r, err := New(Spec{Algorithm: n.alg, VLs: 2}, mustBuild(t, n.spec))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[name] = r
+	}
+	return out
+}
+
+func TestBadArgumentsDoNotPanic(t *testing.T) {
+	for name, r := range routings(t) {
+		for _, dst := range []int{-1, 1 << 40, 24} {
+			if dlid, vl := r.Source(0, dst); dlid != -1 || vl != 0 {
+				t.Errorf("%s: Source(0,%d) = %d,%d, want -1,0", name, dst, dlid, vl)
+			}
+		}
+		for _, c := range []struct {
+			sw   int
+			dlid int32
+		}{{-1, 0}, {1 << 40, 0}, {99, 0}, {0, -1}, {0, 1 << 30}} {
+			if got := r.Route(c.sw, 0, 0, c.dlid, nil); len(got) != 0 {
+				t.Errorf("%s: Route(sw %d, dlid %d) = %v, want none", name, c.sw, c.dlid, got)
+			}
+		}
+	}
+}
+
+func TestRouteDoesNotAllocate(t *testing.T) {
+	for name, r := range routings(t) {
+		out := make([]Candidate, 0, 8)
+		allocs := testing.AllocsPerRun(100, func() {
+			for dst := range 4 {
+				dlid, vl := r.Source(0, dst)
+				out = r.Route(0, 0, vl, dlid, out[:0])
+				_ = r.OutVL(0, 0, vl, int(out[0].Port))
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per run, want 0", name, allocs)
+		}
+	}
+}
+
+func TestConcurrentUse(t *testing.T) {
+	// Routings are read-only after New; run with -race to check.
+	for name, r := range routings(t) {
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				out := make([]Candidate, 0, 8)
+				for dst := range 4 {
+					dlid, vl := r.Source(0, dst)
+					if out = r.Route(0, 0, vl, dlid, out[:0]); len(out) == 0 {
+						t.Errorf("%s: no candidates", name)
+					}
+				}
+			})
+		}
+		wg.Wait()
+	}
+}
+
+func BenchmarkFlatFlyDORRouteSeed004(b *testing.B) {
+	net := mustBuild(b, topologies.Spec{Kind: "flatfly", Dims: []int{4, 8, 8, 8}, Widths: []int{2, 1, 1, 1}, HostsPerSwitch: 8})
+	r, err := New(Spec{Algorithm: "dor", VLs: 8}, net)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := make([]Candidate, 0, 8)
+	nh, ns := len(net.Hosts), len(net.Switches)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		dlid, vl := r.Source(0, i*7919%nh)
+		out = r.Route(i*31%ns, 0, vl, dlid, out[:0])
+		i++
+	}
+}
+
+func BenchmarkNewFlatFlyDORSeed004(b *testing.B) {
+	net := mustBuild(b, topologies.Spec{Kind: "flatfly", Dims: []int{4, 8, 8, 8}, Widths: []int{2, 1, 1, 1}, HostsPerSwitch: 8})
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := New(Spec{Algorithm: "dor", VLs: 8}, net); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

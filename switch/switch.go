@@ -1,0 +1,476 @@
+// Package switching models an input-queued switch.
+//
+// Each input port has one FIFO per virtual lane (VL), so head-of-line
+// blocking is modelled. A packet whose head reaches the front of its FIFO is
+// routed (its candidate ports come from the routing function, after the
+// routing delay counted from the head's arrival, so routing overlaps
+// queueing) and then competes for an output VL: the selection function takes
+// the candidate with the highest priority whose output VL is free and whose
+// flow control admits it — the whole packet under virtual cut-through, one
+// flit under wormhole — then the one with the most free space downstream,
+// then the output with the fewest packets in progress, and breaks remaining
+// ties at random from the switch's seeded stream. Requests are served in a
+// rotating (round-robin) order.
+//
+// Once granted, a packet owns its output VL until its tail has left. Every
+// cycle each output port sends at most one flit. Link arbitration is by
+// packet, as on InfiniBand: the output keeps sending the flits of one packet
+// until its tail, and turns round-robin to the next packet in progress only
+// when that one cannot move (its next flit has not arrived, or flow control
+// holds it), so stalls are filled without interleaving packets otherwise.
+// Each input port forwards at most Speedup flits per cycle (the crossbar
+// speedup; 1 is a plain crossbar). A flit leaving the switch reaches the next
+// buffer after the crossbar delay plus the link latency.
+//
+// The switch is event-driven: it ticks once per cycle while it moves flits
+// and otherwise sleeps until a flit arrives, a routing delay expires, or flow
+// control reports room on one of its outputs.
+package switching
+
+import (
+	"fmt"
+
+	"netsim/flit"
+	"netsim/flowctl"
+	"netsim/kernel"
+	"netsim/routing"
+)
+
+// Mode is the switching technique.
+type Mode uint8
+
+const (
+	// CutThrough is virtual cut-through: a packet starts on an output only
+	// when the next buffer has room for all of it.
+	CutThrough Mode = iota
+	// Wormhole lets a packet start with room for one flit; a blocked packet
+	// stays spread over the buffers along its path.
+	Wormhole
+)
+
+// ParseMode parses a switching mode as written in experiment files.
+func ParseMode(s string) (Mode, error) {
+	switch s {
+	case "cut-through", "vct", "virtual-cut-through":
+		return CutThrough, nil
+	case "wormhole":
+		return Wormhole, nil
+	}
+	return 0, fmt.Errorf("switching: unknown mode %q (known: cut-through, wormhole)", s)
+}
+
+// Params configure a switch.
+type Params struct {
+	// ID is the switch index, also the Target of its tick events.
+	ID int
+	// Ports and VLs size the switch.
+	Ports, VLs int
+	// Buffer is the input buffer per port and VL, in flits.
+	Buffer int
+	Mode   Mode
+	// Speedup is the number of flits an input port may forward per cycle.
+	Speedup int
+	// RoutingDelay is the cycles from a head's arrival to its routing.
+	RoutingDelay int
+	// FlitDelay is the cycles from leaving this switch to being in the next
+	// buffer (crossbar delay plus link latency).
+	FlitDelay int
+	// TickKind is the event kind the owner dispatches to Tick.
+	TickKind uint8
+}
+
+const (
+	idle    uint8 = iota // no flit in the FIFO
+	waiting              // head packet waiting for an output VL
+	active               // head packet granted, flits flowing
+)
+
+// lane is one VL of one input port.
+type lane struct {
+	q flit.Queue
+	// state is idle, waiting or active.
+	state uint8
+	// sent counts the flits of the head packet already forwarded.
+	sent int32
+	// eligible is when a waiting head may first be allocated.
+	eligible kernel.Time
+	// out and outVL are the grant of an active head.
+	out, outVL int32
+}
+
+type inPort struct {
+	fc flowctl.Control // the link into this port
+	up flit.Sender     // who sends on that link
+	// usedAt and used count the flits forwarded in cycle usedAt.
+	usedAt kernel.Time
+	used   int32
+}
+
+type outPort struct {
+	fc     flowctl.Control // the link out of this port
+	to     flit.Receiver
+	toPort int32
+	// owner is the lane holding each output VL, or -1.
+	owner []int32
+	// active lists the lanes with a packet in progress here, in grant order.
+	active []int32
+	rr     int32
+	busy   bool // listed in Switch.busy
+	// usedAt is the last cycle the output sent a flit.
+	usedAt kernel.Time
+}
+
+// Switch is one switch. It is not safe for concurrent use; a simulation is
+// single-threaded.
+type Switch struct {
+	id           int32
+	eng          *kernel.Engine
+	pool         *flit.Pool
+	route        routing.Routing
+	rng          kernel.RNG
+	mode         Mode
+	vls          int32
+	speedup      int32
+	routingDelay kernel.Time
+	flitDelay    kernel.Time
+	tickKind     uint8
+
+	wakeAt  kernel.Time
+	blocked bool // last tick found a packet held back by flow control
+
+	in      []inPort
+	out     []outPort
+	lanes   []lane  // port·VLs + vl
+	waiting []int32 // lanes in state waiting
+	busy    []int32 // output ports with packets in progress
+	rr      int
+	cand    []routing.Candidate
+
+	// FlitHops counts flits this switch has sent.
+	FlitHops int64
+}
+
+// New returns a switch with empty buffers. Connect every used port before
+// the simulation starts.
+func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng kernel.RNG) *Switch {
+	s := &Switch{
+		id:           int32(p.ID),
+		eng:          eng,
+		pool:         pool,
+		route:        r,
+		rng:          rng,
+		mode:         p.Mode,
+		vls:          int32(p.VLs),
+		speedup:      int32(max(p.Speedup, 1)),
+		routingDelay: kernel.Time(p.RoutingDelay),
+		flitDelay:    kernel.Time(p.FlitDelay),
+		tickKind:     p.TickKind,
+		wakeAt:       kernel.Never,
+		in:           make([]inPort, p.Ports),
+		out:          make([]outPort, p.Ports),
+		lanes:        make([]lane, p.Ports*p.VLs),
+		cand:         make([]routing.Candidate, 0, p.Ports),
+	}
+	for i := range s.in {
+		s.in[i].usedAt = -1
+	}
+	for i := range s.out {
+		s.out[i].usedAt = -1
+		s.out[i].owner = make([]int32, p.VLs)
+		for v := range s.out[i].owner {
+			s.out[i].owner[v] = -1
+		}
+	}
+	return s
+}
+
+// ConnectIn attaches the link arriving at port: its flow control and the
+// sender at its other end.
+func (s *Switch) ConnectIn(port int, fc flowctl.Control, up flit.Sender, buffer int) {
+	s.in[port].fc = fc
+	s.in[port].up = up
+	for v := 0; v < int(s.vls); v++ {
+		s.lanes[port*int(s.vls)+v].q = flit.NewQueue(buffer)
+	}
+}
+
+// ConnectOut attaches the link leaving port: its flow control and the
+// receiver (and its port) at the other end.
+func (s *Switch) ConnectOut(port int, fc flowctl.Control, to flit.Receiver, toPort int) {
+	s.out[port].fc = fc
+	s.out[port].to = to
+	s.out[port].toPort = int32(toPort)
+}
+
+// wake makes sure the switch ticks at or before t.
+func (s *Switch) wake(t kernel.Time) {
+	if t < s.wakeAt {
+		s.wakeAt = t
+		s.eng.Schedule(t, kernel.Event{Kind: s.tickKind, Target: s.id})
+	}
+}
+
+// Unblock implements flit.Sender.
+func (s *Switch) Unblock(at kernel.Time) {
+	if s.blocked {
+		s.wake(at)
+	}
+}
+
+// Accept implements flit.Receiver.
+func (s *Switch) Accept(now kernel.Time, port, vl int, pkt int32, arrive kernel.Time) {
+	li := int32(port)*s.vls + int32(vl)
+	l := &s.lanes[li]
+	l.q.Push(flit.Slot{Pkt: pkt, Ready: arrive})
+	switch l.state {
+	case idle:
+		l.state = waiting
+		l.sent = 0
+		l.eligible = arrive + s.routingDelay
+		s.waiting = append(s.waiting, li)
+		s.wake(l.eligible)
+	case active:
+		s.wake(arrive)
+	}
+}
+
+// Buffered returns the number of flits in the switch's input buffers,
+// including those on the wire towards them.
+func (s *Switch) Buffered() int {
+	n := 0
+	for i := range s.lanes {
+		n += s.lanes[i].q.Len()
+	}
+	return n
+}
+
+// Tick runs one cycle of the switch; the owner calls it for every TickKind
+// event addressed to the switch.
+func (s *Switch) Tick(now kernel.Time) {
+	if now != s.wakeAt {
+		return // superseded by an earlier wake-up
+	}
+	s.wakeAt = kernel.Never
+	s.blocked = false
+	next := kernel.Never
+	progress := false
+	s.rr++
+
+	// Phase 1: outputs continue the packets they have in progress.
+	if n := len(s.busy); n > 0 {
+		start := s.rr % n
+		for k := 0; k < n; k++ {
+			i := start + k
+			if i >= n {
+				i -= n
+			}
+			if s.transfer(now, s.busy[i], &next) {
+				progress = true
+			}
+		}
+	}
+
+	// Phase 2: waiting heads, in rotating order, start on outputs and from
+	// inputs that are still free this cycle.
+	if n := len(s.waiting); n > 0 {
+		start := s.rr % n
+		granted := false
+		for k := 0; k < n; k++ {
+			i := start + k
+			if i >= n {
+				i -= n
+			}
+			li := s.waiting[i]
+			l := &s.lanes[li]
+			if l.eligible > now {
+				next = min(next, l.eligible)
+				continue
+			}
+			ip := &s.in[li/s.vls]
+			if ip.usedAt == now && ip.used >= s.speedup {
+				continue // the input is busy this cycle: progress was made, we tick again
+			}
+			if s.allocate(now, li, &next) {
+				s.waiting[i] = -1
+				granted = true
+			}
+		}
+		if granted {
+			progress = true
+			w := s.waiting[:0]
+			for _, li := range s.waiting {
+				if li >= 0 {
+					w = append(w, li)
+				}
+			}
+			s.waiting = w
+		}
+	}
+
+	if progress {
+		s.compactBusy()
+		s.wake(now + 1)
+	} else if next != kernel.Never {
+		s.wake(next)
+	}
+}
+
+// compactBusy drops outputs with no packet in progress from the busy list.
+func (s *Switch) compactBusy() {
+	b := s.busy[:0]
+	for _, p := range s.busy {
+		if len(s.out[p].active) > 0 {
+			b = append(b, p)
+		} else {
+			s.out[p].busy = false
+		}
+	}
+	s.busy = b
+}
+
+// allocate runs the selection function for the head packet of lane li and,
+// if the chosen output is free this cycle, starts the packet on it.
+func (s *Switch) allocate(now kernel.Time, li int32, next *kernel.Time) bool {
+	l := &s.lanes[li]
+	inPort := int(li / s.vls)
+	inVL := int(li % s.vls)
+	pkt := s.pool.Get(l.q.Front().Pkt)
+	need := 1
+	if s.mode == CutThrough {
+		need = int(pkt.Flits)
+	}
+	s.cand = s.route.Route(int(s.id), inPort, inVL, pkt.DLID, s.cand[:0])
+	if len(s.cand) == 0 {
+		panic(fmt.Sprintf("switching: switch %d: routing %s returned no port for DLID %d from port %d VL %d",
+			s.id, s.route.Name(), pkt.DLID, inPort, inVL))
+	}
+	best, bestVL := int32(-1), int32(0)
+	var bestPrio routing.Priority
+	bestFree, bestLoad, ties := -1, 0, 0
+	for _, c := range s.cand {
+		o := &s.out[c.Port]
+		ovl := s.route.OutVL(int(s.id), inPort, inVL, int(c.Port))
+		if o.owner[ovl] >= 0 {
+			continue
+		}
+		if !o.fc.CanSend(now, ovl, need) {
+			s.blocked = true
+			*next = min(*next, o.fc.Pending(now))
+			continue
+		}
+		free, load := o.fc.Free(now, ovl), len(o.active)
+		better := best < 0 || c.Priority > bestPrio ||
+			(c.Priority == bestPrio && (free > bestFree || (free == bestFree && load < bestLoad)))
+		if better {
+			best, bestVL, bestPrio, bestFree, bestLoad, ties = c.Port, int32(ovl), c.Priority, free, load, 1
+		} else if c.Priority == bestPrio && free == bestFree && load == bestLoad {
+			ties++
+			if s.rng.IntN(ties) == 0 {
+				best, bestVL = c.Port, int32(ovl)
+			}
+		}
+	}
+	if best < 0 {
+		return false
+	}
+	o := &s.out[best]
+	if o.usedAt == now {
+		return false // the output sent a flit this cycle; try again next cycle
+	}
+	o.owner[bestVL] = li
+	o.active = append(o.active, li)
+	if !o.busy {
+		o.busy = true
+		s.busy = append(s.busy, best)
+	}
+	l.state = active
+	l.out, l.outVL = best, bestVL
+	s.send(now, best, int32(len(o.active)-1))
+	return true
+}
+
+// transfer sends at most one flit on output port p from the packets in
+// progress there, staying with the current packet while it can move.
+func (s *Switch) transfer(now kernel.Time, p int32, next *kernel.Time) bool {
+	o := &s.out[p]
+	n := int32(len(o.active))
+	for k := int32(0); k < n; k++ {
+		ai := o.rr + k
+		if ai >= n {
+			ai -= n
+		}
+		li := o.active[ai]
+		l := &s.lanes[li]
+		ip := &s.in[li/s.vls]
+		if ip.usedAt == now && ip.used >= s.speedup {
+			continue
+		}
+		if l.q.Len() == 0 {
+			continue // the rest of the packet is not sent yet; Accept wakes us
+		}
+		if f := l.q.Front(); f.Ready > now {
+			*next = min(*next, f.Ready)
+			continue
+		}
+		if !o.fc.CanSend(now, int(l.outVL), 1) {
+			s.blocked = true
+			*next = min(*next, o.fc.Pending(now))
+			continue
+		}
+		s.send(now, p, ai)
+		return true
+	}
+	return false
+}
+
+// send moves the front flit of the lane at position ai of output p's
+// packets in progress onto the link.
+func (s *Switch) send(now kernel.Time, p, ai int32) {
+	o := &s.out[p]
+	li := o.active[ai]
+	l := &s.lanes[li]
+	ip := &s.in[li/s.vls]
+	if ip.usedAt != now {
+		ip.usedAt, ip.used = now, 0
+	}
+	ip.used++
+	o.usedAt = now
+	f := l.q.Front()
+	l.q.Pop()
+	if t := ip.fc.Freed(now, int(li%s.vls)); t != kernel.Never && ip.up != nil {
+		ip.up.Unblock(t)
+	}
+	pkt := s.pool.Get(f.Pkt)
+	if l.sent == 0 {
+		pkt.Hops++
+	}
+	l.sent++
+	tail := l.sent == pkt.Flits
+	arrive := now + s.flitDelay
+	o.fc.Sent(now, int(l.outVL), arrive)
+	o.to.Accept(now, int(o.toPort), int(l.outVL), f.Pkt, arrive)
+	s.FlitHops++
+	s.eng.Progress()
+	if !tail {
+		o.rr = ai // stay with this packet while it can move
+		return
+	}
+	o.owner[l.outVL] = -1
+	n := int32(len(o.active))
+	copy(o.active[ai:], o.active[ai+1:])
+	o.active = o.active[:n-1]
+	if ai >= n-1 {
+		o.rr = 0
+	} else {
+		o.rr = ai
+	}
+	l.sent = 0
+	if l.q.Len() > 0 {
+		l.state = waiting
+		l.eligible = max(now+1, l.q.Front().Ready+s.routingDelay)
+		s.waiting = append(s.waiting, li)
+		s.wake(l.eligible)
+	} else {
+		l.state = idle
+	}
+}

@@ -1,0 +1,90 @@
+package topologies
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// checkUsed reports the first key set in s that the topology kind does not
+// use; used lists the keys it does use.
+func checkUsed(s Spec, kind string, used ...string) error {
+	keys := []struct {
+		key string
+		set bool
+	}{
+		{"dims", s.Dims != nil},
+		{"widths", s.Widths != nil},
+		{"hosts_per_switch", s.HostsPerSwitch != 0},
+		{"hosts", s.Hosts != 0},
+		{"switches", s.Switches != 0},
+	}
+	for _, k := range keys {
+		if !k.set || slices.Contains(used, k.key) {
+			continue
+		}
+		return fmt.Errorf("%s: not used by topology %s (it uses %s)", k.key, kind, strings.Join(used, ", "))
+	}
+	return nil
+}
+
+// checkCount reports whether v, the value of key, lies in [lo, hi].
+func checkCount(key string, v, lo, hi int) error {
+	if v < lo {
+		return fmt.Errorf("%s: need at least %d, got %d", key, lo, v)
+	}
+	if v > hi {
+		return fmt.Errorf("%s: %d exceeds the limit of %d", key, v, hi)
+	}
+	return nil
+}
+
+// checkEntries reports whether every entry of the list key lies in [lo, hi].
+func checkEntries(key string, list []int, lo, hi int) error {
+	for i, v := range list {
+		if v < lo {
+			return fmt.Errorf("%s: entry %d is %d, need at least %d", key, i, v, lo)
+		}
+		if v > hi {
+			return fmt.Errorf("%s: entry %d is %d, exceeds the limit of %d", key, i, v, hi)
+		}
+	}
+	return nil
+}
+
+// widthsFor returns the link widths for n dimensions: widths itself when
+// given (it must then have n entries, each in [1, MaxPorts]), else all 1.
+func widthsFor(widths []int, n int) ([]int, error) {
+	if widths == nil {
+		w := make([]int, n)
+		for i := range w {
+			w[i] = 1
+		}
+		return w, nil
+	}
+	if len(widths) != n {
+		return nil, fmt.Errorf("widths: has %d entries but dims has %d", len(widths), n)
+	}
+	if err := checkEntries("widths", widths, 1, MaxPorts); err != nil {
+		return nil, err
+	}
+	return append([]int(nil), widths...), nil
+}
+
+// checkTotals reports whether switches switches of radix ports each, with
+// hostsPerSwitch hosts each, stay within MaxHosts and MaxPorts. Every
+// argument must already be at most its own limit, so nothing overflows.
+func checkTotals(switches, radix, hostsPerSwitch int, hostsKey, linksKey string) error {
+	if h := switches * hostsPerSwitch; h > MaxHosts {
+		return fmt.Errorf("%s: %d hosts per switch on %d switches gives %d hosts, more than the limit of %d",
+			hostsKey, hostsPerSwitch, switches, h, MaxHosts)
+	}
+	if radix > MaxPorts {
+		return fmt.Errorf("%s: radix %d exceeds the limit of %d ports", linksKey, radix, MaxPorts)
+	}
+	if p := switches * radix; p > MaxPorts {
+		return fmt.Errorf("%s: radix %d on %d switches gives %d ports, more than the limit of %d",
+			linksKey, radix, switches, p, MaxPorts)
+	}
+	return nil
+}

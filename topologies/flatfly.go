@@ -1,0 +1,114 @@
+package topologies
+
+import "fmt"
+
+// FlatFly returns the FlatFly (HyperX, generalized hypercube) K_0 × … ×
+// K_{N-1}: the Cartesian product of the complete graphs K_n, with widths[n]
+// parallel links between two switches adjacent in dimension n and c hosts
+// on every switch (seed 004 §1.2). Its diameter is the number of dimensions
+// with K_n > 1 and its radix is c + Σ widths[n]·(K_n − 1).
+//
+// Switch numbering: switch index = Σ x_n·K_0·…·K_{n-1}, a mixed-radix
+// number with dimension 0 the least significant digit; Switch.Coord holds
+// x_0, …, x_{N-1}.
+//
+// Port layout of every switch (routing relies on it):
+//
+//   - ports 0..c-1 are host ports; host = switch·c + port (switch-major);
+//   - then, for each dimension n in increasing order, for each coordinate
+//     value v ≠ x_n in increasing order, widths[n] parallel ports to the
+//     switch whose coordinate n is v (and equal otherwise), with Dim = n.
+//
+// So the ports to the neighbour with value v in dimension n start at
+// c + Σ_{m<n} widths[m]·(K_m − 1) + j·widths[n], where j = v when v < x_n
+// and v − 1 otherwise; parallel link i on one side is parallel link i on
+// the other.
+//
+// FlatFly validates its arguments like Build does for the keys dims,
+// widths (nil means all 1) and hosts_per_switch.
+func FlatFly(dims, widths []int, c int) (*Network, error) {
+	return buildFlatFly(Spec{Kind: "flatfly", Dims: dims, Widths: widths, HostsPerSwitch: c})
+}
+
+// buildFlatFly validates s and builds the FlatFly it describes.
+func buildFlatFly(s Spec) (*Network, error) {
+	if err := checkUsed(s, s.Kind, "dims", "widths", "hosts_per_switch"); err != nil {
+		return nil, err
+	}
+	if len(s.Dims) == 0 {
+		return nil, fmt.Errorf("dims: need at least one dimension, got %v", s.Dims)
+	}
+	if len(s.Dims) > MaxDims {
+		return nil, fmt.Errorf("dims: has %d dimensions, more than the limit of %d", len(s.Dims), MaxDims)
+	}
+	if err := checkEntries("dims", s.Dims, 1, MaxSwitches); err != nil {
+		return nil, err
+	}
+	widths, err := widthsFor(s.Widths, len(s.Dims))
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCount("hosts_per_switch", s.HostsPerSwitch, 1, MaxHosts); err != nil {
+		return nil, err
+	}
+	switches, ok := product(s.Dims, MaxSwitches)
+	if !ok {
+		return nil, fmt.Errorf("dims: %v gives more than the limit of %d switches", s.Dims, MaxSwitches)
+	}
+	radix := s.HostsPerSwitch
+	for n, k := range s.Dims {
+		radix += widths[n] * (k - 1) // ≤ MaxPorts·MaxSwitches each: no overflow
+	}
+	if err := checkTotals(switches, radix, s.HostsPerSwitch, "hosts_per_switch", "dims/widths"); err != nil {
+		return nil, err
+	}
+	return flatFly(append([]int(nil), s.Dims...), widths, s.HostsPerSwitch, switches, radix), nil
+}
+
+// flatFly builds a validated FlatFly; see FlatFly for the layout.
+func flatFly(dims, widths []int, c, switches, radix int) *Network {
+	sw := newSwitches(switches, radix, len(dims))
+	hosts := attachHosts(sw, c)
+	assignCoords(sw, dims)
+	st := strides(dims)
+	base := make([]int, len(dims)) // first port of each dimension
+	b := c
+	for n, k := range dims {
+		base[n] = b
+		b += widths[n] * (k - 1)
+	}
+	for s := range sw {
+		ports := sw[s].Ports
+		for n, k := range dims {
+			own, l := int(sw[s].Coord[n]), widths[n]
+			for v := range k {
+				if v == own {
+					continue
+				}
+				peer := int32(s + (v-own)*st[n])
+				p := base[n] + slot(v, own)*l // our ports to the peer
+				q := base[n] + slot(own, v)*l // the peer's ports to us
+				for i := range l {
+					ports[p+i] = Port{Kind: SwitchPort, Peer: peer, PeerPort: int32(q + i), Dim: int16(n)}
+				}
+			}
+		}
+	}
+	return &Network{
+		Kind:           "flatfly",
+		Switches:       sw,
+		Hosts:          hosts,
+		Dims:           dims,
+		Widths:         widths,
+		HostsPerSwitch: c,
+	}
+}
+
+// slot returns the position of coordinate value v among the values other
+// than own, in increasing order.
+func slot(v, own int) int {
+	if v < own {
+		return v
+	}
+	return v - 1
+}
