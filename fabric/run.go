@@ -45,10 +45,14 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("packet_flits: must be at least 1, got %d", c.PacketFlits)
 	case c.VLs < c.Routing.VLs():
 		return fmt.Errorf("vls: routing %s needs %d VLs, got %d", c.Routing.Name(), c.Routing.VLs(), c.VLs)
+	case c.Speedup < 1:
+		return fmt.Errorf("speedup: must be at least 1, got %d", c.Speedup)
 	case c.RoutingDelay < 0:
 		return fmt.Errorf("routing_delay: must be at least 0, got %d", c.RoutingDelay)
 	case c.CrossbarDelay < 0:
 		return fmt.Errorf("crossbar_delay: must be at least 0, got %d", c.CrossbarDelay)
+	case c.Warmup+c.Measure+c.Drain > maxCycles:
+		return fmt.Errorf("drain: warmup + measure + drain must not exceed %d cycles", int64(maxCycles))
 	case c.Warmup < 0 || c.Warmup > maxCycles:
 		return fmt.Errorf("warmup: must be between 0 and %d cycles, got %d", int64(maxCycles), c.Warmup)
 	case c.Measure < 1 || c.Measure > maxCycles:
@@ -82,7 +86,7 @@ func (c *Config) linkParams(delay int) flowctl.Params {
 		Buffer:   c.BufferFlits,
 		Latency:  c.LinkLatency,
 		Delay:    delay,
-		Rate:     max(c.Speedup, 1),
+		Rate:     c.Speedup,
 		StopMark: c.StopMark,
 		GoMark:   c.GoMark,
 	}
@@ -162,7 +166,7 @@ func assemble(cfg *Config) (*point, error) {
 				}
 				peer := p.switches[port.Peer]
 				p.switches[si].ConnectOut(pi, fc, peer, int(port.PeerPort))
-				peer.ConnectIn(int(port.PeerPort), fc, p.switches[si], cfg.BufferFlits)
+				peer.ConnectIn(int(port.PeerPort), fc, p.switches[si])
 			case topologies.HostPort:
 				n := p.nics[port.Peer]
 				up, err := flowctl.New(cfg.linkParams(cfg.LinkLatency))
@@ -170,7 +174,7 @@ func assemble(cfg *Config) (*point, error) {
 					return nil, err
 				}
 				n.ConnectOut(up, p.switches[si], pi)
-				p.switches[si].ConnectIn(pi, up, n, cfg.BufferFlits)
+				p.switches[si].ConnectIn(pi, up, n)
 				down, err := flowctl.New(cfg.linkParams(fd))
 				if err != nil {
 					return nil, err

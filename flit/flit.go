@@ -67,54 +67,89 @@ func (p *Pool) Release(i int32) {
 func (p *Pool) Live() int { return p.live }
 
 // Slot is one flit in a buffer: its packet and the cycle it is (or will be)
-// in the buffer.
+// in the buffer. The cycle is kept modulo 2³² (see Ready) so a slot takes
+// eight bytes; buffers of a large network are the simulator's main memory.
 type Slot struct {
 	Pkt   int32
-	Ready kernel.Time
+	ready uint32
+}
+
+// NewSlot returns the slot of a flit of packet pkt that is in the buffer
+// from cycle ready on.
+func NewSlot(pkt int32, ready kernel.Time) Slot { return Slot{Pkt: pkt, ready: uint32(ready)} }
+
+// ReadyBy reports whether the flit is in the buffer at cycle now. Arrival
+// times are at most 2³¹ cycles from now, so the wrapped difference is exact.
+func (s Slot) ReadyBy(now kernel.Time) bool { return int32(uint32(now)-s.ready) >= 0 }
+
+// Ready returns the cycle the flit is in the buffer, given a cycle now less
+// than 2³¹ cycles away from it.
+func (s Slot) Ready(now kernel.Time) kernel.Time {
+	return now - kernel.Time(int32(uint32(now)-s.ready))
 }
 
 // Queue is a bounded FIFO of flits: one virtual lane of an input buffer.
 // Flits are pushed when they are sent by the upstream port, with the cycle
 // they arrive, so the flits on the wire count against the capacity exactly
-// as the credits that let them be sent.
+// as the credits that let them be sent. The front flit is kept in the Queue
+// itself, so looking at it does not touch the ring.
 type Queue struct {
-	slots []Slot
-	head  int
-	n     int
+	front Slot
+	slots []Slot // the flits behind the front, a ring
+	head  int32
+	n     int32 // flits in the queue, the front included
 }
 
-// NewQueue returns an empty queue of capacity flits.
-func NewQueue(capacity int) Queue { return Queue{slots: make([]Slot, capacity)} }
+// NewQueue returns an empty queue of capacity flits (at least 1) backed by
+// store, which must have room for capacity−1 slots; nil allocates it.
+func NewQueue(capacity int, store []Slot) Queue {
+	rest := max(capacity-1, 0)
+	if store == nil {
+		store = make([]Slot, rest)
+	}
+	return Queue{slots: store[:rest:rest]}
+}
 
 // Len returns the number of flits in the queue, arrived or on the wire.
-func (q *Queue) Len() int { return q.n }
+func (q *Queue) Len() int { return int(q.n) }
 
 // Cap returns the capacity in flits.
-func (q *Queue) Cap() int { return len(q.slots) }
+func (q *Queue) Cap() int { return len(q.slots) + 1 }
 
 // Push appends a flit. Overflow is a flow-control bug and panics.
 func (q *Queue) Push(s Slot) {
-	if q.n == len(q.slots) {
-		panic(fmt.Sprintf("flit: buffer overflow (%d flits): flow control let a flit through without room", len(q.slots)))
+	if q.n == 0 {
+		q.front = s
+		q.n = 1
+		return
 	}
-	i := q.head + q.n
-	if i >= len(q.slots) {
-		i -= len(q.slots)
+	rest := q.n - 1
+	if int(rest) == len(q.slots) {
+		panic(fmt.Sprintf("flit: buffer overflow (%d flits): flow control let a flit through without room", q.n))
+	}
+	i := q.head + rest
+	if int(i) >= len(q.slots) {
+		i -= int32(len(q.slots))
 	}
 	q.slots[i] = s
 	q.n++
 }
 
 // Front returns the oldest flit; the queue must not be empty.
-func (q *Queue) Front() Slot { return q.slots[q.head] }
+func (q *Queue) Front() Slot { return q.front }
 
 // Pop removes the oldest flit; the queue must not be empty.
 func (q *Queue) Pop() {
-	if q.n == 0 {
+	switch q.n {
+	case 0:
 		panic("flit: pop from an empty buffer")
+	case 1:
+		q.n = 0
+		return
 	}
+	q.front = q.slots[q.head]
 	q.head++
-	if q.head == len(q.slots) {
+	if int(q.head) == len(q.slots) {
 		q.head = 0
 	}
 	q.n--

@@ -6,19 +6,21 @@ import "netsim/kernel"
 // free slots in the receiver's vl buffer, and returns holds the credits on
 // their way back.
 type credit struct {
-	credits []int32
+	credits [MaxVLs]int32
 	returns fifo
 	latency kernel.Time
+	inline  [8]stamped // the returns ring while it fits
 }
 
 func newCredit(p Params) *credit {
-	c := &credit{
-		credits: make([]int32, p.VLs),
-		// Steady state holds at most Rate credits per cycle of latency.
-		returns: newFIFO(p.Rate * (p.Latency + 1)),
-		latency: kernel.Time(p.Latency),
+	c := &credit{latency: kernel.Time(p.Latency)}
+	// Steady state holds at most Rate credits per cycle of latency.
+	if n := p.Rate * (p.Latency + 1); n <= len(c.inline) {
+		c.returns.buf = c.inline[:]
+	} else {
+		c.returns = newFIFO(n)
 	}
-	for i := range c.credits {
+	for i := 0; i < p.VLs; i++ {
 		c.credits[i] = int32(p.Buffer)
 	}
 	return c

@@ -75,10 +75,13 @@ type Params struct {
 	StopMark, GoMark int
 }
 
+// MaxVLs is the largest number of virtual lanes per link.
+const MaxVLs = 16
+
 // Validate checks p, naming the experiment key at fault.
 func (p Params) Validate() error {
-	if p.VLs < 1 || p.VLs > 16 {
-		return fmt.Errorf("vls: must be between 1 and 16, got %d", p.VLs)
+	if p.VLs < 1 || p.VLs > MaxVLs {
+		return fmt.Errorf("vls: must be between 1 and %d, got %d", MaxVLs, p.VLs)
 	}
 	if p.Buffer < 1 {
 		return fmt.Errorf("buffer_flits: must be at least 1, got %d", p.Buffer)

@@ -94,8 +94,9 @@ type lane struct {
 	sent int32
 	// eligible is when a waiting head may first be allocated.
 	eligible kernel.Time
-	// out and outVL are the grant of an active head.
+	// out and outVL are the grant of an active head, and flits its length.
 	out, outVL int32
+	flits      int32
 }
 
 type inPort struct {
@@ -174,6 +175,12 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 	for i := range s.in {
 		s.in[i].usedAt = -1
 	}
+	// One slab holds every lane's ring, so a switch's buffers are contiguous.
+	per := max(p.Buffer-1, 0)
+	slab := make([]flit.Slot, len(s.lanes)*per)
+	for i := range s.lanes {
+		s.lanes[i].q = flit.NewQueue(p.Buffer, slab[i*per:(i+1)*per])
+	}
 	for i := range s.out {
 		s.out[i].usedAt = -1
 		s.out[i].owner = make([]int32, p.VLs)
@@ -186,12 +193,9 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 
 // ConnectIn attaches the link arriving at port: its flow control and the
 // sender at its other end.
-func (s *Switch) ConnectIn(port int, fc flowctl.Control, up flit.Sender, buffer int) {
+func (s *Switch) ConnectIn(port int, fc flowctl.Control, up flit.Sender) {
 	s.in[port].fc = fc
 	s.in[port].up = up
-	for v := 0; v < int(s.vls); v++ {
-		s.lanes[port*int(s.vls)+v].q = flit.NewQueue(buffer)
-	}
 }
 
 // ConnectOut attaches the link leaving port: its flow control and the
@@ -221,7 +225,7 @@ func (s *Switch) Unblock(at kernel.Time) {
 func (s *Switch) Accept(now kernel.Time, port, vl int, pkt int32, arrive kernel.Time) {
 	li := int32(port)*s.vls + int32(vl)
 	l := &s.lanes[li]
-	l.q.Push(flit.Slot{Pkt: pkt, Ready: arrive})
+	l.q.Push(flit.NewSlot(pkt, arrive))
 	switch l.state {
 	case idle:
 		l.state = waiting
@@ -384,7 +388,7 @@ func (s *Switch) allocate(now kernel.Time, li int32, next *kernel.Time) bool {
 		s.busy = append(s.busy, best)
 	}
 	l.state = active
-	l.out, l.outVL = best, bestVL
+	l.out, l.outVL, l.flits = best, bestVL, pkt.Flits
 	s.send(now, best, int32(len(o.active)-1))
 	return true
 }
@@ -408,8 +412,8 @@ func (s *Switch) transfer(now kernel.Time, p int32, next *kernel.Time) bool {
 		if l.q.Len() == 0 {
 			continue // the rest of the packet is not sent yet; Accept wakes us
 		}
-		if f := l.q.Front(); f.Ready > now {
-			*next = min(*next, f.Ready)
+		if f := l.q.Front(); !f.ReadyBy(now) {
+			*next = min(*next, f.Ready(now))
 			continue
 		}
 		if !o.fc.CanSend(now, int(l.outVL), 1) {
@@ -440,12 +444,11 @@ func (s *Switch) send(now kernel.Time, p, ai int32) {
 	if t := ip.fc.Freed(now, int(li%s.vls)); t != kernel.Never && ip.up != nil {
 		ip.up.Unblock(t)
 	}
-	pkt := s.pool.Get(f.Pkt)
 	if l.sent == 0 {
-		pkt.Hops++
+		s.pool.Get(f.Pkt).Hops++
 	}
 	l.sent++
-	tail := l.sent == pkt.Flits
+	tail := l.sent == l.flits
 	arrive := now + s.flitDelay
 	o.fc.Sent(now, int(l.outVL), arrive)
 	o.to.Accept(now, int(o.toPort), int(l.outVL), f.Pkt, arrive)
@@ -467,7 +470,7 @@ func (s *Switch) send(now kernel.Time, p, ai int32) {
 	l.sent = 0
 	if l.q.Len() > 0 {
 		l.state = waiting
-		l.eligible = max(now+1, l.q.Front().Ready+s.routingDelay)
+		l.eligible = max(now+1, l.q.Front().Ready(now)+s.routingDelay)
 		s.waiting = append(s.waiting, li)
 		s.wake(l.eligible)
 	} else {

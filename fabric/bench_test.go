@@ -1,0 +1,57 @@
+package fabric
+
+import (
+	"context"
+	"runtime"
+	"testing"
+	"time"
+
+	"netsim/topologies"
+)
+
+// benchPoint runs one point b.N times and reports simulator throughput:
+// flit-hops (flits moved across links, host links included) per second,
+// simulated cycles per second, kernel events per flit-hop, allocations per
+// flit-hop and the heap in use at the end of a run.
+func benchPoint(b *testing.B, topo topologies.Spec, vls int, load float64, cycles int64) {
+	cfg := testConfig(b, topo, "dor", "uniform", vls)
+	cfg.Load = load
+	cfg.PacketFlits, cfg.BufferFlits = 16, 64
+	cfg.Warmup, cfg.Measure, cfg.Drain = cycles/5, cycles-cycles/5, 0
+	var hops, events, simCycles int64
+	var elapsed time.Duration
+	var ms0, ms1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms0)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		st, err := Run(context.Background(), cfg)
+		elapsed += time.Since(t0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		hops += st.FlitHops
+		events += st.Events
+		simCycles += st.Cycles
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&ms1)
+	b.ReportMetric(float64(hops)/elapsed.Seconds()/1e6, "Mflithops/s")
+	b.ReportMetric(float64(simCycles)/elapsed.Seconds(), "cycles/s")
+	b.ReportMetric(float64(events)/float64(hops), "events/flithop")
+	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(hops), "allocs/flithop")
+	b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(b.N)/(1<<20), "MiB-alloc/run")
+}
+
+// BenchmarkFlatFly4096 is the reference: FlatFly 8×8×8, C=8 (4,096
+// hosts), DOR, uniform at load 0.5, credits, 8 VLs.
+func BenchmarkFlatFly4096(b *testing.B) {
+	benchPoint(b, topologies.Spec{Kind: "flatfly", Dims: []int{8, 8, 8}, HostsPerSwitch: 8}, 8, 0.5, 5000)
+}
+
+// BenchmarkFlatFly16384 is the 16,384-host FlatFly of seed 004 (4×8×8×8,
+// widths 2,1,1,1, C=8) for one 10,000-cycle point at load 0.5.
+func BenchmarkFlatFly16384(b *testing.B) {
+	benchPoint(b, topologies.Spec{Kind: "flatfly", Dims: []int{4, 8, 8, 8}, Widths: []int{2, 1, 1, 1}, HostsPerSwitch: 8}, 8, 0.5, 10000)
+}

@@ -1,0 +1,197 @@
+package fabric
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"netsim/kernel"
+	"netsim/topologies"
+)
+
+var (
+	flatfly4x4 = topologies.Spec{Kind: "flatfly", Dims: []int{4, 4}, Widths: []int{1, 2}, HostsPerSwitch: 4}
+	flatfly8x8 = topologies.Spec{Kind: "flatfly", Dims: []int{8, 8}, HostsPerSwitch: 8}
+)
+
+// TestConservation checks that after a flush every injected flit was
+// ejected exactly once, for every flow control and switching mode, below
+// and above saturation.
+func TestConservation(t *testing.T) {
+	for _, fc := range []string{"credit", "stopgo"} {
+		for _, sw := range []string{"cut-through", "wormhole"} {
+			for _, load := range []float64{0.2, 0.95} {
+				for _, vls := range []int{1, 3} {
+					cfg := testConfig(t, flatfly4x4, "dor", "uniform", vls)
+					cfg.FlowControl, cfg.Switching, cfg.Load = fc, sw, load
+					cfg.Warmup, cfg.Measure, cfg.Drain = 200, 1500, 500
+					if sw == "wormhole" {
+						cfg.PacketFlits = 8 // longer than the buffer: worms span switches
+						cfg.BufferFlits = 6
+						cfg.StopMark, cfg.GoMark = 2, 1
+					}
+					name := fmt.Sprintf("%s/%s/load=%.2f", fc, sw, load)
+					st, err := RunFlushed(context.Background(), cfg)
+					if err != nil {
+						t.Errorf("%s vls=%d: %v", name, vls, err)
+						continue
+					}
+					if st.InjectedFlits == 0 || st.InjectedFlits != st.EjectedFlits {
+						t.Errorf("%s vls=%d: injected %d, ejected %d", name, vls, st.InjectedFlits, st.EjectedFlits)
+					}
+					if st.MeasuredPackets == 0 || st.Delivered != st.MeasuredPackets {
+						t.Errorf("%s vls=%d: %d of %d measured packets delivered", name, vls, st.Delivered, st.MeasuredPackets)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestHeadOfLineBlocking reproduces the input-queueing limit of a FIFO
+// crossbar (2 − √2 ≈ 0.586 for large N, the figure seed 001 cites): a 32×32
+// crossbar, 1 VL, 1-flit packets and uniform traffic delivers about 0.586
+// flits/host/cycle when overloaded.
+func TestHeadOfLineBlocking(t *testing.T) {
+	cfg := testConfig(t, topologies.Spec{Kind: "crossbar", Hosts: 32}, "dor", "uniform", 1)
+	cfg.PacketFlits, cfg.BufferFlits = 1, 16
+	cfg.Load = 1
+	cfg.Warmup, cfg.Measure, cfg.Drain = 2000, 20000, 0
+	st, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 2 - math.Sqrt2; math.Abs(st.Accepted-want) > 0.03 {
+		t.Errorf("accepted %.4f flits/host/cycle at full load, want %.3f ± 0.03", st.Accepted, want)
+	}
+	// With one FIFO per destination class (8 VLs) head-of-line blocking
+	// mostly disappears: the same crossbar must do clearly better.
+	cfg8 := testConfig(t, topologies.Spec{Kind: "crossbar", Hosts: 32}, "dor", "uniform", 8)
+	cfg8.PacketFlits, cfg8.BufferFlits, cfg8.Load = 1, 16, 1
+	cfg8.Warmup, cfg8.Measure, cfg8.Drain = 2000, 20000, 0
+	st8, err := Run(context.Background(), cfg8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st8.Accepted < st.Accepted+0.15 {
+		t.Errorf("8 VLs accepted %.3f, 1 VL %.3f: separate FIFOs should relieve head-of-line blocking", st8.Accepted, st.Accepted)
+	}
+}
+
+// TestFlatFlyComplementBottleneck: under bit complement on an 8×8 FlatFly
+// with C=8 and DOR, the 8 hosts of a switch all send to the 8 hosts of one
+// other switch over a single first-dimension link, so each gets 1/8.
+func TestFlatFlyComplementBottleneck(t *testing.T) {
+	for _, load := range []struct {
+		offered  float64
+		accepted float64
+	}{{0.1, 0.1}, {0.5, 0.125}} {
+		cfg := testConfig(t, flatfly8x8, "dor", "complement", 2)
+		cfg.PacketFlits, cfg.BufferFlits = 16, 64
+		cfg.Load = load.offered
+		cfg.Warmup, cfg.Measure, cfg.Drain = 2000, 8000, 0
+		st, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(st.Accepted-load.accepted) > 1.0/64 {
+			t.Errorf("offered %.2f: accepted %.4f, want %.4f ± 1/64", load.offered, st.Accepted, load.accepted)
+		}
+		if math.Abs(st.HopsAvg-3) > 1e-9 {
+			t.Errorf("offered %.2f: %.3f switches per packet, complement on 8×8 always crosses 3", load.offered, st.HopsAvg)
+		}
+	}
+}
+
+// TestDeadlockDetected: minimal routing on a ring with one VL has a cyclic
+// channel dependency; with small buffers and heavy load it deadlocks, and
+// the run must end with a deadlock error instead of hanging.
+func TestDeadlockDetected(t *testing.T) {
+	for _, sw := range []string{"cut-through", "wormhole"} {
+		cfg := testConfig(t, topologies.Spec{Kind: "ring", Switches: 6, HostsPerSwitch: 2}, "dor-nodateline", "uniform", 1)
+		cfg.Switching = sw
+		cfg.PacketFlits, cfg.BufferFlits = 4, 4
+		cfg.Load = 1
+		cfg.Warmup, cfg.Measure, cfg.Drain = 1000, 100000, 0
+		cfg.DeadlockWindow = 500
+		_, err := Run(context.Background(), cfg)
+		var dl *kernel.DeadlockError
+		if !errors.As(err, &dl) {
+			t.Fatalf("%s: got %v, want a deadlock error", sw, err)
+		}
+		if !strings.Contains(err.Error(), "in flight") {
+			t.Errorf("%s: error %q does not say what is stuck", sw, err)
+		}
+	}
+}
+
+// TestDeterminism: the same configuration and seed give identical
+// statistics; another seed gives different ones.
+func TestDeterminism(t *testing.T) {
+	run := func(seed uint64) Stats {
+		cfg := testConfig(t, flatfly4x4, "dor", "uniform", 2)
+		cfg.Seed, cfg.Load = seed, 0.6
+		st, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	a, b, c := run(3), run(3), run(4)
+	if a != b {
+		t.Errorf("same seed, different results:\n%+v\n%+v", a, b)
+	}
+	if a == c {
+		t.Errorf("different seeds gave identical results: %+v", a)
+	}
+}
+
+// TestCancel: a cancelled context stops the run promptly.
+func TestCancel(t *testing.T) {
+	cfg := testConfig(t, flatfly4x4, "dor", "uniform", 1)
+	cfg.Measure = 1 << 30
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, cfg); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+}
+
+// TestValidate names the key at fault for bad configurations.
+func TestValidate(t *testing.T) {
+	for _, c := range []struct {
+		mutate func(*Config)
+		key    string
+	}{
+		{func(c *Config) { c.Load = 0 }, "load"},
+		{func(c *Config) { c.Load = 1.5 }, "load"},
+		{func(c *Config) { c.PacketFlits = 0 }, "packet_flits"},
+		{func(c *Config) { c.BufferFlits = 2 }, "buffer_flits"},
+		{func(c *Config) { c.VLs = 0 }, "vls"},
+		{func(c *Config) { c.FlowControl = "xon" }, "kind"},
+		{func(c *Config) { c.Switching = "store" }, "switching"},
+		{func(c *Config) { c.Speedup = 0 }, "speedup"},
+		{func(c *Config) { c.LinkLatency = 0 }, "link_latency"},
+		{func(c *Config) { c.RoutingDelay = -1 }, "routing_delay"},
+		{func(c *Config) { c.CrossbarDelay = -1 }, "crossbar_delay"},
+		{func(c *Config) { c.Measure = 0 }, "measure"},
+		{func(c *Config) { c.Warmup = -1 }, "warmup"},
+		{func(c *Config) { c.Drain = -1 }, "drain"},
+		{func(c *Config) { c.DeadlockWindow = 0 }, "deadlock_window"},
+		{func(c *Config) { c.FlowControl, c.StopMark, c.GoMark = "stopgo", 15, 4 }, "stop_mark"},
+		{func(c *Config) { c.FlowControl, c.StopMark, c.GoMark = "stopgo", 8, 8 }, "go_mark"},
+	} {
+		cfg := testConfig(t, flatfly4x4, "dor", "uniform", 1)
+		c.mutate(&cfg)
+		err := cfg.Validate()
+		if err == nil || !strings.HasPrefix(err.Error(), c.key+":") {
+			t.Errorf("want an error about %s, got %v", c.key, err)
+		}
+		if _, err := Run(context.Background(), cfg); err == nil {
+			t.Errorf("Run accepted a configuration with a bad %s", c.key)
+		}
+	}
+}

@@ -1,0 +1,176 @@
+package flowctl
+
+import (
+	"strings"
+	"testing"
+
+	"netsim/kernel"
+)
+
+// link drives one Control with a greedy sender and a receiver that drains
+// its buffer at random, and checks the buffer invariants every cycle.
+type link struct {
+	t        *testing.T
+	p        Params
+	c        Control
+	occupied []int           // flits in the receiver buffer per VL
+	wire     [][]kernel.Time // arrival times of flits on the wire per VL
+	sent     int
+}
+
+func newLink(t *testing.T, p Params) *link {
+	c, err := New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &link{t: t, p: p, c: c, occupied: make([]int, p.VLs), wire: make([][]kernel.Time, p.VLs)}
+}
+
+// run simulates cycles; drain(now, vl) says whether the receiver frees a
+// flit of vl this cycle.
+func (l *link) run(cycles int, drain func(now kernel.Time, vl int) bool) {
+	for now := kernel.Time(0); now < kernel.Time(cycles); now++ {
+		for vl := 0; vl < l.p.VLs; vl++ {
+			// Arrivals.
+			for len(l.wire[vl]) > 0 && l.wire[vl][0] <= now {
+				l.wire[vl] = l.wire[vl][1:]
+				l.occupied[vl]++
+			}
+			if l.occupied[vl]+len(l.wire[vl]) > l.p.Buffer && l.p.Kind == KindCredit {
+				l.t.Fatalf("cycle %d VL %d: %d flits buffered or on the wire, buffer %d", now, vl, l.occupied[vl]+len(l.wire[vl]), l.p.Buffer)
+			}
+			if l.occupied[vl] > l.p.Buffer {
+				l.t.Fatalf("cycle %d VL %d: buffer overflow, %d flits in %d slots", now, vl, l.occupied[vl], l.p.Buffer)
+			}
+			if free := l.c.Free(now, vl); l.p.Kind == KindCredit && free < 0 {
+				l.t.Fatalf("cycle %d VL %d: negative credits %d", now, vl, free)
+			}
+			// Departures, up to Rate per cycle over all VLs is not needed
+			// here: one per VL keeps the test simple and within Rate·VLs.
+			if l.occupied[vl] > 0 && drain(now, vl) {
+				l.occupied[vl]--
+				l.c.Freed(now, vl)
+			}
+		}
+		// The sender sends one flit per cycle on the first VL it may.
+		for k := 0; k < l.p.VLs; k++ {
+			vl := (int(now) + k) % l.p.VLs
+			if l.c.CanSend(now, vl, 1) {
+				arrive := now + kernel.Time(l.p.Delay)
+				l.c.Sent(now, vl, arrive)
+				l.wire[vl] = append(l.wire[vl], arrive)
+				l.sent++
+				break
+			}
+		}
+	}
+}
+
+func TestInvariants(t *testing.T) {
+	for _, p := range []Params{
+		{Kind: KindCredit, VLs: 1, Buffer: 4, Latency: 1, Delay: 2, Rate: 1},
+		{Kind: KindCredit, VLs: 3, Buffer: 16, Latency: 5, Delay: 6, Rate: 3},
+		{Kind: KindStopGo, VLs: 1, Buffer: 8, Latency: 1, Delay: 2, Rate: 1, StopMark: 6, GoMark: 2},
+		{Kind: KindStopGo, VLs: 2, Buffer: 32, Latency: 4, Delay: 6, Rate: 2, StopMark: 23, GoMark: 8},
+	} {
+		for _, pattern := range []struct {
+			name  string
+			drain func(now kernel.Time, vl int) bool
+		}{
+			{"never", func(kernel.Time, int) bool { return false }},
+			{"slow", func(now kernel.Time, vl int) bool { return (int(now)+vl)%7 == 0 }},
+			{"bursty", func(now kernel.Time, _ int) bool { return (now/50)%2 == 0 }},
+			{"always", func(kernel.Time, int) bool { return true }},
+		} {
+			l := newLink(t, p)
+			l.run(2000, pattern.drain)
+			if pattern.name == "never" && l.sent > p.Buffer*p.VLs {
+				t.Errorf("%s/%s: sent %d flits into %d slots that never drain", p.Kind, pattern.name, l.sent, p.Buffer*p.VLs)
+			}
+			if pattern.name == "always" && l.sent < 1900 {
+				t.Errorf("%s/%s: sent only %d flits in 2000 cycles over a free link", p.Kind, pattern.name, l.sent)
+			}
+		}
+	}
+}
+
+// TestCreditTiming: a credit freed at t is usable at t+latency, not before.
+func TestCreditTiming(t *testing.T) {
+	c, err := New(Params{Kind: KindCredit, VLs: 2, Buffer: 1, Latency: 3, Delay: 3, Rate: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Sent(0, 1, 3)
+	if c.CanSend(0, 1, 1) || !c.CanSend(0, 0, 1) {
+		t.Fatal("credits are not per VL")
+	}
+	if back := c.Freed(10, 1); back != 13 {
+		t.Fatalf("Freed returned %d, want 13", back)
+	}
+	if got := c.Pending(10); got != 13 {
+		t.Fatalf("Pending = %d, want 13", got)
+	}
+	if c.CanSend(12, 1, 1) {
+		t.Fatal("credit usable before it came back")
+	}
+	if !c.CanSend(13, 1, 1) {
+		t.Fatal("credit not usable when it came back")
+	}
+	if c.Pending(13) != kernel.Never {
+		t.Fatal("Pending after the last credit returned")
+	}
+}
+
+// TestStopGoTiming: STOP takes effect one latency after the occupancy
+// reaches the stop mark, and GO one latency after it falls to the go mark.
+func TestStopGoTiming(t *testing.T) {
+	c, err := New(Params{Kind: KindStopGo, VLs: 1, Buffer: 10, Latency: 2, Delay: 3, Rate: 1, StopMark: 3, GoMark: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := kernel.Time(0); i < 3; i++ {
+		c.Sent(i, 0, i+3) // arrivals at 3, 4, 5: the third reaches the mark
+	}
+	if !c.CanSend(6, 0, 1) {
+		t.Fatal("stopped before STOP could arrive")
+	}
+	if c.CanSend(7, 0, 1) {
+		t.Fatal("not stopped one latency after the occupancy reached the stop mark")
+	}
+	if back := c.Freed(8, 0); back != kernel.Never {
+		t.Fatalf("occupancy 2 is above the go mark, but Freed signalled GO at %d", back)
+	}
+	if back := c.Freed(9, 0); back != 11 {
+		t.Fatalf("GO due at 11, Freed returned %d", back)
+	}
+	if c.CanSend(10, 0, 1) || !c.CanSend(11, 0, 1) {
+		t.Fatal("GO not applied exactly one latency after it was sent")
+	}
+}
+
+func TestValidate(t *testing.T) {
+	ok := Params{Kind: KindCredit, VLs: 2, Buffer: 8, Latency: 1, Delay: 2, Rate: 1}
+	for _, c := range []struct {
+		mutate func(*Params)
+		key    string
+	}{
+		{func(p *Params) { p.VLs = 0 }, "vls"},
+		{func(p *Params) { p.VLs = MaxVLs + 1 }, "vls"},
+		{func(p *Params) { p.Buffer = 0 }, "buffer_flits"},
+		{func(p *Params) { p.Latency = 0 }, "link_latency"},
+		{func(p *Params) { p.Rate = 0 }, "speedup"},
+		{func(p *Params) { p.Kind = "xon" }, "kind"},
+		{func(p *Params) { p.Kind, p.StopMark, p.GoMark = KindStopGo, 4, 4 }, "go_mark"},
+		{func(p *Params) { p.Kind, p.StopMark, p.GoMark = KindStopGo, 7, 1 }, "stop_mark"},
+	} {
+		p := ok
+		c.mutate(&p)
+		_, err := New(p)
+		if err == nil || !strings.HasPrefix(err.Error(), c.key+":") {
+			t.Errorf("want an error about %s, got %v", c.key, err)
+		}
+	}
+	if _, err := New(ok); err != nil {
+		t.Fatal(err)
+	}
+}
