@@ -9,6 +9,7 @@ import (
 
 	"netsim/flit"
 	"netsim/flowctl"
+	"netsim/internal/hugemem"
 	"netsim/kernel"
 	"netsim/nic"
 	switching "netsim/switch"
@@ -130,8 +131,10 @@ func assemble(cfg *Config) (*point, error) {
 	net := cfg.Net
 	fd := cfg.CrossbarDelay + cfg.LinkLatency
 	p.switches = make([]*switching.Switch, len(net.Switches))
+	params := make([]switching.Params, len(net.Switches))
+	slots := 0
 	for i := range net.Switches {
-		p.switches[i] = switching.New(switching.Params{
+		params[i] = switching.Params{
 			ID:           i,
 			Ports:        len(net.Switches[i].Ports),
 			VLs:          cfg.VLs,
@@ -141,7 +144,15 @@ func assemble(cfg *Config) (*point, error) {
 			RoutingDelay: cfg.RoutingDelay,
 			FlitDelay:    fd,
 			TickKind:     kindSwitchTick,
-		}, p.eng, &p.pool, cfg.Routing, kernel.NewRNG(cfg.Seed, 1, uint64(i)))
+		}
+		slots += switching.BufferSlots(params[i])
+	}
+	// All flit buffers live in one huge-page-backed slab.
+	store := hugemem.Make[flit.Slot](slots)
+	for i := range net.Switches {
+		n := switching.BufferSlots(params[i])
+		p.switches[i] = switching.New(params[i], p.eng, &p.pool, cfg.Routing, kernel.NewRNG(cfg.Seed, 1, uint64(i)), store[:n:n])
+		store = store[n:]
 	}
 	p.nics = make([]*nic.NIC, len(net.Hosts))
 	for h := range net.Hosts {

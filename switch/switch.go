@@ -151,9 +151,13 @@ type Switch struct {
 	FlitHops int64
 }
 
-// New returns a switch with empty buffers. Connect every used port before
-// the simulation starts.
-func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng kernel.RNG) *Switch {
+// BufferSlots returns the number of flit slots New needs in its store.
+func BufferSlots(p Params) int { return p.Ports * p.VLs * max(p.Buffer-1, 0) }
+
+// New returns a switch with empty buffers kept in store (BufferSlots(p)
+// slots; nil allocates them). Connect every used port before the simulation
+// starts.
+func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng kernel.RNG, store []flit.Slot) *Switch {
 	s := &Switch{
 		id:           int32(p.ID),
 		eng:          eng,
@@ -177,9 +181,11 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 	}
 	// One slab holds every lane's ring, so a switch's buffers are contiguous.
 	per := max(p.Buffer-1, 0)
-	slab := make([]flit.Slot, len(s.lanes)*per)
+	if store == nil {
+		store = make([]flit.Slot, BufferSlots(p))
+	}
 	for i := range s.lanes {
-		s.lanes[i].q = flit.NewQueue(p.Buffer, slab[i*per:(i+1)*per])
+		s.lanes[i].q = flit.NewQueue(p.Buffer, store[i*per:(i+1)*per])
 	}
 	for i := range s.out {
 		s.out[i].usedAt = -1

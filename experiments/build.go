@@ -1,0 +1,164 @@
+package experiments
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"netsim/flowctl"
+	"netsim/routing"
+	"netsim/topologies"
+	"netsim/traffic"
+)
+
+// sectionKeys lists the keys of each section, for attributing the errors of
+// the builders (which start with the key at fault, as in "dims: ...") to a
+// section and a line.
+func sectionKeys(section string) []string {
+	switch section {
+	case "topology":
+		return []string{"kind", "dims", "widths", "hosts_per_switch", "hosts", "switches"}
+	case "routing":
+		return []string{"algorithm"}
+	case "flow_control":
+		return []string{"kind", "vls", "buffer_flits", "stop_mark", "go_mark"}
+	case "switch":
+		return []string{"switching", "speedup", "link_latency", "routing_delay", "crossbar_delay"}
+	case "traffic":
+		return []string{"patterns", "pattern", "packet_flits"}
+	case "sim":
+		return []string{"warmup", "measure", "drain", "deadlock_window"}
+	}
+	return nil
+}
+
+// build builds the network, the routing and the patterns of e, recording
+// every problem against the key at fault.
+func (d *decoder) build(e *Experiment) {
+	net, err := topologies.Build(e.Topology)
+	if err != nil {
+		d.builderError("topology", err)
+		return
+	}
+	e.net = net
+	e.label = topologyLabel(net)
+
+	r, err := routing.New(routing.Spec{Algorithm: e.Routing, VLs: e.FlowControl.VLs}, net)
+	if err != nil {
+		d.builderError("routing", err)
+	} else if r.VLs() > e.FlowControl.VLs {
+		d.fail("flow_control", "vls", "%d virtual lanes are too few for routing %q (expected ≥ %d)",
+			e.FlowControl.VLs, e.Routing, r.VLs())
+	} else {
+		e.routing = r
+	}
+
+	if err := flowParams(e).Validate(); err != nil {
+		d.builderError("flow_control", err)
+	}
+
+	key := "patterns"
+	if _, ok := d.lineOf("traffic", "pattern"); ok {
+		key = "pattern"
+	}
+	for _, name := range e.Traffic.Patterns {
+		p, err := traffic.NewPattern(name, len(net.Hosts), e.Seed)
+		if err != nil {
+			d.fail("traffic", key, "%s", strings.TrimPrefix(err.Error(), "traffic: "))
+			continue
+		}
+		e.patterns = append(e.patterns, p)
+	}
+	if len(d.errs) > 0 {
+		return
+	}
+	// The fabric's own check, on the first point, as a backstop.
+	cfg := e.Config(0, 1)
+	if err := cfg.Validate(); err != nil {
+		d.builderError("switch", err)
+	}
+}
+
+// flowParams returns the flow-control parameters of e's links, as the
+// fabric derives them: a flit takes crossbar delay plus link latency from
+// the sender's crossbar to the receiver's buffer.
+func flowParams(e *Experiment) flowctl.Params {
+	return flowctl.Params{
+		Kind:     flowctl.Kind(e.FlowControl.Kind),
+		VLs:      e.FlowControl.VLs,
+		Buffer:   e.FlowControl.BufferFlits,
+		Latency:  e.Switch.LinkLatency,
+		Delay:    e.Switch.CrossbarDelay + e.Switch.LinkLatency,
+		Rate:     e.Switch.Speedup,
+		StopMark: e.FlowControl.StopMark,
+		GoMark:   e.FlowControl.GoMark,
+	}
+}
+
+// lineOf reports the line of key in section and whether the key is written
+// on exactly that line (rather than found by falling back to the section).
+func (d *decoder) lineOf(section, key string) (int, bool) {
+	l := d.lines.line(section, key)
+	return l, l > 0 && l != d.lines.line(section, "")
+}
+
+// builderError records err, whose message starts with the key at fault
+// ("dims: need at least one dimension"), against that key: in home when
+// home has it, else in the section that does.
+func (d *decoder) builderError(home string, err error) {
+	msg := err.Error()
+	key, rest, ok := strings.Cut(msg, ": ")
+	if !ok {
+		d.fail(home, "", "%s", msg)
+		return
+	}
+	first, _, _ := strings.Cut(key, "/") // "dims/widths: ..."
+	section := ""
+	for _, s := range []string{home, "topology", "routing", "flow_control", "switch", "traffic", "sim"} {
+		if slices.Contains(sectionKeys(s), first) {
+			section = s
+			break
+		}
+	}
+	if section == "" {
+		d.fail(home, "", "%s", msg)
+		return
+	}
+	if first != key {
+		rest = key + ": " + rest
+	}
+	d.fail(section, first, "%s", rest)
+}
+
+// topologyLabel describes a network compactly and stably: the family, the
+// dimension sizes, the link widths and the hosts per switch
+// ("flatfly 8x8 w1,1 c8", "ring 8 w1 c2"), or the host count for families
+// without coordinates ("crossbar h16").
+func topologyLabel(n *topologies.Network) string {
+	var b strings.Builder
+	b.WriteString(n.Kind)
+	if len(n.Dims) == 0 {
+		fmt.Fprintf(&b, " h%d", len(n.Hosts))
+		return b.String()
+	}
+	b.WriteByte(' ')
+	b.WriteString(joinInts(n.Dims, "x"))
+	if len(n.Widths) > 0 {
+		b.WriteString(" w")
+		b.WriteString(joinInts(n.Widths, ","))
+	}
+	if n.HostsPerSwitch > 0 {
+		fmt.Fprintf(&b, " c%d", n.HostsPerSwitch)
+	}
+	return b.String()
+}
+
+// joinInts joins xs with sep.
+func joinInts(xs []int, sep string) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, sep)
+}

@@ -1,0 +1,297 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Defaults of optional keys; [sim] drain defaults to the measure value.
+const (
+	DefaultSeed           = 1             // seed
+	DefaultFlowControl    = "credit"      // [flow_control] kind
+	DefaultVLs            = 1             // [flow_control] vls
+	DefaultBufferFlits    = 64            // [flow_control] buffer_flits
+	DefaultSwitching      = "cut-through" // [switch] switching
+	DefaultSpeedup        = 1             // [switch] speedup
+	DefaultLinkLatency    = 1             // [switch] link_latency
+	DefaultRoutingDelay   = 1             // [switch] routing_delay
+	DefaultCrossbarDelay  = 1             // [switch] crossbar_delay
+	DefaultPacketFlits    = 16            // [traffic] packet_flits
+	DefaultWarmup         = 2000          // [sim] warmup
+	DefaultMeasure        = 10000         // [sim] measure
+	DefaultDeadlockWindow = 10000         // [sim] deadlock_window
+	DefaultResolution     = 128           // [sweep] resolution
+	DefaultTolerance      = 0.02          // [sweep] tolerance
+)
+
+// Upper bounds of integer keys: far beyond useful values, they keep a typo
+// from asking for an impossible simulation.
+const (
+	maxCycles      = 1 << 40
+	maxBufferFlits = 1 << 20
+	maxVLs         = 16
+	maxSpeedup     = 64
+	maxDelay       = 1 << 16
+	maxPacketFlits = 1 << 16
+	maxResolution  = 1 << 20
+	maxTopoInt     = math.MaxInt32
+)
+
+// parse decodes and checks the text of an experiment file, without building
+// the network. All problems are returned, joined, in order of discovery;
+// each is an *InputError. The decoder is returned for the build step.
+func parse(file string, data []byte) (*Experiment, *decoder, error) {
+	text := string(data)
+	var root map[string]any
+	if _, err := toml.Decode(text, &root); err != nil {
+		return nil, nil, syntaxError(file, text, err)
+	}
+	d := &decoder{file: file, lines: newKeyLines(text)}
+	e := &Experiment{File: file, lines: d.lines}
+	d.checkKeys(root, "", "name", "description", "seed",
+		"topology", "routing", "flow_control", "switch", "traffic", "sim", "sweep")
+
+	base := filepath.Base(file)
+	e.Name = strings.TrimSuffix(base, filepath.Ext(base))
+	if s, ok := d.str(root, "", "name"); ok {
+		if strings.TrimSpace(s) == "" {
+			d.fail("", "name", "must not be empty")
+		} else {
+			e.Name = s
+		}
+	}
+	e.Description, _ = d.str(root, "", "description")
+	e.Seed = uint64(d.integer(root, "", "seed", DefaultSeed, 0, math.MaxInt64))
+
+	d.topology(e, d.table(root, "topology", true))
+	d.routing(e, d.table(root, "routing", true))
+	d.switchSection(e, d.table(root, "switch", false))
+	d.flowControl(e, d.table(root, "flow_control", false))
+	d.traffic(e, d.table(root, "traffic", true))
+	d.sim(e, d.table(root, "sim", false))
+	d.sweep(e, d.table(root, "sweep", true))
+	d.crossChecks(e)
+	if len(d.errs) > 0 {
+		d.sortErrors()
+		return nil, nil, errors.Join(d.errs...)
+	}
+	return e, d, nil
+}
+
+// syntaxError converts a TOML decoding error into an *InputError. The line
+// is computed from the error's byte offset, which points at the offending
+// character.
+func syntaxError(file, text string, err error) error {
+	var pe toml.ParseError
+	if !errors.As(err, &pe) {
+		return &InputError{File: file, Msg: "invalid TOML: " + err.Error()}
+	}
+	line := pe.Position.Line
+	if s := pe.Position.Start; s > 0 && s <= len(text) {
+		line = strings.Count(text[:s], "\n") + 1
+	}
+	return &InputError{File: file, Line: line, Msg: "invalid TOML: " + pe.Message}
+}
+
+// topology decodes [topology]. Values are checked by topologies.Build when
+// the experiment is built.
+func (d *decoder) topology(e *Experiment, t map[string]any) {
+	const sec = "topology"
+	if t == nil {
+		return
+	}
+	d.checkKeys(t, sec, "kind", "dims", "widths", "hosts_per_switch", "hosts", "switches")
+	if s, ok := d.str(t, sec, "kind"); ok {
+		e.Topology.Kind = s
+	} else if _, present := t["kind"]; !present {
+		d.fail(sec, "kind", "missing (expected one of: flatfly, hyperx, crossbar, ring)")
+	}
+	e.Topology.Dims = d.intList(t, sec, "dims", 1, maxTopoInt)
+	e.Topology.Widths = d.intList(t, sec, "widths", 1, maxTopoInt)
+	e.Topology.HostsPerSwitch = int(d.integer(t, sec, "hosts_per_switch", 0, 1, maxTopoInt))
+	e.Topology.Hosts = int(d.integer(t, sec, "hosts", 0, 1, maxTopoInt))
+	e.Topology.Switches = int(d.integer(t, sec, "switches", 0, 1, maxTopoInt))
+}
+
+// routing decodes [routing].
+func (d *decoder) routing(e *Experiment, t map[string]any) {
+	const sec = "routing"
+	if t == nil {
+		return
+	}
+	d.checkKeys(t, sec, "algorithm")
+	if s, ok := d.str(t, sec, "algorithm"); ok {
+		e.Routing = s
+	} else if _, present := t["algorithm"]; !present {
+		d.fail(sec, "algorithm", "missing (expected a routing algorithm such as \"dor\")")
+	}
+}
+
+// switchSection decodes [switch].
+func (d *decoder) switchSection(e *Experiment, t map[string]any) {
+	const sec = "switch"
+	d.checkKeys(t, sec, "switching", "speedup", "link_latency", "routing_delay", "crossbar_delay")
+	s := &e.Switch
+	s.Switching = d.oneOf(t, sec, "switching", DefaultSwitching, "cut-through", "wormhole")
+	s.Speedup = int(d.integer(t, sec, "speedup", DefaultSpeedup, 1, maxSpeedup))
+	s.LinkLatency = int(d.integer(t, sec, "link_latency", DefaultLinkLatency, 1, maxDelay))
+	s.RoutingDelay = int(d.integer(t, sec, "routing_delay", DefaultRoutingDelay, 0, maxDelay))
+	s.CrossbarDelay = int(d.integer(t, sec, "crossbar_delay", DefaultCrossbarDelay, 0, maxDelay))
+}
+
+// flowControl decodes [flow_control]; it needs e.Switch decoded first for
+// the STOP/GO round trip.
+func (d *decoder) flowControl(e *Experiment, t map[string]any) {
+	const sec = "flow_control"
+	d.checkKeys(t, sec, "kind", "vls", "buffer_flits", "stop_mark", "go_mark")
+	f := &e.FlowControl
+	f.Kind = d.oneOf(t, sec, "kind", DefaultFlowControl, "credit", "stopgo")
+	f.VLs = int(d.integer(t, sec, "vls", DefaultVLs, 1, maxVLs))
+	f.BufferFlits = int(d.integer(t, sec, "buffer_flits", DefaultBufferFlits, 1, maxBufferFlits))
+	_, hasStop := t["stop_mark"]
+	_, hasGo := t["go_mark"]
+	if f.Kind != "stopgo" {
+		if hasStop {
+			d.fail(sec, "stop_mark", "only used with kind = \"stopgo\"")
+		}
+		if hasGo {
+			d.fail(sec, "go_mark", "only used with kind = \"stopgo\"")
+		}
+		return
+	}
+	slack := StopGoSlack(e.Switch)
+	limit := f.BufferFlits - slack
+	if limit < 1 {
+		d.fail(sec, "buffer_flits", "%d is too small for stopgo (expected > %d, the flits in flight after STOP: crossbar_delay + 2·link_latency − 1)",
+			f.BufferFlits, slack)
+		return
+	}
+	f.StopMark = int(d.integer(t, sec, "stop_mark", int64(limit), 1, maxBufferFlits))
+	f.GoMark = int(d.integer(t, sec, "go_mark", int64(f.StopMark/2), 0, maxBufferFlits))
+	if f.StopMark > limit {
+		d.fail(sec, "stop_mark", "%d lets the buffer overflow (expected ≤ buffer_flits − (crossbar_delay + 2·link_latency − 1) = %d)", f.StopMark, limit)
+	}
+	if f.GoMark >= f.StopMark {
+		d.fail(sec, "go_mark", "%d must be below stop_mark %d", f.GoMark, f.StopMark)
+	}
+}
+
+// StopGoSlack returns how many flits may still arrive at a STOP/GO receiver
+// after its occupancy reaches the stop mark: those the sender emits until
+// STOP reaches it (one link latency) plus those already between the
+// sender's crossbar and the buffer (crossbar delay plus link latency),
+// less the one that triggered STOP.
+func StopGoSlack(s Switch) int { return s.CrossbarDelay + 2*s.LinkLatency - 1 }
+
+// traffic decodes [traffic]. Pattern names are checked when the experiment
+// is built, against the network's host count.
+func (d *decoder) traffic(e *Experiment, t map[string]any) {
+	const sec = "traffic"
+	if t == nil {
+		return
+	}
+	d.checkKeys(t, sec, "patterns", "pattern", "packet_flits")
+	_, hasList := t["patterns"]
+	_, hasOne := t["pattern"]
+	switch {
+	case hasList && hasOne:
+		d.fail(sec, "pattern", "give either pattern or patterns, not both")
+	case hasOne:
+		if s, ok := d.str(t, sec, "pattern"); ok {
+			e.Traffic.Patterns = []string{s}
+		}
+	case hasList:
+		e.Traffic.Patterns = d.strList(t, sec, "patterns")
+		if e.Traffic.Patterns != nil && len(e.Traffic.Patterns) == 0 {
+			d.fail(sec, "patterns", "empty list (expected at least one pattern)")
+		}
+	default:
+		d.fail(sec, "patterns", "missing (expected a list of patterns such as [\"uniform\"])")
+	}
+	for i, p := range e.Traffic.Patterns {
+		if slices.Contains(e.Traffic.Patterns[:i], p) {
+			d.fail(sec, keyOf(hasOne), "pattern %q appears twice", p)
+		}
+	}
+	e.Traffic.PacketFlits = int(d.integer(t, sec, "packet_flits", DefaultPacketFlits, 1, maxPacketFlits))
+}
+
+// keyOf returns the key under which patterns were given.
+func keyOf(single bool) string {
+	if single {
+		return "pattern"
+	}
+	return "patterns"
+}
+
+// sim decodes [sim].
+func (d *decoder) sim(e *Experiment, t map[string]any) {
+	const sec = "sim"
+	d.checkKeys(t, sec, "warmup", "measure", "drain", "deadlock_window")
+	s := &e.Sim
+	s.Warmup = d.integer(t, sec, "warmup", DefaultWarmup, 0, maxCycles)
+	s.Measure = d.integer(t, sec, "measure", DefaultMeasure, 1, maxCycles)
+	s.Drain = d.integer(t, sec, "drain", s.Measure, 0, maxCycles)
+	s.DeadlockWindow = d.integer(t, sec, "deadlock_window", DefaultDeadlockWindow, 1, maxCycles)
+}
+
+// sweep decodes [sweep].
+func (d *decoder) sweep(e *Experiment, t map[string]any) {
+	const sec = "sweep"
+	if t == nil {
+		return
+	}
+	d.checkKeys(t, sec, "mode", "loads", "resolution", "tolerance")
+	s := &e.Sweep
+	s.Loads = d.numberList(t, sec, "loads")
+	def := ModeSaturation
+	if s.Loads != nil {
+		def = ModeLoads
+	}
+	s.Mode = d.oneOf(t, sec, "mode", def, ModeLoads, ModeSaturation)
+	for i, l := range s.Loads {
+		if !(l > 0 && l <= 1) {
+			d.fail(sec, "loads", "element %d: %v is out of range (expected 0 < load ≤ 1)", i+1, l)
+		} else if slices.Contains(s.Loads[:i], l) {
+			d.fail(sec, "loads", "element %d: load %v appears twice", i+1, l)
+		}
+	}
+	if s.Mode == ModeLoads && len(s.Loads) == 0 {
+		d.fail(sec, "loads", "missing or empty (mode = \"loads\" needs a list such as [0.1, 0.2])")
+	}
+	s.Resolution = int(d.integer(t, sec, "resolution", DefaultResolution, 1, maxResolution))
+	if _, ok := t["resolution"]; ok && s.Mode != ModeSaturation {
+		d.fail(sec, "resolution", "only used with mode = \"saturation\"")
+	}
+	if tol, ok := d.number(t, sec, "tolerance", DefaultTolerance); ok {
+		if !(tol >= 0 && tol < 1) {
+			d.fail(sec, "tolerance", "%v is out of range (expected 0 ≤ tolerance < 1)", tol)
+		} else {
+			s.Tolerance = tol
+		}
+	} else {
+		s.Tolerance = DefaultTolerance
+	}
+}
+
+// crossChecks validates constraints between sections.
+func (d *decoder) crossChecks(e *Experiment) {
+	if e.Switch.Switching == "cut-through" && e.FlowControl.BufferFlits < e.Traffic.PacketFlits {
+		d.fail("flow_control", "buffer_flits",
+			"%d cannot hold a whole packet, which virtual cut-through needs (expected ≥ packet_flits = %d, or switching = \"wormhole\")",
+			e.FlowControl.BufferFlits, e.Traffic.PacketFlits)
+	}
+}
+
+// String describes the experiment's configuration on one line.
+func (e *Experiment) String() string {
+	return fmt.Sprintf("%s: %s, %s, %s %d VL × %d flits, %s, %d-flit packets",
+		e.Name, e.label, e.Routing, e.FlowControl.Kind, e.FlowControl.VLs,
+		e.FlowControl.BufferFlits, e.Switch.Switching, e.Traffic.PacketFlits)
+}

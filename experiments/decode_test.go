@@ -1,0 +1,236 @@
+package experiments
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// base is a small valid experiment; tests replace its lines to break it.
+const base = `name = "small"
+seed = 7
+[topology]
+kind = "crossbar"
+hosts = 16
+[routing]
+algorithm = "dor"
+[flow_control]
+kind = "credit"
+vls = 2
+buffer_flits = 32
+[switch]
+switching = "cut-through"
+[traffic]
+patterns = ["uniform", "complement"]
+packet_flits = 8
+[sim]
+warmup = 100
+measure = 1000
+[sweep]
+mode = "loads"
+loads = [0.25, 0.5]
+`
+
+// edit returns base with each old line replaced by new (old must exist).
+func edit(t *testing.T, pairs ...string) string {
+	t.Helper()
+	s := base
+	for i := 0; i < len(pairs); i += 2 {
+		if !strings.Contains(s, pairs[i]) {
+			t.Fatalf("base has no %q", pairs[i])
+		}
+		s = strings.Replace(s, pairs[i], pairs[i+1], 1)
+	}
+	return s
+}
+
+func TestParseValid(t *testing.T) {
+	e, err := Parse("small.toml", []byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Experiment{
+		File: "small.toml", Name: "small", Seed: 7,
+		Routing:     "dor",
+		FlowControl: FlowControl{Kind: "credit", VLs: 2, BufferFlits: 32},
+		Switch:      Switch{Switching: "cut-through", Speedup: 1, LinkLatency: 1, RoutingDelay: 1, CrossbarDelay: 1},
+		Traffic:     Traffic{Patterns: []string{"uniform", "complement"}, PacketFlits: 8},
+		Sim:         Sim{Warmup: 100, Measure: 1000, Drain: 1000, DeadlockWindow: DefaultDeadlockWindow},
+		Sweep:       Sweep{Mode: ModeLoads, Loads: []float64{0.25, 0.5}, Resolution: DefaultResolution, Tolerance: DefaultTolerance},
+	}
+	want.Topology.Kind, want.Topology.Hosts = "crossbar", 16
+	got := *e
+	got.net, got.routing, got.patterns, got.label, got.lines = nil, nil, nil, "", keyLines{}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Parse:\n got %+v\nwant %+v", got, want)
+	}
+	if e.Hosts() != 16 || e.TopologyLabel() != "crossbar h16" {
+		t.Errorf("hosts %d label %q, want 16 and %q", e.Hosts(), e.TopologyLabel(), "crossbar h16")
+	}
+}
+
+func TestParseDefaults(t *testing.T) {
+	text := `[topology]
+kind = "flatfly"
+dims = [2, 2]
+hosts_per_switch = 2
+[routing]
+algorithm = "dor"
+[flow_control]
+kind = "stopgo"
+buffer_flits = 40
+[traffic]
+pattern = "uniform"
+[sweep]
+`
+	e, err := Parse("dir/defaults.toml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Name != "defaults" || e.Seed != DefaultSeed {
+		t.Errorf("name %q seed %d, want \"defaults\" and %d", e.Name, e.Seed, DefaultSeed)
+	}
+	// Slack with default delays: crossbar 1 + 2·link 1 − 1 = 2 flits.
+	if e.FlowControl.StopMark != 38 || e.FlowControl.GoMark != 19 || e.FlowControl.VLs != DefaultVLs {
+		t.Errorf("flow control %+v, want stop 38, go 19, %d VL", e.FlowControl, DefaultVLs)
+	}
+	if e.Sweep.Mode != ModeSaturation || e.Sweep.Resolution != DefaultResolution || e.Sweep.Tolerance != DefaultTolerance {
+		t.Errorf("sweep %+v, want saturation defaults", e.Sweep)
+	}
+	if e.Sim != (Sim{DefaultWarmup, DefaultMeasure, DefaultMeasure, DefaultDeadlockWindow}) {
+		t.Errorf("sim %+v, want defaults", e.Sim)
+	}
+	if e.Traffic.Patterns[0] != "uniform" || e.Traffic.PacketFlits != DefaultPacketFlits {
+		t.Errorf("traffic %+v", e.Traffic)
+	}
+	if e.TopologyLabel() != "flatfly 2x2 w1,1 c2" {
+		t.Errorf("label %q", e.TopologyLabel())
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want string // the first error line, or a prefix of it
+	}{
+		{"malformed TOML", edit(t, "[routing]", "[routing"), "f.toml:6: invalid TOML: "},
+		{"duplicate key", edit(t, "seed = 7", "seed = 7\nseed = 8"), "f.toml:3: invalid TOML: "},
+		{"unknown top-level key", edit(t, "seed = 7", "sead = 7"), "f.toml:2: sead: unknown key (accepted: name, description, seed, "},
+		{"unknown section", edit(t, "[sim]", "[simulation]"), "f.toml:17: simulation: unknown key"},
+		{"unknown key in section", edit(t, "buffer_flits = 32", "bufer_flits = 32"), "f.toml:11: [flow_control] bufer_flits: unknown key (accepted: kind, vls, buffer_flits, stop_mark, go_mark)"},
+		{"string for integer", edit(t, "vls = 2", `vls = "two"`), `f.toml:10: [flow_control] vls: expected an integer, got string "two"`},
+		{"float for integer", edit(t, "measure = 1000", "measure = 1000.5"), "f.toml:19: [sim] measure: expected an integer, got float 1000.5"},
+		{"integer for string", edit(t, `kind = "credit"`, "kind = 1"), "f.toml:9: [flow_control] kind: expected a string, got integer 1"},
+		{"table for value", edit(t, "seed = 7", "seed = {a = 1}"), "f.toml:2: seed: expected an integer, got a table"},
+		{"section not a table", edit(t, "seed = 7", "seed = 7\nsim = 3", "[sim]\nwarmup = 100\nmeasure = 1000\n", ""), "f.toml:3: sim: expected a table [sim], got integer 3"},
+		{"bad list element", edit(t, "loads = [0.25, 0.5]", `loads = [0.25, "x"]`), `f.toml:22: [sweep] loads: element 2: expected a number, got string "x"`},
+		{"negative seed", edit(t, "seed = 7", "seed = -1"), "f.toml:2: seed: -1 is out of range (expected ≥ 0)"},
+		{"empty name", edit(t, `name = "small"`, `name = " "`), "f.toml:1: name: must not be empty"},
+		{"missing topology", edit(t, "[topology]\nkind = \"crossbar\"\nhosts = 16\n", ""), "f.toml: [topology] missing section"},
+		{"missing kind", edit(t, "kind = \"crossbar\"\n", ""), "f.toml:3: [topology] kind: missing"},
+		{"unknown topology", edit(t, `kind = "crossbar"`, `kind = "torus9"`), `f.toml:4: [topology] kind: unknown topology "torus9"`},
+		{"topology key for another kind", edit(t, "hosts = 16", "hosts = 16\ndims = [4]"), "f.toml:6: [topology] dims: not used by topology crossbar"},
+		{"zero hosts", edit(t, "hosts = 16", "hosts = 0"), "f.toml:5: [topology] hosts: 0 is out of range (expected 1..2147483647)"},
+		{"unknown routing", edit(t, `algorithm = "dor"`, `algorithm = "ugal"`), `f.toml:7: [routing] algorithm: unknown routing "ugal" for topology crossbar`},
+		{"missing routing", edit(t, "[routing]\nalgorithm = \"dor\"\n", ""), "f.toml: [routing] missing section"},
+		{"unknown pattern", edit(t, `patterns = ["uniform", "complement"]`, `patterns = ["uniform", "tornado"]`), `f.toml:15: [traffic] patterns: unknown pattern "tornado"`},
+		{"bit pattern on 12 hosts", edit(t, "hosts = 16", "hosts = 12"), `f.toml:15: [traffic] patterns: pattern "complement" needs a power-of-two host count, got 12 hosts`},
+		{"single pattern key", edit(t, `patterns = ["uniform", "complement"]`, `pattern = "shuffle"`, "hosts = 16", "hosts = 12"), `f.toml:15: [traffic] pattern: pattern "shuffle" needs a power-of-two`},
+		{"pattern and patterns", edit(t, "packet_flits = 8", "packet_flits = 8\npattern = \"uniform\""), "f.toml:17: [traffic] pattern: give either pattern or patterns, not both"},
+		{"duplicate pattern", edit(t, `"complement"]`, `"uniform"]`), `f.toml:15: [traffic] patterns: pattern "uniform" appears twice`},
+		{"empty patterns", edit(t, `patterns = ["uniform", "complement"]`, "patterns = []"), "f.toml:15: [traffic] patterns: empty list"},
+		{"unknown flow control", edit(t, `kind = "credit"`, `kind = "ack"`), `f.toml:9: [flow_control] kind: unknown value "ack" (expected one of: credit, stopgo)`},
+		{"unknown switching", edit(t, `switching = "cut-through"`, `switching = "store"`), `f.toml:13: [switch] switching: unknown value "store"`},
+		{"too many VLs", edit(t, "vls = 2", "vls = 17"), "f.toml:10: [flow_control] vls: 17 is out of range (expected 1..16)"},
+		{"cut-through buffer too small", edit(t, "buffer_flits = 32", "buffer_flits = 4"), "f.toml:11: [flow_control] buffer_flits: 4 cannot hold a whole packet"},
+		{"stop_mark with credit", edit(t, "buffer_flits = 32", "buffer_flits = 32\nstop_mark = 8"), `f.toml:12: [flow_control] stop_mark: only used with kind = "stopgo"`},
+		{"stop_mark overflow", edit(t, `kind = "credit"`, `kind = "stopgo"`, "buffer_flits = 32", "buffer_flits = 32\nstop_mark = 31"), "f.toml:12: [flow_control] stop_mark: 31 lets the buffer overflow (expected ≤ buffer_flits − (crossbar_delay + 2·link_latency − 1) = 30)"},
+		{"go_mark not below stop_mark", edit(t, `kind = "credit"`, `kind = "stopgo"`, "buffer_flits = 32", "buffer_flits = 32\nstop_mark = 10\ngo_mark = 10"), "f.toml:13: [flow_control] go_mark: 10 must be below stop_mark 10"},
+		{"stopgo buffer too small", edit(t, `kind = "credit"`, `kind = "stopgo"`, "buffer_flits = 32", "buffer_flits = 8", "[switch]", "[switch]\nlink_latency = 4", "packet_flits = 8", "packet_flits = 4"), "f.toml:11: [flow_control] buffer_flits: 8 is too small for stopgo (expected > 8"},
+		{"zero link latency", edit(t, "[switch]", "[switch]\nlink_latency = 0"), "f.toml:13: [switch] link_latency: 0 is out of range (expected 1..65536)"},
+		{"zero measure", edit(t, "measure = 1000", "measure = 0"), "f.toml:19: [sim] measure: 0 is out of range"},
+		{"unknown sim key", edit(t, "warmup = 100", "warmup = 100\ncycles = 5"), "f.toml:19: [sim] cycles: unknown key (accepted: warmup, measure, drain, deadlock_window)"},
+		{"load above 1", edit(t, "loads = [0.25, 0.5]", "loads = [0.25, 1.5]"), "f.toml:22: [sweep] loads: element 2: 1.5 is out of range (expected 0 < load ≤ 1)"},
+		{"zero load", edit(t, "loads = [0.25, 0.5]", "loads = [0, 0.5]"), "f.toml:22: [sweep] loads: element 1: 0 is out of range"},
+		{"duplicate load", edit(t, "loads = [0.25, 0.5]", "loads = [0.25, 0.25]"), "f.toml:22: [sweep] loads: element 2: load 0.25 appears twice"},
+		{"loads mode without loads", edit(t, "loads = [0.25, 0.5]\n", ""), `f.toml:20: [sweep] loads: missing or empty (mode = "loads" needs a list`},
+		{"unknown mode", edit(t, `mode = "loads"`, `mode = "bisect"`), `f.toml:21: [sweep] mode: unknown value "bisect" (expected one of: loads, saturation)`},
+		{"resolution in loads mode", edit(t, `mode = "loads"`, "mode = \"loads\"\nresolution = 64"), `f.toml:22: [sweep] resolution: only used with mode = "saturation"`},
+		{"bad tolerance", edit(t, `mode = "loads"`, "mode = \"loads\"\ntolerance = 1.5"), "f.toml:22: [sweep] tolerance: 1.5 is out of range (expected 0 ≤ tolerance < 1)"},
+		{"dotted key", edit(t, "seed = 7", "seed = 7\nsweep.resolution = \"fine\"", "[sweep]\nmode = \"loads\"\nloads = [0.25, 0.5]\n", ""), `f.toml:3: [sweep] resolution: expected an integer, got string "fine"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("f.toml", []byte(tc.text))
+			if err == nil {
+				t.Fatalf("no error, want %q", tc.want)
+			}
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %v (%T) is not an *InputError", err, err)
+			}
+			first, _, _ := strings.Cut(err.Error(), "\n")
+			if !strings.HasPrefix(first, tc.want) {
+				t.Errorf("error:\n got %s\nwant %s…", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseReportsEveryError(t *testing.T) {
+	text := edit(t, "vls = 2", `vls = "x"`, "warmup = 100", "warmup = -5", "buffer_flits = 32", "bufer = 1")
+	_, err := Parse("f.toml", []byte(text))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	want := []string{"f.toml:10: [flow_control] vls:", "f.toml:11: [flow_control] bufer:", "f.toml:18: [sim] warmup:"}
+	if len(lines) != len(want) {
+		t.Fatalf("got %d errors, want %d:\n%s", len(lines), len(want), err)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("error %d = %q, want prefix %q", i, lines[i], w)
+		}
+	}
+}
+
+func TestLoadAll(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.toml")
+	b := filepath.Join(dir, "b.toml")
+	for _, p := range []string{a, b} {
+		if err := os.WriteFile(p, []byte(base), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := LoadAll([]string{a}); err != nil {
+		t.Fatalf("LoadAll(a): %v", err)
+	}
+	_, err := LoadAll([]string{a, b})
+	if err == nil || !strings.HasPrefix(err.Error(), b+`:1: name: experiment name "small" is also used by `+a) {
+		t.Errorf("duplicate names: got %v", err)
+	}
+	_, err = LoadAll([]string{filepath.Join(dir, "missing.toml")})
+	var ie *InputError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "missing.toml: cannot read") {
+		t.Errorf("missing file: got %v", err)
+	}
+}
+
+func TestQuickStartAndExampleLoad(t *testing.T) {
+	if _, err := QuickStart(); err != nil {
+		t.Errorf("QuickStart: %v", err)
+	}
+	e, err := Load("testdata/ff8x8-dor.toml")
+	if err != nil {
+		t.Fatalf("example: %v", err)
+	}
+	if e.TopologyLabel() != "flatfly 8x8 w1,1 c8" || e.Hosts() != 512 {
+		t.Errorf("example: label %q, %d hosts", e.TopologyLabel(), e.Hosts())
+	}
+}

@@ -1,0 +1,115 @@
+package experiments
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"netsim/fabric"
+	"netsim/kernel"
+)
+
+func TestFormatDecimal(t *testing.T) {
+	tests := []struct {
+		v      float64
+		places int
+		want   string
+	}{
+		{0.5, 6, "0.5"},
+		{1, 6, "1"},
+		{0.0078125, -1, "0.0078125"},
+		{0.0078125, 6, "0.007812"},
+		{123.45678, 3, "123.457"},
+		{-0.0000001, 3, "0"},
+		{100, 3, "100"},
+		{0.1, -1, "0.1"},
+	}
+	for _, tc := range tests {
+		if got := formatDecimal(tc.v, tc.places); got != tc.want {
+			t.Errorf("formatDecimal(%v, %d) = %q, want %q", tc.v, tc.places, got, tc.want)
+		}
+	}
+	b, err := decimal{math.NaN(), 3}.MarshalJSON()
+	if err != nil || string(b) != "null" {
+		t.Errorf("NaN: %s, %v", b, err)
+	}
+}
+
+// sampleRecords returns one record of each kind for a parsed experiment.
+func sampleRecords(t *testing.T) []Record {
+	e := mustParse(t, "small.toml", base)
+	st := fabric.Stats{Offered: 0.5, Generated: 0.4999999, Accepted: 0.49123456, LatencyAvg: 40.12345,
+		LatencyP99: 99, HopsAvg: 1, MeasuredPackets: 10, Delivered: 9, Cycles: 2100}
+	return []Record{
+		{Kind: KindPoint, Experiment: e, Pattern: "uniform", Offered: 0.5, Seed: 42, Stats: st, Stable: true},
+		{Kind: KindSaturation, Experiment: e, Pattern: "uniform", Seed: 7, Saturation: 0.6015625},
+		{Kind: KindError, Experiment: e, Pattern: "complement", Offered: 0.75, Seed: 43,
+			Err: errors.Join(errors.New("experiment small, pattern complement, load 0.75"), &kernel.DeadlockError{At: 20, LastProgress: 10})},
+	}
+}
+
+func TestWriteJSON(t *testing.T) {
+	want := []string{
+		`{"kind":"point","experiment":"small","topology":"crossbar h16","routing":"dor","pattern":"uniform","flow_control":"credit","switching":"cut-through","vls":2,"packet_flits":8,"seed":42,"offered":0.5,"generated":0.5,"accepted":0.491235,"latency_avg":40.123,"latency_p99":99,"hops_avg":1,"delivered":9,"measured_packets":10,"cycles":2100,"stable":true}`,
+		`{"kind":"saturation","experiment":"small","topology":"crossbar h16","routing":"dor","pattern":"uniform","flow_control":"credit","switching":"cut-through","vls":2,"packet_flits":8,"seed":7,"saturation":0.6015625,"resolution":128,"tolerance":0.02}`,
+		`{"kind":"error","experiment":"small","topology":"crossbar h16","routing":"dor","pattern":"complement","flow_control":"credit","switching":"cut-through","vls":2,"packet_flits":8,"seed":43,"offered":0.75,"deadlock":true,"error":"experiment small, pattern complement, load 0.75\ndeadlock: no progress for 10 cycles (last progress at cycle 10, detected at cycle 20) with flits in flight"}`,
+	}
+	for i, r := range sampleRecords(t) {
+		var b bytes.Buffer
+		if err := WriteJSON(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.TrimSuffix(b.String(), "\n"); got != want[i] {
+			t.Errorf("%s line:\n got %s\nwant %s", r.Kind, got, want[i])
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b.Bytes(), &m); err != nil {
+			t.Errorf("%s line is not valid JSON: %v", r.Kind, err)
+		}
+	}
+	if err := WriteJSON(&bytes.Buffer{}, Record{Kind: "bogus", Experiment: sampleRecords(t)[0].Experiment}); err == nil {
+		t.Error("unknown kind: no error")
+	}
+}
+
+func TestTableMarkdown(t *testing.T) {
+	var tab Table
+	for _, r := range sampleRecords(t) {
+		tab.Add(r)
+	}
+	var b bytes.Buffer
+	if err := tab.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| experiment | topology | routing | pattern | offered | accepted | latency avg | latency p99 | hops | stable |",
+		"| small | crossbar h16 | dor | uniform | 0.5 | 0.4912 | 40.1 | 99.0 | 1.000 | yes |",
+		"| experiment | topology | routing | uniform |",
+		"| small | crossbar h16 | dor | 60.2 |",
+		"- deadlock: experiment small, pattern complement, load 0.75 deadlock: no progress",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+func TestTextWriter(t *testing.T) {
+	var b bytes.Buffer
+	w := NewTextWriter(&b)
+	for _, r := range sampleRecords(t) {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "small: crossbar h16, dor, credit 2 VL × 32 flits, cut-through, 8-flit packets\n" +
+		"  pattern        offered  accepted   lat avg   lat p99    hops  stable\n" +
+		"  uniform         0.5000    0.4912      40.1      99.0   1.000  yes\n" +
+		"  uniform      saturation 0.6015625 (60.2% of link bandwidth, resolution 1/128)\n"
+	if b.String() != want {
+		t.Errorf("text:\n%s\nwant:\n%s", b.String(), want)
+	}
+}

@@ -1,0 +1,64 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+
+	"netsim/fabric"
+)
+
+// Simulator simulates one point; fabric.Run is the real one.
+type Simulator func(context.Context, fabric.Config) (fabric.Stats, error)
+
+// Config returns the simulation point of e for pattern index pattern (into
+// Traffic.Patterns) at offered load load.
+func (e *Experiment) Config(pattern int, load float64) fabric.Config {
+	return fabric.Config{
+		Net:            e.net,
+		Routing:        e.routing,
+		Pattern:        e.patterns[pattern],
+		Load:           load,
+		PacketFlits:    e.Traffic.PacketFlits,
+		FlowControl:    e.FlowControl.Kind,
+		VLs:            e.FlowControl.VLs,
+		BufferFlits:    e.FlowControl.BufferFlits,
+		StopMark:       e.FlowControl.StopMark,
+		GoMark:         e.FlowControl.GoMark,
+		Switching:      e.Switch.Switching,
+		Speedup:        e.Switch.Speedup,
+		LinkLatency:    e.Switch.LinkLatency,
+		RoutingDelay:   e.Switch.RoutingDelay,
+		CrossbarDelay:  e.Switch.CrossbarDelay,
+		Warmup:         e.Sim.Warmup,
+		Measure:        e.Sim.Measure,
+		Drain:          e.Sim.Drain,
+		DeadlockWindow: e.Sim.DeadlockWindow,
+		Seed:           PointSeed(e.Seed, e.Traffic.Patterns[pattern], load),
+	}
+}
+
+// runPoint simulates pattern index pattern of e at load and returns its
+// record: a point, or an error record if the simulation failed. It returns
+// an error only when ctx was cancelled.
+func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, load float64) (Record, error) {
+	cfg := e.Config(pattern, load)
+	rec := Record{
+		Kind:       KindPoint,
+		Experiment: e,
+		Pattern:    e.Traffic.Patterns[pattern],
+		Offered:    load,
+		Seed:       cfg.Seed,
+	}
+	st, err := sim(ctx, cfg)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Record{}, ctx.Err()
+		}
+		rec.Kind = KindError
+		rec.Err = fmt.Errorf("experiment %s, pattern %s, load %v: %w", e.Name, rec.Pattern, load, err)
+		return rec, nil
+	}
+	rec.Stats = st
+	rec.Stable = Stable(st, load, e.Sweep.Tolerance, e.Sim.Measure, e.Hosts())
+	return rec, nil
+}

@@ -1,0 +1,49 @@
+package experiments
+
+import (
+	"errors"
+
+	"netsim/fabric"
+	"netsim/kernel"
+)
+
+// Record kinds.
+const (
+	// KindPoint is a measured load.
+	KindPoint = "point"
+	// KindSaturation is the result of a saturation search.
+	KindSaturation = "saturation"
+	// KindError is a point whose simulation failed.
+	KindError = "error"
+)
+
+// Record is one result: a measured point, a saturation value, or a failed
+// point.
+type Record struct {
+	// Kind is KindPoint, KindSaturation or KindError.
+	Kind string
+	// Experiment is the experiment the record belongs to.
+	Experiment *Experiment
+	// Pattern is the traffic pattern's name.
+	Pattern string
+	// Offered is the offered load of a point or failed point.
+	Offered float64
+	// Seed is the point's seed (points and errors), or the experiment seed
+	// (saturation).
+	Seed uint64
+	// Stats are the measurements of a point.
+	Stats fabric.Stats
+	// Stable says whether a point sustained its load (see Stable).
+	Stable bool
+	// Saturation is the highest stable load found by the search.
+	Saturation float64
+	// Err is why a point failed.
+	Err error
+}
+
+// Deadlock reports whether the record is a point that failed because the
+// network deadlocked.
+func (r Record) Deadlock() bool {
+	var d *kernel.DeadlockError
+	return r.Err != nil && errors.As(r.Err, &d)
+}

@@ -1,0 +1,110 @@
+package experiments
+
+import (
+	"netsim/routing"
+	"netsim/topologies"
+	"netsim/traffic"
+)
+
+// Sweep modes.
+const (
+	// ModeLoads measures each load of Sweep.Loads.
+	ModeLoads = "loads"
+	// ModeSaturation searches the highest stable load by bisection.
+	ModeSaturation = "saturation"
+)
+
+// Experiment is one validated experiment file: a network, its routing and
+// flow control, traffic patterns and a sweep over offered load.
+type Experiment struct {
+	// File is the file name as given to Load.
+	File string
+	// Name identifies the experiment in results (default: the file's base
+	// name without extension).
+	Name string
+	// Description is free text.
+	Description string
+	// Seed is the experiment seed; every point's seed derives from it.
+	Seed uint64
+
+	// Topology is the [topology] section, as topologies.Build takes it.
+	Topology topologies.Spec
+	// Routing is the [routing] algorithm.
+	Routing string
+	// FlowControl is the [flow_control] section.
+	FlowControl FlowControl
+	// Switch is the [switch] section.
+	Switch Switch
+	// Traffic is the [traffic] section.
+	Traffic Traffic
+	// Sim is the [sim] section.
+	Sim Sim
+	// Sweep is the [sweep] section.
+	Sweep Sweep
+
+	// Built by Load: the network, the routing on it, one pattern per
+	// Traffic.Patterns entry, and the topology's label.
+	net      *topologies.Network
+	routing  routing.Routing
+	patterns []traffic.Pattern
+	label    string
+	// lines locates keys in the file, for errors found after loading.
+	lines keyLines
+}
+
+// FlowControl is the [flow_control] section.
+type FlowControl struct {
+	// Kind is "credit" or "stopgo".
+	Kind string
+	// VLs is the number of virtual lanes per link.
+	VLs int
+	// BufferFlits is the input buffer per port and VL, in flits.
+	BufferFlits int
+	// StopMark and GoMark are the STOP/GO watermarks in flits (stopgo).
+	StopMark, GoMark int
+}
+
+// Switch is the [switch] section.
+type Switch struct {
+	// Switching is "cut-through" or "wormhole".
+	Switching string
+	// Speedup is the crossbar speedup.
+	Speedup int
+	// LinkLatency, RoutingDelay and CrossbarDelay are in cycles.
+	LinkLatency, RoutingDelay, CrossbarDelay int
+}
+
+// Traffic is the [traffic] section.
+type Traffic struct {
+	// Patterns are the destination patterns, each simulated separately.
+	Patterns []string
+	// PacketFlits is the packet length in flits.
+	PacketFlits int
+}
+
+// Sim is the [sim] section: phase lengths in cycles.
+type Sim struct {
+	// Warmup, Measure and Drain are the phases of a point; DeadlockWindow
+	// is how long nothing may move while flits are in flight.
+	Warmup, Measure, Drain, DeadlockWindow int64
+}
+
+// Sweep is the [sweep] section.
+type Sweep struct {
+	// Mode is ModeLoads or ModeSaturation.
+	Mode string
+	// Loads are offered loads in (0, 1]; in saturation mode they are
+	// measured in addition to the loads the search tests.
+	Loads []float64
+	// Resolution is the saturation search's step: loads are k/Resolution.
+	Resolution int
+	// Tolerance is the stability tolerance (see Stable).
+	Tolerance float64
+}
+
+// Hosts returns the number of hosts of the experiment's network.
+func (e *Experiment) Hosts() int { return len(e.net.Hosts) }
+
+// TopologyLabel returns a compact, stable description of the network, such
+// as "flatfly 8x8 w1,1 c8".
+func (e *Experiment) TopologyLabel() string { return e.label }

@@ -1,0 +1,253 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// decoder walks the generic map the TOML parser produces, converting and
+// checking each key, and collects every problem as an *InputError.
+type decoder struct {
+	file  string
+	lines keyLines
+	errs  []error
+}
+
+// fail records a problem with key of section.
+func (d *decoder) fail(section, key, format string, args ...any) {
+	d.errs = append(d.errs, &InputError{
+		File:    d.file,
+		Line:    d.lines.line(section, key),
+		Section: section,
+		Key:     key,
+		Msg:     fmt.Sprintf(format, args...),
+	})
+}
+
+// sortErrors orders the recorded problems by line.
+func (d *decoder) sortErrors() {
+	slices.SortStableFunc(d.errs, func(a, b error) int {
+		var x, y *InputError
+		if !errors.As(a, &x) || !errors.As(b, &y) {
+			return 0
+		}
+		return x.Line - y.Line
+	})
+}
+
+// checkKeys reports every key of t not in accepted, in sorted order.
+func (d *decoder) checkKeys(t map[string]any, section string, accepted ...string) {
+	keys := make([]string, 0, len(t))
+	for k := range t {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !slices.Contains(accepted, k) {
+			d.fail(section, k, "unknown key (accepted: %s)", strings.Join(accepted, ", "))
+		}
+	}
+}
+
+// table returns section of root as a table; nil if absent or not a table.
+func (d *decoder) table(root map[string]any, section string, required bool) map[string]any {
+	v, ok := root[section]
+	if !ok {
+		if required {
+			d.fail(section, "", "missing section")
+		}
+		return nil
+	}
+	t, ok := v.(map[string]any)
+	if !ok {
+		d.fail("", section, "expected a table [%s], got %s", section, describe(v))
+		return nil
+	}
+	return t
+}
+
+// str returns the string value of key and whether it is present and a
+// string.
+func (d *decoder) str(t map[string]any, section, key string) (string, bool) {
+	v, ok := t[key]
+	if !ok {
+		return "", false
+	}
+	s, ok := v.(string)
+	if !ok {
+		d.fail(section, key, "expected a string, got %s", describe(v))
+		return "", false
+	}
+	return s, true
+}
+
+// oneOf returns the string value of key, def when absent, checking that it
+// is one of allowed.
+func (d *decoder) oneOf(t map[string]any, section, key, def string, allowed ...string) string {
+	s, ok := d.str(t, section, key)
+	if !ok {
+		return def
+	}
+	if !slices.Contains(allowed, s) {
+		d.fail(section, key, "unknown value %q (expected one of: %s)", s, strings.Join(allowed, ", "))
+		return def
+	}
+	return s
+}
+
+// integer returns the integer value of key, def when absent, checking
+// lo ≤ value ≤ hi.
+func (d *decoder) integer(t map[string]any, section, key string, def, lo, hi int64) int64 {
+	v, ok := t[key]
+	if !ok {
+		return def
+	}
+	n, ok := v.(int64)
+	if !ok {
+		d.fail(section, key, "expected an integer, got %s", describe(v))
+		return def
+	}
+	if n < lo || n > hi {
+		d.fail(section, key, "%d is out of range (expected %s)", n, describeRange(lo, hi))
+		return def
+	}
+	return n
+}
+
+// intList returns the list of integers of key (nil when absent), each
+// within [lo, hi].
+func (d *decoder) intList(t map[string]any, section, key string, lo, hi int64) []int {
+	v, ok := t[key]
+	if !ok {
+		return nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		d.fail(section, key, "expected an array of integers, got %s", describe(v))
+		return nil
+	}
+	out := make([]int, 0, len(list))
+	for i, x := range list {
+		n, ok := x.(int64)
+		if !ok {
+			d.fail(section, key, "element %d: expected an integer, got %s", i+1, describe(x))
+			return nil
+		}
+		if n < lo || n > hi {
+			d.fail(section, key, "element %d: %d is out of range (expected %s)", i+1, n, describeRange(lo, hi))
+			return nil
+		}
+		out = append(out, int(n))
+	}
+	return out
+}
+
+// number returns the float value of key (integers accepted), def when
+// absent.
+func (d *decoder) number(t map[string]any, section, key string, def float64) (float64, bool) {
+	v, ok := t[key]
+	if !ok {
+		return def, false
+	}
+	f, ok := toFloat(v)
+	if !ok {
+		d.fail(section, key, "expected a number, got %s", describe(v))
+		return def, false
+	}
+	return f, true
+}
+
+// numberList returns the list of numbers of key (nil when absent).
+func (d *decoder) numberList(t map[string]any, section, key string) []float64 {
+	v, ok := t[key]
+	if !ok {
+		return nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		d.fail(section, key, "expected an array of numbers, got %s", describe(v))
+		return nil
+	}
+	out := make([]float64, 0, len(list))
+	for i, x := range list {
+		f, ok := toFloat(x)
+		if !ok {
+			d.fail(section, key, "element %d: expected a number, got %s", i+1, describe(x))
+			return nil
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// strList returns the list of strings of key (nil when absent); a single
+// string is accepted as a list of one.
+func (d *decoder) strList(t map[string]any, section, key string) []string {
+	v, ok := t[key]
+	if !ok {
+		return nil
+	}
+	if s, ok := v.(string); ok {
+		return []string{s}
+	}
+	list, ok := v.([]any)
+	if !ok {
+		d.fail(section, key, "expected an array of strings, got %s", describe(v))
+		return nil
+	}
+	out := make([]string, 0, len(list))
+	for i, x := range list {
+		s, ok := x.(string)
+		if !ok {
+			d.fail(section, key, "element %d: expected a string, got %s", i+1, describe(x))
+			return nil
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// toFloat converts a TOML integer or float to float64.
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, !math.IsNaN(x) && !math.IsInf(x, 0)
+	}
+	return 0, false
+}
+
+// describe names the TOML type of v, with the value for scalars.
+func describe(v any) string {
+	switch x := v.(type) {
+	case string:
+		return fmt.Sprintf("string %q", x)
+	case int64:
+		return fmt.Sprintf("integer %d", x)
+	case float64:
+		return fmt.Sprintf("float %v", x)
+	case bool:
+		return fmt.Sprintf("boolean %v", x)
+	case []any, []map[string]any:
+		return "an array"
+	case map[string]any:
+		return "a table"
+	case time.Time:
+		return "a date-time"
+	}
+	return fmt.Sprintf("a value of type %T", v)
+}
+
+// describeRange renders the accepted interval of an integer key.
+func describeRange(lo, hi int64) string {
+	if hi == math.MaxInt64 {
+		return fmt.Sprintf("≥ %d", lo)
+	}
+	return fmt.Sprintf("%d..%d", lo, hi)
+}
