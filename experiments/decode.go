@@ -75,7 +75,7 @@ func parse(file string, data []byte) (*Experiment, *decoder, error) {
 	d.flowControl(e, d.table(root, "flow_control", false))
 	d.traffic(e, d.table(root, "traffic", true))
 	d.sim(e, d.table(root, "sim", false))
-	d.sweep(e, d.table(root, "sweep", true))
+	d.sweep(e, d.table(root, "sweep", false))
 	d.crossChecks(e)
 	if len(d.errs) > 0 {
 		d.sortErrors()
@@ -245,7 +245,7 @@ func (d *decoder) sim(e *Experiment, t map[string]any) {
 func (d *decoder) sweep(e *Experiment, t map[string]any) {
 	const sec = "sweep"
 	if t == nil {
-		return
+		t = map[string]any{} // no [sweep]: a saturation search with defaults
 	}
 	d.checkKeys(t, sec, "mode", "loads", "resolution", "tolerance")
 	s := &e.Sweep
