@@ -88,11 +88,12 @@ type Engine struct {
 	inWheel int       // events in the wheel, processed ones excluded
 	spare   [][]Event // drained bucket arrays, reused by the next buckets to fill
 
-	overflow []item // 4-ary min-heap of the events at now+W or later
+	overflow []item // binary min-heap of the events at now+W or later
 	seq      uint64 // sequence number of the next overflow insertion
 
 	events  int64
 	stopReq bool
+	running bool
 
 	window       Time
 	busy         func() bool
@@ -201,11 +202,21 @@ func (e *Engine) pastPanic(at Time) {
 // if a handler called Stop (Now() is then the time of the last event
 // processed), or with a *DeadlockError from the watchdog (Now() is then the
 // detection time At; the events at At or later are still pending). until
-// must not be before Now().
+// must not be before Now(), and Run must not be called from a Handler.
 func (e *Engine) Run(until Time) error {
 	if until < e.now {
 		panic(fmt.Sprintf("kernel: Run until cycle %d, before Now() = %d", until, e.now))
 	}
+	if e.running {
+		panic("kernel: Run called while running (from a Handler?)")
+	}
+	e.running = true
+	defer func() { e.running = false }()
+	return e.run(until)
+}
+
+// run is Run without the argument checks.
+func (e *Engine) run(until Time) error {
 	if e.stopReq {
 		e.stopReq = false
 		return ErrStopped
@@ -310,7 +321,7 @@ func (e *Engine) push(it item) {
 	h := append(e.overflow, it)
 	i := len(h) - 1
 	for i > 0 {
-		p := (i - 1) >> 2
+		p := (i - 1) / 2
 		if !it.less(&h[p]) {
 			break
 		}
@@ -329,28 +340,23 @@ func (e *Engine) pop() item {
 	last := h[n]
 	h = h[:n]
 	e.overflow = h
-	if n == 0 {
-		return top
-	}
 	i := 0
 	for {
-		c := 4*i + 1
+		c := 2*i + 1
 		if c >= n {
 			break
 		}
-		m := c
-		end := min(c+4, n)
-		for j := c + 1; j < end; j++ {
-			if h[j].less(&h[m]) {
-				m = j
-			}
+		if c+1 < n && h[c+1].less(&h[c]) {
+			c++
 		}
-		if !h[m].less(&last) {
+		if !h[c].less(&last) {
 			break
 		}
-		h[i] = h[m]
-		i = m
+		h[i] = h[c]
+		i = c
 	}
-	h[i] = last
+	if n > 0 {
+		h[i] = last
+	}
 	return top
 }

@@ -332,6 +332,12 @@ func TestPanics(t *testing.T) {
 			_ = r.eng.Run(10)
 			_ = r.eng.Run(9)
 		}, "before Now()"},
+		{"run from a handler", func() {
+			r := newRecorder(64)
+			r.hook = func(now Time, ev Event) { _ = r.eng.Run(now + 10) }
+			r.eng.Schedule(1, Event{})
+			_ = r.eng.Run(5)
+		}, "while running"},
 		{"wheel not power of two", func() { NewEngineSize(nil, 100) }, "power of two"},
 		{"wheel too small", func() { NewEngineSize(nil, 32) }, "power of two"},
 	}
@@ -458,6 +464,43 @@ func TestWatchdog(t *testing.T) {
 				t.Errorf("Now()=%d after deadlock detected at %d", k.eng.Now(), de.At)
 			}
 		})
+	}
+}
+
+// TestWatchdogIdleThenStuck checks that idle stretches move lastProgress:
+// a model that becomes stuck after being idle gets a full window.
+func TestWatchdogIdleThenStuck(t *testing.T) {
+	k := &ticker{period: 10, end: Never}
+	k.eng = NewEngineSize(k, 64)
+	k.eng.SetWatchdog(100, func() bool { return k.eng.Now() >= 1005 })
+	k.eng.Schedule(0, Event{})
+	var de *DeadlockError
+	if err := k.eng.Run(Never); !errors.As(err, &de) {
+		t.Fatalf("Run = %v, want a *DeadlockError", err)
+	}
+	want := DeadlockError{At: 1100, LastProgress: 1000, Window: 100}
+	if *de != want {
+		t.Errorf("DeadlockError = %+v, want %+v", *de, want)
+	}
+}
+
+// TestWatchdogArmedLate checks that arming the watchdog starts its window
+// at Now().
+func TestWatchdogArmedLate(t *testing.T) {
+	k := &ticker{period: 1, end: Never}
+	k.eng = NewEngineSize(k, 64)
+	k.eng.Schedule(0, Event{})
+	if err := k.eng.Run(10000); err != nil {
+		t.Fatal(err)
+	}
+	k.eng.SetWatchdog(100, func() bool { return true })
+	var de *DeadlockError
+	if err := k.eng.Run(Never); !errors.As(err, &de) {
+		t.Fatalf("Run = %v, want a *DeadlockError", err)
+	}
+	want := DeadlockError{At: 10100, LastProgress: 10000, Window: 100}
+	if *de != want {
+		t.Errorf("DeadlockError = %+v, want %+v", *de, want)
 	}
 }
 
