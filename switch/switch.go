@@ -111,14 +111,15 @@ type outPort struct {
 	fc     flowctl.Control // the link out of this port
 	to     flit.Receiver
 	toPort int32
-	// owner is the lane holding each output VL, or -1.
-	owner []int32
-	// active lists the lanes with a packet in progress here, in grant order.
-	active []int32
 	rr     int32
-	busy   bool // listed in Switch.busy
 	// usedAt is the last cycle the output sent a flit.
 	usedAt kernel.Time
+	busy   bool  // listed in Switch.busy
+	n      int32 // packets in progress: active[:n]
+	// active lists the lanes with a packet in progress here, in grant order.
+	active [flowctl.MaxVLs]int32
+	// owner is the lane holding each output VL, or -1.
+	owner [flowctl.MaxVLs]int32
 }
 
 // Switch is one switch. It is not safe for concurrent use; a simulation is
@@ -189,7 +190,6 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 	}
 	for i := range s.out {
 		s.out[i].usedAt = -1
-		s.out[i].owner = make([]int32, p.VLs)
 		for v := range s.out[i].owner {
 			s.out[i].owner[v] = -1
 		}
@@ -329,7 +329,7 @@ func (s *Switch) Tick(now kernel.Time) {
 func (s *Switch) compactBusy() {
 	b := s.busy[:0]
 	for _, p := range s.busy {
-		if len(s.out[p].active) > 0 {
+		if s.out[p].n > 0 {
 			b = append(b, p)
 		} else {
 			s.out[p].busy = false
@@ -356,7 +356,7 @@ func (s *Switch) allocate(now kernel.Time, li int32, next *kernel.Time) bool {
 	}
 	best, bestVL := int32(-1), int32(0)
 	var bestPrio routing.Priority
-	bestFree, bestLoad, ties := -1, 0, 0
+	bestFree, ties := -1, 0 // bestFree < 0: not looked up yet
 	for _, c := range s.cand {
 		o := &s.out[c.Port]
 		ovl := s.route.OutVL(int(s.id), inPort, inVL, int(c.Port))
@@ -368,15 +368,28 @@ func (s *Switch) allocate(now kernel.Time, li int32, next *kernel.Time) bool {
 			*next = min(*next, o.fc.Pending(now))
 			continue
 		}
-		free, load := o.fc.Free(now, ovl), len(o.active)
-		better := best < 0 || c.Priority > bestPrio ||
-			(c.Priority == bestPrio && (free > bestFree || (free == bestFree && load < bestLoad)))
-		if better {
-			best, bestVL, bestPrio, bestFree, bestLoad, ties = c.Port, int32(ovl), c.Priority, free, load, 1
-		} else if c.Priority == bestPrio && free == bestFree && load == bestLoad {
+		if best < 0 || c.Priority > bestPrio {
+			best, bestVL, bestPrio, bestFree, ties = c.Port, int32(ovl), c.Priority, -1, 1
+			continue
+		}
+		if c.Priority < bestPrio {
+			continue
+		}
+		// Equal priority: the most free space downstream, then the fewest
+		// packets in progress, then a fair coin. Free space is looked up
+		// only here, as it costs a visit to the flow-control state.
+		bo := &s.out[best]
+		if bestFree < 0 {
+			bestFree = bo.fc.Free(now, int(bestVL))
+		}
+		free := o.fc.Free(now, ovl)
+		switch {
+		case free > bestFree || (free == bestFree && o.n < bo.n):
+			best, bestVL, bestFree, ties = c.Port, int32(ovl), free, 1
+		case free == bestFree && o.n == bo.n:
 			ties++
 			if s.rng.IntN(ties) == 0 {
-				best, bestVL = c.Port, int32(ovl)
+				best, bestVL, bestFree = c.Port, int32(ovl), free
 			}
 		}
 	}
@@ -388,14 +401,15 @@ func (s *Switch) allocate(now kernel.Time, li int32, next *kernel.Time) bool {
 		return false // the output sent a flit this cycle; try again next cycle
 	}
 	o.owner[bestVL] = li
-	o.active = append(o.active, li)
+	o.active[o.n] = li
+	o.n++
 	if !o.busy {
 		o.busy = true
 		s.busy = append(s.busy, best)
 	}
 	l.state = active
 	l.out, l.outVL, l.flits = best, bestVL, pkt.Flits
-	s.send(now, best, int32(len(o.active)-1))
+	s.send(now, best, o.n-1)
 	return true
 }
 
@@ -403,7 +417,7 @@ func (s *Switch) allocate(now kernel.Time, li int32, next *kernel.Time) bool {
 // progress there, staying with the current packet while it can move.
 func (s *Switch) transfer(now kernel.Time, p int32, next *kernel.Time) bool {
 	o := &s.out[p]
-	n := int32(len(o.active))
+	n := o.n
 	for k := int32(0); k < n; k++ {
 		ai := o.rr + k
 		if ai >= n {
@@ -465,9 +479,9 @@ func (s *Switch) send(now kernel.Time, p, ai int32) {
 		return
 	}
 	o.owner[l.outVL] = -1
-	n := int32(len(o.active))
-	copy(o.active[ai:], o.active[ai+1:])
-	o.active = o.active[:n-1]
+	n := o.n
+	copy(o.active[ai:n], o.active[ai+1:n])
+	o.n--
 	if ai >= n-1 {
 		o.rr = 0
 	} else {
