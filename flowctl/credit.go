@@ -19,7 +19,7 @@ func newCredit(p Params) *credit {
 	c := &credit{latency: kernel.Time(p.Latency)}
 	// Steady state holds at most Rate credits per cycle of latency.
 	if n := p.Rate * (p.Latency + 1); n <= len(c.inline) {
-		c.returns.buf = c.inline[:]
+		c.returns.WithStore(c.inline[:])
 	} else {
 		c.returns = newFIFO(n)
 	}
@@ -48,7 +48,7 @@ func (c *credit) CanSend(now kernel.Time, vl, n int) bool {
 
 func (c *credit) Sent(now kernel.Time, vl int, _ kernel.Time) {
 	// Collect now and then, so the returns ring stays small.
-	if c.credits[vl] <= 0 || c.returns.n >= len(c.inline)/2 {
+	if c.credits[vl] <= 0 || c.returns.Len() >= len(c.inline)/2 {
 		c.collect(now)
 		if c.credits[vl] <= 0 {
 			panic("flowctl: flit sent without a credit")

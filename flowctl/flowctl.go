@@ -20,6 +20,7 @@ package flowctl
 import (
 	"fmt"
 
+	"netsim/internal/ring"
 	"netsim/kernel"
 )
 
@@ -131,64 +132,38 @@ type stamped struct {
 	on bool
 }
 
-// fifo is a growable ring of stamped values in non-decreasing time order.
-type fifo struct {
-	buf  []stamped
-	head int
-	n    int
+// fifo holds stamped values in non-decreasing time order.
+type fifo struct{ ring.Ring[stamped] }
+
+func newFIFO(capacity int) fifo {
+	var f fifo
+	f.Init(capacity)
+	return f
 }
 
-func newFIFO(capacity int) fifo { return fifo{buf: make([]stamped, max(capacity, 4))} }
-
+// push inserts s in time order. Entries nearly always come in order; an
+// earlier one (a receiver freeing on a future arrival) moves back into place.
 func (f *fifo) push(s stamped) {
-	if f.n == len(f.buf) {
-		nb := make([]stamped, 2*len(f.buf))
-		for i := 0; i < f.n; i++ {
-			nb[i] = f.buf[(f.head+i)%len(f.buf)]
-		}
-		f.buf, f.head = nb, 0
-	}
-	// Entries nearly always come in time order; an earlier one (a receiver
-	// freeing on a future arrival) is moved back into place.
-	i := f.n
-	for i > 0 {
-		prev := f.at(i - 1)
-		if prev.at <= s.at {
+	f.Push(s)
+	for i := f.Len() - 1; i > 0; i-- {
+		prev, cur := f.At(i-1), f.At(i)
+		if prev.at <= cur.at {
 			break
 		}
-		*f.at(i) = *prev
-		i--
+		*prev, *cur = *cur, *prev
 	}
-	*f.at(i) = s
-	f.n++
-}
-
-// at returns the i-th oldest entry.
-func (f *fifo) at(i int) *stamped {
-	i += f.head
-	if i >= len(f.buf) {
-		i -= len(f.buf)
-	}
-	return &f.buf[i]
 }
 
 // next returns the time of the oldest entry, or kernel.Never.
 func (f *fifo) next() kernel.Time {
-	if f.n == 0 {
+	if f.Len() == 0 {
 		return kernel.Never
 	}
-	return f.buf[f.head].at
+	return f.Front().at
 }
 
 // due reports whether the oldest entry takes effect at or before t.
-func (f *fifo) due(t kernel.Time) bool { return f.n > 0 && f.buf[f.head].at <= t }
+func (f *fifo) due(t kernel.Time) bool { return f.Len() > 0 && f.Front().at <= t }
 
-func (f *fifo) pop() stamped {
-	s := f.buf[f.head]
-	f.head++
-	if f.head == len(f.buf) {
-		f.head = 0
-	}
-	f.n--
-	return s
-}
+// pop removes and returns the oldest entry.
+func (f *fifo) pop() stamped { return f.Pop() }

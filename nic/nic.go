@@ -13,6 +13,7 @@ package nic
 import (
 	"netsim/flit"
 	"netsim/flowctl"
+	"netsim/internal/ring"
 	"netsim/kernel"
 	"netsim/routing"
 	"netsim/traffic"
@@ -49,7 +50,6 @@ type NIC struct {
 	cutThrough bool
 	flits      int32
 	latency    kernel.Time
-	tickKind   uint8
 	genKind    uint8
 
 	// Injection link.
@@ -60,13 +60,13 @@ type NIC struct {
 	inFC flowctl.Control
 	up   flit.Sender
 
-	queues  []ring // source queue per VL
-	queued  int    // packets in queues
-	vlNext  int    // round-robin pointer over queues
-	cur     int32  // packet being injected, or -1
+	queues  []ring.Ring[int32] // source queue per VL
+	queued  int                // packets in queues
+	vlNext  int                // round-robin pointer over queues
+	cur     int32              // packet being injected, or -1
 	curSent int32
 
-	wakeAt     kernel.Time
+	alarm      kernel.Alarm
 	blocked    bool
 	generating bool
 }
@@ -86,11 +86,10 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, meter *Meter, r routing.
 		cutThrough: p.CutThrough,
 		flits:      int32(p.PacketFlits),
 		latency:    kernel.Time(p.LinkLatency),
-		tickKind:   p.TickKind,
 		genKind:    p.GenKind,
-		queues:     make([]ring, p.VLs),
+		queues:     make([]ring.Ring[int32], p.VLs),
 		cur:        -1,
-		wakeAt:     kernel.Never,
+		alarm:      kernel.NewAlarm(eng, kernel.Event{Kind: p.TickKind, Target: int32(p.Host)}),
 	}
 }
 
@@ -139,39 +138,31 @@ func (n *NIC) Generate(now kernel.Time) {
 	p.Created = now
 	p.Measured = n.meter.generated(now, n.flits)
 	n.push(pi)
-	n.wake(now)
+	n.alarm.Set(now)
 	if gap := n.process.Gap(&n.rng); gap != kernel.Never {
 		n.eng.Schedule(now+gap, kernel.Event{Kind: n.genKind, Target: n.host})
 	}
 }
 
 func (n *NIC) push(pi int32) {
-	n.queues[n.pool.Get(pi).VL].push(pi)
+	n.queues[n.pool.Get(pi).VL].Push(pi)
 	n.queued++
 	n.meter.Queued += int64(n.flits)
-}
-
-func (n *NIC) wake(t kernel.Time) {
-	if t < n.wakeAt {
-		n.wakeAt = t
-		n.eng.Schedule(t, kernel.Event{Kind: n.tickKind, Target: n.host})
-	}
 }
 
 // Unblock implements flit.Sender.
 func (n *NIC) Unblock(at kernel.Time) {
 	if n.blocked {
-		n.wake(at)
+		n.alarm.Set(at)
 	}
 }
 
 // Tick injects at most one flit; the owner calls it for every TickKind
 // event addressed to the NIC.
 func (n *NIC) Tick(now kernel.Time) {
-	if now != n.wakeAt {
-		return
+	if !n.alarm.Ring(now) {
+		return // superseded by an earlier wake-up
 	}
-	n.wakeAt = kernel.Never
 	n.blocked = false
 	if n.cur < 0 && !n.start(now) {
 		n.wait(now)
@@ -196,7 +187,7 @@ func (n *NIC) Tick(now kernel.Time) {
 	n.eng.Progress()
 	n.to.Accept(now, int(n.toPort), vl, pi, arrive)
 	if n.cur >= 0 || n.queued > 0 {
-		n.wake(now + 1)
+		n.alarm.Set(now + 1)
 	}
 }
 
@@ -213,10 +204,10 @@ func (n *NIC) start(now kernel.Time) bool {
 			vl -= vls
 		}
 		q := &n.queues[vl]
-		if q.n == 0 {
+		if q.Len() == 0 {
 			continue
 		}
-		pi := q.front()
+		pi := q.Front()
 		need := 1
 		if n.cutThrough {
 			need = int(n.pool.Get(pi).Flits)
@@ -224,7 +215,7 @@ func (n *NIC) start(now kernel.Time) bool {
 		if !n.fc.CanSend(now, vl, need) {
 			continue
 		}
-		q.pop()
+		q.Pop()
 		n.queued--
 		n.cur, n.curSent = pi, 0
 		n.vlNext = vl + 1
@@ -242,41 +233,8 @@ func (n *NIC) wait(now kernel.Time) {
 		return
 	}
 	if t := n.fc.Pending(now); t != kernel.Never {
-		n.wake(t)
+		n.alarm.Set(t)
 	}
-}
-
-// ring is a growable FIFO of packet indices.
-type ring struct {
-	buf  []int32
-	head int
-	n    int
-}
-
-func (r *ring) push(v int32) {
-	if r.n == len(r.buf) {
-		nb := make([]int32, max(16, 2*len(r.buf)))
-		for i := 0; i < r.n; i++ {
-			nb[i] = r.buf[(r.head+i)%len(r.buf)]
-		}
-		r.buf, r.head = nb, 0
-	}
-	i := r.head + r.n
-	if i >= len(r.buf) {
-		i -= len(r.buf)
-	}
-	r.buf[i] = v
-	r.n++
-}
-
-func (r *ring) front() int32 { return r.buf[r.head] }
-
-func (r *ring) pop() {
-	r.head++
-	if r.head == len(r.buf) {
-		r.head = 0
-	}
-	r.n--
 }
 
 // Accept implements flit.Receiver: the NIC consumes each flit on arrival.

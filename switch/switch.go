@@ -135,9 +135,8 @@ type Switch struct {
 	speedup      int32
 	routingDelay kernel.Time
 	flitDelay    kernel.Time
-	tickKind     uint8
 
-	wakeAt  kernel.Time
+	alarm   kernel.Alarm
 	blocked bool // last tick found a packet held back by flow control
 
 	in      []inPort
@@ -170,8 +169,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		speedup:      int32(max(p.Speedup, 1)),
 		routingDelay: kernel.Time(p.RoutingDelay),
 		flitDelay:    kernel.Time(p.FlitDelay),
-		tickKind:     p.TickKind,
-		wakeAt:       kernel.Never,
+		alarm:        kernel.NewAlarm(eng, kernel.Event{Kind: p.TickKind, Target: int32(p.ID)}),
 		in:           make([]inPort, p.Ports),
 		out:          make([]outPort, p.Ports),
 		lanes:        make([]lane, p.Ports*p.VLs),
@@ -212,18 +210,10 @@ func (s *Switch) ConnectOut(port int, fc flowctl.Control, to flit.Receiver, toPo
 	s.out[port].toPort = int32(toPort)
 }
 
-// wake makes sure the switch ticks at or before t.
-func (s *Switch) wake(t kernel.Time) {
-	if t < s.wakeAt {
-		s.wakeAt = t
-		s.eng.Schedule(t, kernel.Event{Kind: s.tickKind, Target: s.id})
-	}
-}
-
 // Unblock implements flit.Sender.
 func (s *Switch) Unblock(at kernel.Time) {
 	if s.blocked {
-		s.wake(at)
+		s.alarm.Set(at)
 	}
 }
 
@@ -238,9 +228,9 @@ func (s *Switch) Accept(now kernel.Time, port, vl int, pkt int32, arrive kernel.
 		l.sent = 0
 		l.eligible = arrive + s.routingDelay
 		s.waiting = append(s.waiting, li)
-		s.wake(l.eligible)
+		s.alarm.Set(l.eligible)
 	case active:
-		s.wake(arrive)
+		s.alarm.Set(arrive)
 	}
 }
 
@@ -257,10 +247,9 @@ func (s *Switch) Buffered() int {
 // Tick runs one cycle of the switch; the owner calls it for every TickKind
 // event addressed to the switch.
 func (s *Switch) Tick(now kernel.Time) {
-	if now != s.wakeAt {
+	if !s.alarm.Ring(now) {
 		return // superseded by an earlier wake-up
 	}
-	s.wakeAt = kernel.Never
 	s.blocked = false
 	next := kernel.Never
 	progress := false
@@ -319,9 +308,9 @@ func (s *Switch) Tick(now kernel.Time) {
 
 	if progress {
 		s.compactBusy()
-		s.wake(now + 1)
+		s.alarm.Set(now + 1)
 	} else if next != kernel.Never {
-		s.wake(next)
+		s.alarm.Set(next)
 	}
 }
 
@@ -492,7 +481,7 @@ func (s *Switch) send(now kernel.Time, p, ai int32) {
 		l.state = waiting
 		l.eligible = max(now+1, l.q.Front().Ready(now)+s.routingDelay)
 		s.waiting = append(s.waiting, li)
-		s.wake(l.eligible)
+		s.alarm.Set(l.eligible)
 	} else {
 		l.state = idle
 	}
