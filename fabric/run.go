@@ -212,6 +212,13 @@ func (p *point) runTo(ctx context.Context, end kernel.Time, stop func() bool) er
 			return nil
 		}
 		if err := p.eng.Run(min(end, p.eng.Now()+chunk)); err != nil {
+			if errors.Is(err, kernel.ErrStopped) {
+				for _, s := range p.switches {
+					if s.Err() != nil {
+						return s.Err()
+					}
+				}
+			}
 			var dl *kernel.DeadlockError
 			if errors.As(err, &dl) {
 				return fmt.Errorf("%w (%d flits in flight, %d in source queues)", err, p.inFlight(), p.queued())

@@ -29,6 +29,7 @@ package switching
 
 import (
 	"fmt"
+	"math/bits"
 
 	"netsim/flit"
 	"netsim/flowctl"
@@ -116,6 +117,11 @@ type outPort struct {
 	usedAt kernel.Time
 	busy   bool  // listed in Switch.busy
 	n      int32 // packets in progress: active[:n]
+	// last is the lane granted last, the round-robin pointer; reqAt,
+	// reqDist, reqLane, reqVL and reqIdx hold the best request of cycle
+	// reqAt during allocation.
+	last, reqDist, reqLane, reqVL, reqIdx int32
+	reqAt                                 kernel.Time
 	// active lists the lanes with a packet in progress here, in grant order.
 	active [flowctl.MaxVLs]int32
 	// owner is the lane holding each output VL, or -1.
@@ -139,17 +145,29 @@ type Switch struct {
 	alarm   kernel.Alarm
 	blocked bool // last tick found a packet held back by flow control
 
-	in      []inPort
-	out     []outPort
-	lanes   []lane  // port·VLs + vl
-	waiting []int32 // lanes in state waiting
-	busy    []int32 // output ports with packets in progress
-	rr      int
-	cand    []routing.Candidate
+	in    []inPort
+	out   []outPort
+	lanes []lane // port·VLs + vl
+	// waiting has a bit set for each lane in state waiting; nWaiting
+	// counts them, ptr is the round-robin pointer, scan a scratch list.
+	waiting  []uint64
+	nWaiting int32
+	ptr      int32
+	scan     []int32
+	busy     []int32 // output ports with packets in progress
+	rr       int
+	// requested lists the outputs requested in the current allocation.
+	requested []int32
+	cand      []routing.Candidate
 
 	// FlitHops counts flits this switch has sent.
 	FlitHops int64
+	err      error
 }
+
+// Err returns the first routing failure the switch met, if any; the switch
+// stops the engine when it meets one.
+func (s *Switch) Err() error { return s.err }
 
 // BufferSlots returns the number of flit slots New needs in its store.
 func BufferSlots(p Params) int { return p.Ports * p.VLs * max(p.Buffer-1, 0) }
@@ -173,6 +191,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		in:           make([]inPort, p.Ports),
 		out:          make([]outPort, p.Ports),
 		lanes:        make([]lane, p.Ports*p.VLs),
+		waiting:      make([]uint64, (p.Ports*p.VLs+63)/64),
 		cand:         make([]routing.Candidate, 0, p.Ports),
 	}
 	for i := range s.in {
@@ -187,7 +206,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		s.lanes[i].q = flit.NewQueue(p.Buffer, store[i*per:(i+1)*per])
 	}
 	for i := range s.out {
-		s.out[i].usedAt = -1
+		s.out[i].usedAt, s.out[i].reqAt, s.out[i].last = -1, -1, -1
 		for v := range s.out[i].owner {
 			s.out[i].owner[v] = -1
 		}
@@ -227,7 +246,7 @@ func (s *Switch) Accept(now kernel.Time, port, vl int, pkt int32, arrive kernel.
 		l.state = waiting
 		l.sent = 0
 		l.eligible = arrive + s.routingDelay
-		s.waiting = append(s.waiting, li)
+		s.setWaiting(li, true)
 		s.alarm.Set(l.eligible)
 	case active:
 		s.alarm.Set(arrive)
@@ -269,17 +288,14 @@ func (s *Switch) Tick(now kernel.Time) {
 		}
 	}
 
-	// Phase 2: waiting heads, in rotating order, start on outputs and from
-	// inputs that are still free this cycle.
-	if n := len(s.waiting); n > 0 {
-		start := s.rr % n
-		granted := false
-		for k := 0; k < n; k++ {
-			i := start + k
-			if i >= n {
-				i -= n
-			}
-			li := s.waiting[i]
+	// Phase 2: waiting heads, in lane order from the round-robin pointer,
+	// each start on the output its selection function picks if that output
+	// and the head's input are still free this cycle (a greedy maximal
+	// matching). The pointer then moves past the first lane granted, so a
+	// lane that wins has the lowest priority next time.
+	if s.nWaiting > 0 {
+		first := int32(-1)
+		for _, li := range s.waitingFrom(s.ptr) {
 			l := &s.lanes[li]
 			if l.eligible > now {
 				next = min(next, l.eligible)
@@ -289,20 +305,19 @@ func (s *Switch) Tick(now kernel.Time) {
 			if ip.usedAt == now && ip.used >= s.speedup {
 				continue // the input is busy this cycle: progress was made, we tick again
 			}
-			if s.allocate(now, li, &next) {
-				s.waiting[i] = -1
-				granted = true
+			port, ovl := s.selectOutput(now, li, &next)
+			if port < 0 || s.out[port].usedAt == now {
+				continue // no room, or the output sent a flit this cycle
+			}
+			s.setWaiting(li, false)
+			s.grant(now, port, ovl, li)
+			progress = true
+			if first < 0 {
+				first = li
 			}
 		}
-		if granted {
-			progress = true
-			w := s.waiting[:0]
-			for _, li := range s.waiting {
-				if li >= 0 {
-					w = append(w, li)
-				}
-			}
-			s.waiting = w
+		if first >= 0 {
+			s.ptr = (first + 1) % int32(len(s.lanes))
 		}
 	}
 
@@ -312,6 +327,44 @@ func (s *Switch) Tick(now kernel.Time) {
 	} else if next != kernel.Never {
 		s.alarm.Set(next)
 	}
+}
+
+// setWaiting marks lane li as waiting for an output, or not.
+func (s *Switch) setWaiting(li int32, on bool) {
+	w, b := li/64, uint64(1)<<(li%64)
+	if on {
+		s.waiting[w] |= b
+		s.nWaiting++
+	} else {
+		s.waiting[w] &^= b
+		s.nWaiting--
+	}
+}
+
+// waitingFrom returns the waiting lanes in cyclic lane order starting at
+// lane from, in a scratch slice valid until the next call.
+func (s *Switch) waitingFrom(from int32) []int32 {
+	s.scan = s.scan[:0]
+	n := int32(len(s.lanes))
+	add := func(lo, hi int32) { // lanes in [lo, hi)
+		for w := lo / 64; w*64 < hi; w++ {
+			word := s.waiting[w]
+			if w == lo/64 {
+				word &^= 1<<(lo%64) - 1
+			}
+			for word != 0 {
+				li := w*64 + int32(bits.TrailingZeros64(word))
+				if li >= hi {
+					break
+				}
+				s.scan = append(s.scan, li)
+				word &= word - 1
+			}
+		}
+	}
+	add(from, n)
+	add(0, from)
+	return s.scan
 }
 
 // compactBusy drops outputs with no packet in progress from the busy list.
@@ -327,9 +380,12 @@ func (s *Switch) compactBusy() {
 	s.busy = b
 }
 
-// allocate runs the selection function for the head packet of lane li and,
-// if the chosen output is free this cycle, starts the packet on it.
-func (s *Switch) allocate(now kernel.Time, li int32, next *kernel.Time) bool {
+// selectOutput runs the selection function for the head packet of lane li:
+// among the routing's candidates whose output VL is free and whose flow
+// control admits the packet, the highest priority, then the most free space
+// downstream, then the fewest packets in progress, then a fair coin. It
+// returns the port and output VL, or -1.
+func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (port, outVL int32) {
 	l := &s.lanes[li]
 	inPort := int(li / s.vls)
 	inVL := int(li % s.vls)
@@ -340,8 +396,12 @@ func (s *Switch) allocate(now kernel.Time, li int32, next *kernel.Time) bool {
 	}
 	s.cand = s.route.Route(int(s.id), inPort, inVL, pkt.DLID, s.cand[:0])
 	if len(s.cand) == 0 {
-		panic(fmt.Sprintf("switching: switch %d: routing %s returned no port for DLID %d from port %d VL %d",
-			s.id, s.route.Name(), pkt.DLID, inPort, inVL))
+		if s.err == nil {
+			s.err = fmt.Errorf("routing %s gives no output port at switch %d for DLID %d arriving on port %d VL %d",
+				s.route.Name(), s.id, pkt.DLID, inPort, inVL)
+			s.eng.Stop()
+		}
+		return -1, 0
 	}
 	best, bestVL := int32(-1), int32(0)
 	var bestPrio routing.Priority
@@ -382,24 +442,26 @@ func (s *Switch) allocate(now kernel.Time, li int32, next *kernel.Time) bool {
 			}
 		}
 	}
-	if best < 0 {
-		return false
-	}
-	o := &s.out[best]
-	if o.usedAt == now {
-		return false // the output sent a flit this cycle; try again next cycle
-	}
-	o.owner[bestVL] = li
+	return best, bestVL
+}
+
+// grant starts the head packet of lane li on output port, VL outVL, and
+// sends its first flit.
+func (s *Switch) grant(now kernel.Time, port, outVL, li int32) {
+	o := &s.out[port]
+	l := &s.lanes[li]
+	o.owner[outVL] = li
 	o.active[o.n] = li
 	o.n++
+	o.last = li
 	if !o.busy {
 		o.busy = true
-		s.busy = append(s.busy, best)
+		s.busy = append(s.busy, port)
 	}
 	l.state = active
-	l.out, l.outVL, l.flits = best, bestVL, pkt.Flits
-	s.send(now, best, o.n-1)
-	return true
+	l.out, l.outVL = port, outVL
+	l.flits = s.pool.Get(l.q.Front().Pkt).Flits
+	s.send(now, port, o.n-1)
 }
 
 // transfer sends at most one flit on output port p from the packets in
@@ -480,7 +542,7 @@ func (s *Switch) send(now kernel.Time, p, ai int32) {
 	if l.q.Len() > 0 {
 		l.state = waiting
 		l.eligible = max(now+1, l.q.Front().Ready(now)+s.routingDelay)
-		s.waiting = append(s.waiting, li)
+		s.setWaiting(li, true)
 		s.alarm.Set(l.eligible)
 	} else {
 		l.state = idle

@@ -1,0 +1,276 @@
+package switching
+
+import (
+	"strings"
+	"testing"
+
+	"netsim/flit"
+	"netsim/flowctl"
+	"netsim/kernel"
+	"netsim/routing"
+)
+
+// fixedRouting returns the same candidates for every packet and keeps VLs.
+type fixedRouting struct{ cands []routing.Candidate }
+
+func (r fixedRouting) Name() string                   { return "fixed" }
+func (r fixedRouting) VLs() int                       { return 1 }
+func (r fixedRouting) Source(_, dst int) (int32, int) { return int32(dst), 0 }
+func (r fixedRouting) Route(_, _, _ int, _ int32, out []routing.Candidate) []routing.Candidate {
+	return append(out, r.cands...)
+}
+func (r fixedRouting) OutVL(_, _, inVL, _ int) int { return inVL }
+
+// delivery is one flit leaving the switch.
+type delivery struct {
+	at       kernel.Time
+	port, vl int
+	pkt      int32
+}
+
+// sink records the flits an output sends and, unless it holds them, frees
+// each on arrival.
+type sink struct {
+	fc   flowctl.Control
+	got  *[]delivery
+	port int
+	hold *bool
+}
+
+func (k sink) Accept(now kernel.Time, _, vl int, pkt int32, arrive kernel.Time) {
+	*k.got = append(*k.got, delivery{at: now, port: k.port, vl: vl, pkt: pkt})
+	if !*k.hold {
+		k.fc.Freed(arrive, vl)
+	}
+}
+
+// harness is one switch with every port wired to a recording sink.
+type harness struct {
+	t    *testing.T
+	eng  *kernel.Engine
+	sw   *Switch
+	pool flit.Pool
+	out  []flowctl.Control
+	in   []flowctl.Control
+	got  []delivery
+	hold bool // sinks keep the flits they receive
+}
+
+func (h *harness) Handle(now kernel.Time, ev kernel.Event) { h.sw.Tick(now) }
+
+func newHarness(t *testing.T, ports, vls, buffer int, mode Mode, speedup int, cands ...routing.Candidate) *harness {
+	h := &harness{t: t}
+	h.eng = kernel.NewEngine(h)
+	h.sw = New(Params{Ports: ports, VLs: vls, Buffer: buffer, Mode: mode, Speedup: speedup,
+		RoutingDelay: 0, FlitDelay: 1}, h.eng, &h.pool, fixedRouting{cands}, kernel.NewRNG(1), nil)
+	fp := flowctl.Params{Kind: flowctl.KindCredit, VLs: vls, Buffer: buffer, Latency: 1, Delay: 1, Rate: speedup}
+	for p := 0; p < ports; p++ {
+		in, err := flowctl.New(fp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := flowctl.New(fp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.in, h.out = append(h.in, in), append(h.out, out)
+		h.sw.ConnectIn(p, in, nil)
+		h.sw.ConnectOut(p, out, sink{fc: out, got: &h.got, port: p, hold: &h.hold}, 0)
+	}
+	return h
+}
+
+// inject puts a packet of flits into input port, VL vl, all arrived now,
+// and returns its index.
+func (h *harness) inject(port, vl, flits int) int32 {
+	pi := h.pool.New()
+	p := h.pool.Get(pi)
+	p.Flits = int32(flits)
+	now := h.eng.Now()
+	for i := 0; i < flits; i++ {
+		h.in[port].Sent(now, vl, now)
+		h.sw.Accept(now, port, vl, pi, now)
+	}
+	return pi
+}
+
+// consume takes n credits of vl on output port's link, as if flits were
+// in the next buffer already.
+func (h *harness) consume(port, vl, n int) {
+	for i := 0; i < n; i++ {
+		h.out[port].Sent(0, vl, 1)
+	}
+}
+
+func (h *harness) run(until kernel.Time) {
+	h.t.Helper()
+	if err := h.eng.Run(until); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+func TestSelectionPrefersPriorityThenFreeSpace(t *testing.T) {
+	tests := []struct {
+		name     string
+		cands    []routing.Candidate
+		consumed map[int]int // credits already taken per output port
+		want     int
+	}{
+		{"high over medium", []routing.Candidate{{Port: 1, Priority: routing.Medium}, {Port: 2, Priority: routing.High}}, map[int]int{2: 40}, 2},
+		{"medium over low", []routing.Candidate{{Port: 1, Priority: routing.Low}, {Port: 2, Priority: routing.Medium}}, map[int]int{2: 40}, 2},
+		{"more free space", []routing.Candidate{{Port: 1, Priority: routing.High}, {Port: 2, Priority: routing.High}}, map[int]int{1: 30, 2: 10}, 2},
+		{"more free space, other order", []routing.Candidate{{Port: 1, Priority: routing.High}, {Port: 2, Priority: routing.High}}, map[int]int{1: 10, 2: 30}, 1},
+		{"skip a port without room", []routing.Candidate{{Port: 1, Priority: routing.High}, {Port: 2, Priority: routing.Low}}, map[int]int{1: 60}, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, 3, 1, 64, CutThrough, 1, tc.cands...)
+			for p, n := range tc.consumed {
+				h.consume(p, 0, n)
+			}
+			h.inject(0, 0, 8)
+			h.run(50)
+			if len(h.got) != 8 {
+				t.Fatalf("%d flits left, want 8", len(h.got))
+			}
+			for _, d := range h.got {
+				if d.port != tc.want {
+					t.Fatalf("flit left on port %d, want %d", d.port, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// TestRandomTieBreak: equal candidates are chosen at random, each about
+// half the time.
+func TestRandomTieBreak(t *testing.T) {
+	h := newHarness(t, 3, 1, 64, CutThrough, 1,
+		routing.Candidate{Port: 1, Priority: routing.High}, routing.Candidate{Port: 2, Priority: routing.High})
+	// One 1-flit packet at a time, so both outputs are always equal.
+	count := map[int]int{}
+	for i := 0; i < 400; i++ {
+		h.got = h.got[:0]
+		h.inject(0, 0, 1)
+		h.run(h.eng.Now() + 10)
+		count[h.got[0].port]++
+	}
+	if count[1] < 150 || count[2] < 150 {
+		t.Fatalf("tie broken %v, want about 200 each", count)
+	}
+}
+
+// TestCutThroughWaitsForRoomWormholeDoesNot: with 3 free credits
+// downstream, an 8-flit packet does not start under cut-through but sends
+// 3 flits under wormhole.
+func TestCutThroughWaitsForRoomWormholeDoesNot(t *testing.T) {
+	for _, tc := range []struct {
+		mode Mode
+		want int
+	}{{CutThrough, 0}, {Wormhole, 3}} {
+		h := newHarness(t, 2, 1, 8, tc.mode, 1, routing.Candidate{Port: 1, Priority: routing.High})
+		h.hold = true
+		h.consume(1, 0, 5)
+		h.inject(0, 0, 8)
+		h.run(50)
+		if len(h.got) != tc.want {
+			t.Errorf("mode %d: %d flits sent, want %d", tc.mode, len(h.got), tc.want)
+		}
+	}
+}
+
+// TestOneFlitPerOutputPerCycle: packets from two inputs to one output
+// leave one flit per cycle, a whole packet at a time, alternating inputs.
+func TestOneFlitPerOutputPerCycle(t *testing.T) {
+	h := newHarness(t, 3, 1, 64, CutThrough, 1, routing.Candidate{Port: 2, Priority: routing.High})
+	var pkts [2][]int32
+	for i := 0; i < 4; i++ {
+		pkts[0] = append(pkts[0], h.inject(0, 0, 4))
+		pkts[1] = append(pkts[1], h.inject(1, 0, 4))
+	}
+	h.run(100)
+	if len(h.got) != 32 {
+		t.Fatalf("%d flits sent, want 32", len(h.got))
+	}
+	from := map[int32]int{}
+	for i, p := range pkts {
+		for _, pi := range p {
+			from[pi] = i
+		}
+	}
+	for i, d := range h.got {
+		if i > 0 && d.at != h.got[i-1].at+1 {
+			t.Fatalf("flit %d left at %d, previous at %d: the output must send one flit per cycle", i, d.at, h.got[i-1].at)
+		}
+		if i%4 != 0 && d.pkt != h.got[i-1].pkt {
+			t.Fatalf("flit %d interleaves packets", i)
+		}
+		if i%4 == 0 && i > 0 && from[d.pkt] == from[h.got[i-1].pkt] {
+			t.Fatalf("packet %d came from input %d again: round-robin should alternate", i/4, from[d.pkt])
+		}
+	}
+}
+
+// TestSpeedup: an input holding packets for two outputs on two VLs
+// forwards one flit per cycle with speedup 1 and two with speedup 2.
+func TestSpeedup(t *testing.T) {
+	for _, speedup := range []int{1, 2} {
+		h := newHarness(t, 3, 2, 64, CutThrough, speedup)
+		h.sw.route = vlRouting{}
+		h.inject(0, 0, 16)
+		h.inject(0, 1, 16)
+		h.run(100)
+		last := h.got[len(h.got)-1].at
+		first := h.got[0].at
+		if want := kernel.Time(32/speedup - 1); last-first != want {
+			t.Errorf("speedup %d: 32 flits left over %d cycles, want %d", speedup, last-first+1, want+1)
+		}
+	}
+}
+
+// vlRouting sends VL v to port v+1.
+type vlRouting struct{ fixedRouting }
+
+func (vlRouting) Route(_, _, inVL int, _ int32, out []routing.Candidate) []routing.Candidate {
+	return append(out, routing.Candidate{Port: int32(inVL + 1), Priority: routing.High})
+}
+
+// TestNoRouteStopsTheRun: a routing with no candidate for a packet stops
+// the run with an error naming the switch, instead of panicking.
+func TestNoRouteStopsTheRun(t *testing.T) {
+	h := newHarness(t, 2, 1, 8, CutThrough, 1)
+	h.inject(0, 0, 1)
+	if err := h.eng.Run(50); err != kernel.ErrStopped {
+		t.Fatalf("Run returned %v, want ErrStopped", err)
+	}
+	if h.sw.Err() == nil || !strings.Contains(h.sw.Err().Error(), "no output port at switch") {
+		t.Fatalf("Err() = %v", h.sw.Err())
+	}
+}
+
+func TestWaitingFrom(t *testing.T) {
+	s := &Switch{lanes: make([]lane, 150), waiting: make([]uint64, 3)}
+	for _, li := range []int32{0, 5, 63, 64, 100, 149} {
+		s.setWaiting(li, true)
+	}
+	s.setWaiting(100, false)
+	for _, tc := range []struct {
+		from int32
+		want []int32
+	}{
+		{0, []int32{0, 5, 63, 64, 149}},
+		{6, []int32{63, 64, 149, 0, 5}},
+		{64, []int32{64, 149, 0, 5, 63}},
+		{149, []int32{149, 0, 5, 63, 64}},
+	} {
+		got := s.waitingFrom(tc.from)
+		if len(got) != len(tc.want) || int(s.nWaiting) != len(tc.want) {
+			t.Fatalf("from %d: %v (count %d), want %v", tc.from, got, s.nWaiting, tc.want)
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Fatalf("from %d: %v, want %v", tc.from, got, tc.want)
+			}
+		}
+	}
+}
