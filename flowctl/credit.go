@@ -7,9 +7,9 @@ import "netsim/kernel"
 // their way back.
 type credit struct {
 	// The sender's side, touched for every flit sent.
-	credits [MaxVLs]int32
+	credits [MaxVLs]int16
 	latency kernel.Time
-	_       [64 - 8]byte // keep the receiver's side on other cache lines
+	_       [64 - 2*MaxVLs - 8]byte // keep the receiver's side on other cache lines
 	// The receiver's side, touched for every flit freed.
 	returns fifo
 	inline  [8]stamped // the returns ring while it fits
@@ -24,7 +24,7 @@ func newCredit(p Params) *credit {
 		c.returns = newFIFO(n)
 	}
 	for i := 0; i < p.VLs; i++ {
-		c.credits[i] = int32(p.Buffer)
+		c.credits[i] = int16(p.Buffer)
 	}
 	return c
 }
@@ -59,7 +59,7 @@ func (c *credit) Sent(now kernel.Time, vl int, _ kernel.Time) {
 
 func (c *credit) Freed(at kernel.Time, vl int) kernel.Time {
 	back := at + c.latency
-	c.returns.push(stamped{at: back, vl: int32(vl)})
+	c.returns.push(stamp(back, vl, false))
 	return back
 }
 
@@ -70,5 +70,5 @@ func (c *credit) Free(now kernel.Time, vl int) int {
 
 func (c *credit) Pending(now kernel.Time) kernel.Time {
 	c.collect(now)
-	return c.returns.next()
+	return c.returns.next(now)
 }

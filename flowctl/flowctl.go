@@ -79,13 +79,16 @@ type Params struct {
 // MaxVLs is the largest number of virtual lanes per link.
 const MaxVLs = 16
 
+// MaxBuffer is the largest buffer per VL, in flits.
+const MaxBuffer = 1<<15 - 1
+
 // Validate checks p, naming the experiment key at fault.
 func (p Params) Validate() error {
 	if p.VLs < 1 || p.VLs > MaxVLs {
 		return fmt.Errorf("vls: must be between 1 and %d, got %d", MaxVLs, p.VLs)
 	}
-	if p.Buffer < 1 {
-		return fmt.Errorf("buffer_flits: must be at least 1, got %d", p.Buffer)
+	if p.Buffer < 1 || p.Buffer > MaxBuffer {
+		return fmt.Errorf("buffer_flits: must be between 1 and %d, got %d", MaxBuffer, p.Buffer)
 	}
 	if p.Latency < 1 {
 		return fmt.Errorf("link_latency: must be at least 1 cycle, got %d", p.Latency)
@@ -125,12 +128,27 @@ func New(p Params) (Control, error) {
 	return newCredit(p), nil
 }
 
-// stamped is a VL tagged with the time something about it takes effect.
+// stamped is a VL tagged with the cycle something about it takes effect,
+// kept modulo 2³² so an entry takes eight bytes: entries are never more
+// than 2³¹ cycles away from the current time.
 type stamped struct {
-	at kernel.Time
-	vl int32
+	at uint32
+	vl uint16
 	on bool
 }
+
+func stamp(t kernel.Time, vl int, on bool) stamped {
+	return stamped{at: uint32(t), vl: uint16(vl), on: on}
+}
+
+// dueBy reports whether the entry takes effect at or before t.
+func (s stamped) dueBy(t kernel.Time) bool { return int32(uint32(t)-s.at) >= 0 }
+
+// time returns the entry's cycle, given the current cycle now.
+func (s stamped) time(now kernel.Time) kernel.Time { return now - kernel.Time(int32(uint32(now)-s.at)) }
+
+// after reports whether s takes effect after t.
+func (s stamped) after(t stamped) bool { return int32(s.at-t.at) > 0 }
 
 // fifo holds stamped values in non-decreasing time order.
 type fifo struct{ ring.Ring[stamped] }
@@ -147,23 +165,24 @@ func (f *fifo) push(s stamped) {
 	f.Push(s)
 	for i := f.Len() - 1; i > 0; i-- {
 		prev, cur := f.At(i-1), f.At(i)
-		if prev.at <= cur.at {
+		if !prev.after(*cur) {
 			break
 		}
 		*prev, *cur = *cur, *prev
 	}
 }
 
-// next returns the time of the oldest entry, or kernel.Never.
-func (f *fifo) next() kernel.Time {
+// next returns the cycle of the oldest entry, or kernel.Never, given the
+// current cycle now.
+func (f *fifo) next(now kernel.Time) kernel.Time {
 	if f.Len() == 0 {
 		return kernel.Never
 	}
-	return f.Front().at
+	return f.Front().time(now)
 }
 
 // due reports whether the oldest entry takes effect at or before t.
-func (f *fifo) due(t kernel.Time) bool { return f.Len() > 0 && f.Front().at <= t }
+func (f *fifo) due(t kernel.Time) bool { return f.Len() > 0 && f.Front().dueBy(t) }
 
 // pop removes and returns the oldest entry.
 func (f *fifo) pop() stamped { return f.Pop() }

@@ -174,3 +174,30 @@ func TestValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestTimesWrap: entries keep 32-bit cycles; credits and signals still
+// arrive exactly on time across the 2³² boundary.
+func TestTimesWrap(t *testing.T) {
+	for _, base := range []kernel.Time{1<<32 - 3, 5<<32 - 1, 1 << 40} {
+		c, err := New(Params{Kind: KindCredit, VLs: 1, Buffer: 1, Latency: 4, Delay: 4, Rate: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Sent(base, 0, base+4)
+		back := c.Freed(base+5, 0)
+		if back != base+9 || c.Pending(base+5) != base+9 {
+			t.Fatalf("base %d: credit back at %d, Pending %d, want %d", base, back, c.Pending(base+5), base+9)
+		}
+		if c.CanSend(base+8, 0, 1) || !c.CanSend(base+9, 0, 1) {
+			t.Fatalf("base %d: credit not usable exactly at %d", base, base+9)
+		}
+		g, err := New(Params{Kind: KindStopGo, VLs: 1, Buffer: 10, Latency: 2, Delay: 3, Rate: 1, StopMark: 1, GoMark: 0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Sent(base, 0, base+3)
+		if !g.CanSend(base+4, 0, 1) || g.CanSend(base+5, 0, 1) {
+			t.Fatalf("base %d: STOP not applied exactly at %d", base, base+5)
+		}
+	}
+}

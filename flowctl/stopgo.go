@@ -40,7 +40,7 @@ func (s *stopGo) arrive(t kernel.Time) {
 		s.occupancy[a.vl]++
 		if !s.stopping[a.vl] && s.occupancy[a.vl] >= s.stopMark {
 			s.stopping[a.vl] = true
-			s.signals.push(stamped{at: a.at + s.latency, vl: a.vl, on: true})
+			s.signals.push(stamped{at: a.at + uint32(s.latency), vl: a.vl, on: true})
 		}
 	}
 }
@@ -61,7 +61,7 @@ func (s *stopGo) CanSend(now kernel.Time, vl, _ int) bool {
 
 func (s *stopGo) Sent(now kernel.Time, vl int, arrive kernel.Time) {
 	s.arrive(now)
-	s.arrivals.push(stamped{at: arrive, vl: int32(vl)})
+	s.arrivals.push(stamp(arrive, vl, false))
 }
 
 func (s *stopGo) Freed(at kernel.Time, vl int) kernel.Time {
@@ -73,7 +73,7 @@ func (s *stopGo) Freed(at kernel.Time, vl int) kernel.Time {
 	if s.stopping[vl] && s.occupancy[vl] <= s.goMark {
 		s.stopping[vl] = false
 		back := at + s.latency
-		s.signals.push(stamped{at: back, vl: int32(vl), on: false})
+		s.signals.push(stamp(back, vl, false))
 		return back
 	}
 	return kernel.Never
@@ -93,5 +93,5 @@ func (s *stopGo) Free(now kernel.Time, vl int) int {
 // STOP is reported too, which at worst costs the sender one idle look.
 func (s *stopGo) Pending(now kernel.Time) kernel.Time {
 	s.listen(now)
-	return s.signals.next()
+	return s.signals.next(now)
 }
