@@ -67,6 +67,7 @@ type NIC struct {
 	curSent int32
 
 	alarm      kernel.Alarm
+	sentAt     kernel.Time // the last cycle a flit was sent
 	blocked    bool
 	generating bool
 }
@@ -89,6 +90,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, meter *Meter, r routing.
 		genKind:    p.GenKind,
 		queues:     make([]ring.Ring[int32], p.VLs),
 		cur:        -1,
+		sentAt:     -1,
 		alarm:      kernel.NewAlarm(eng, kernel.Event{Kind: p.TickKind, Target: int32(p.Host)}),
 	}
 }
@@ -163,6 +165,12 @@ func (n *NIC) Tick(now kernel.Time) {
 	if !n.alarm.Ring(now) {
 		return // superseded by an earlier wake-up
 	}
+	if n.sentAt == now {
+		// A packet generated after this cycle's flit went out: the link
+		// carries one flit per cycle, so it waits for the next.
+		n.alarm.Set(now + 1)
+		return
+	}
 	n.blocked = false
 	if n.cur < 0 && !n.start(now) {
 		n.wait(now)
@@ -181,6 +189,7 @@ func (n *NIC) Tick(now kernel.Time) {
 		n.cur = -1
 	}
 	n.fc.Sent(now, vl, arrive)
+	n.sentAt = now
 	n.meter.Queued--
 	n.meter.Injected++
 	n.meter.FlitHops++

@@ -272,11 +272,12 @@ func (s *Switch) Tick(now kernel.Time) {
 	s.blocked = false
 	next := kernel.Never
 	progress := false
-	s.rr++
 
 	// Phase 1: outputs continue the packets they have in progress.
+	// The rotation follows the cycle, not the number of ticks, so a tick
+	// that finds nothing to do leaves no trace.
 	if n := len(s.busy); n > 0 {
-		start := s.rr % n
+		start := int(now % kernel.Time(n))
 		for k := 0; k < n; k++ {
 			i := start + k
 			if i >= n {
