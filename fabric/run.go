@@ -10,7 +10,6 @@ import (
 
 	"netsim/flit"
 	"netsim/flowctl"
-	"netsim/internal/hugemem"
 	"netsim/kernel"
 	"netsim/nic"
 	switching "netsim/switch"
@@ -191,7 +190,6 @@ func assemble(cfg *Config) (*point, error) {
 	fd := cfg.CrossbarDelay + cfg.LinkLatency
 	p.switches = make([]*switching.Switch, len(net.Switches))
 	params := make([]switching.Params, len(net.Switches))
-	slots := 0
 	for i := range net.Switches {
 		params[i] = switching.Params{
 			ID:           i,
@@ -204,14 +202,11 @@ func assemble(cfg *Config) (*point, error) {
 			FlitDelay:    fd,
 			TickKind:     kindSwitchTick,
 		}
-		slots += switching.BufferSlots(params[i])
 	}
-	// All flit buffers live in one huge-page-backed slab.
-	store := hugemem.Make[flit.Slot](slots)
+	// All switches' ports, lanes and buffers live in a few huge-page slabs.
+	st := switching.NewStorage(params)
 	for i := range net.Switches {
-		n := switching.BufferSlots(params[i])
-		p.switches[i] = switching.New(params[i], p.eng, &p.pool, cfg.Routing, kernel.NewRNG(cfg.Seed, 1, uint64(i)), store[:n:n])
-		store = store[n:]
+		p.switches[i] = switching.New(params[i], p.eng, &p.pool, cfg.Routing, kernel.NewRNG(cfg.Seed, 1, uint64(i)), st)
 	}
 	p.nics = make([]*nic.NIC, len(net.Hosts))
 	for h := range net.Hosts {

@@ -67,8 +67,7 @@ func (p *Pool) Release(i int32) {
 func (p *Pool) Live() int { return p.live }
 
 // Slot is one flit in a buffer: its packet and the cycle it is (or will be)
-// in the buffer. The cycle is kept modulo 2³² (see Ready) so a slot takes
-// eight bytes; buffers of a large network are the simulator's main memory.
+// in the buffer, kept modulo 2³² (see Ready).
 type Slot struct {
 	Pkt   int32
 	ready uint32
@@ -88,71 +87,96 @@ func (s Slot) Ready(now kernel.Time) kernel.Time {
 	return now - kernel.Time(int32(uint32(now)-s.ready))
 }
 
+// Run is a run of flits of one packet that are in a buffer from
+// consecutive cycles on: Ready(first) = r, the next r+1, and so on. A packet
+// sent without a stall is one run, whatever its length.
+type Run struct {
+	Pkt   int32
+	ready uint32 // the first flit's cycle, modulo 2³²
+	n     uint16
+}
+
 // Queue is a bounded FIFO of flits: one virtual lane of an input buffer.
 // Flits are pushed when they are sent by the upstream port, with the cycle
 // they arrive, so the flits on the wire count against the capacity exactly
-// as the credits that let them be sent. The front flit is kept in the Queue
-// itself, so looking at it does not touch the ring.
+// as the credits that let them be sent.
+//
+// The flits are kept as runs. The oldest and the newest run are held in
+// the Queue itself and the ones between in a ring the caller provides (a
+// lane's share of a switch-wide slab, at least RingRuns(capacity) long), so
+// moving the flits of a packet touches the ring about once per packet, not
+// once per flit. Timing stays exact per flit.
 type Queue struct {
-	front Slot
-	slots []Slot // the flits behind the front, a ring
-	head  int32
-	n     int32 // flits in the queue, the front included
+	front, back Run
+	head, mid   uint16 // ring position and number of runs in the ring
+	n           uint16 // flits in the queue
 }
 
-// NewQueue returns an empty queue of capacity flits (at least 1) backed by
-// store, which must have room for capacity−1 slots; nil allocates it.
-func NewQueue(capacity int, store []Slot) Queue {
-	rest := max(capacity-1, 0)
-	if store == nil {
-		store = make([]Slot, rest)
-	}
-	return Queue{slots: store[:rest:rest]}
-}
+// RingRuns returns the ring length a Queue of capacity flits needs.
+func RingRuns(capacity int) int { return max(capacity-2, 0) }
 
 // Len returns the number of flits in the queue, arrived or on the wire.
 func (q *Queue) Len() int { return int(q.n) }
 
-// Cap returns the capacity in flits.
-func (q *Queue) Cap() int { return len(q.slots) + 1 }
-
-// Push appends a flit. Overflow is a flow-control bug and panics.
-func (q *Queue) Push(s Slot) {
-	if q.n == 0 {
-		q.front = s
-		q.n = 1
-		return
-	}
-	rest := q.n - 1
-	if int(rest) == len(q.slots) {
+// Push appends a flit of packet pkt that is in the buffer from cycle ready
+// on. The queue holds at most capacity flits (at most MaxCapacity);
+// overflow is a flow-control bug and panics.
+func (q *Queue) Push(ring []Run, capacity int, pkt int32, ready kernel.Time) {
+	if int(q.n) >= capacity {
 		panic(fmt.Sprintf("flit: buffer overflow (%d flits): flow control let a flit through without room", q.n))
 	}
-	i := q.head + rest
-	if int(i) >= len(q.slots) {
-		i -= int32(len(q.slots))
-	}
-	q.slots[i] = s
+	r := uint32(ready)
 	q.n++
-}
-
-// Front returns the oldest flit; the queue must not be empty.
-func (q *Queue) Front() Slot { return q.front }
-
-// Pop removes the oldest flit; the queue must not be empty.
-func (q *Queue) Pop() {
-	switch q.n {
-	case 0:
-		panic("flit: pop from an empty buffer")
-	case 1:
-		q.n = 0
+	if q.n == 1 {
+		q.front = Run{Pkt: pkt, ready: r, n: 1}
 		return
 	}
-	q.front = q.slots[q.head]
-	q.head++
-	if int(q.head) == len(q.slots) {
-		q.head = 0
+	last := &q.back
+	if last.n == 0 { // then the ring is empty too
+		last = &q.front
+	}
+	if last.Pkt == pkt && last.ready+uint32(last.n) == r {
+		last.n++
+		return
+	}
+	if q.back.n > 0 {
+		i := int(q.head) + int(q.mid)
+		if i >= len(ring) {
+			i -= len(ring)
+		}
+		ring[i] = q.back
+		q.mid++
+	}
+	q.back = Run{Pkt: pkt, ready: r, n: 1}
+}
+
+// MaxCapacity is the largest capacity of a Queue, in flits.
+const MaxCapacity = 1<<16 - 1
+
+// Front returns the oldest flit; the queue must not be empty.
+func (q *Queue) Front() Slot { return Slot{Pkt: q.front.Pkt, ready: q.front.ready} }
+
+// Pop removes the oldest flit; the queue must not be empty.
+func (q *Queue) Pop(ring []Run) {
+	if q.n == 0 {
+		panic("flit: pop from an empty buffer")
 	}
 	q.n--
+	q.front.n--
+	q.front.ready++
+	if q.front.n > 0 {
+		return
+	}
+	if q.mid > 0 {
+		q.front = ring[q.head]
+		q.head++
+		if int(q.head) == len(ring) {
+			q.head = 0
+		}
+		q.mid--
+		return
+	}
+	q.front, q.back = q.back, Run{}
 }
 
 // Receiver is the input side of a link: a switch input port or a NIC.

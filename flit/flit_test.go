@@ -7,34 +7,68 @@ import (
 	"netsim/kernel"
 )
 
-func TestQueueFIFO(t *testing.T) {
-	for _, capacity := range []int{1, 2, 5, 64} {
-		q := NewQueue(capacity, nil)
-		if q.Cap() != capacity || q.Len() != 0 {
-			t.Fatalf("capacity %d: Cap %d Len %d", capacity, q.Cap(), q.Len())
-		}
-		next, want := int32(0), int32(0)
-		// Interleave pushes and pops so the ring wraps many times.
-		for step := 0; step < 1000; step++ {
-			if q.Len() < capacity && (step%3 != 0 || q.Len() == 0) {
-				q.Push(NewSlot(next, kernel.Time(next)))
-				next++
-				continue
+// TestQueueMatchesReference pushes and pops flits in random patterns —
+// packets sent without a stall, with stalls, interleaved — and compares
+// every flit with a plain per-flit FIFO.
+func TestQueueMatchesReference(t *testing.T) {
+	for _, capacity := range []int{1, 2, 3, 5, 16, 64} {
+		rng := kernel.NewRNG(uint64(capacity))
+		ring := make([]Run, RingRuns(capacity))
+		var q Queue
+		var ref []Slot
+		now := kernel.Time(math.MaxUint32 - 500) // cross the 2³² wrap too
+		pkt, left := int32(0), 0
+		for step := 0; step < 20000; step++ {
+			now++
+			if len(ref) < capacity && rng.IntN(3) != 0 {
+				if left == 0 {
+					pkt, left = pkt+1, 1+rng.IntN(2*capacity)
+				}
+				ready := now + kernel.Time(rng.IntN(2)) // stalls make new runs
+				if len(ref) > 0 && ready < ref[len(ref)-1].Ready(now) {
+					ready = ref[len(ref)-1].Ready(now)
+				}
+				q.Push(ring, capacity, pkt, ready)
+				ref = append(ref, NewSlot(pkt, ready))
+				left--
 			}
-			if got := q.Front().Pkt; got != want {
-				t.Fatalf("capacity %d step %d: front %d, want %d", capacity, step, got, want)
+			if len(ref) > 0 && rng.IntN(2) == 0 {
+				got, want := q.Front(), ref[0]
+				if got.Pkt != want.Pkt || got.Ready(now) != want.Ready(now) {
+					t.Fatalf("capacity %d step %d: front (%d, %d), want (%d, %d)",
+						capacity, step, got.Pkt, got.Ready(now), want.Pkt, want.Ready(now))
+				}
+				q.Pop(ring)
+				ref = ref[1:]
 			}
-			q.Pop()
-			want++
+			if q.Len() != len(ref) {
+				t.Fatalf("capacity %d step %d: Len %d, want %d", capacity, step, q.Len(), len(ref))
+			}
 		}
+	}
+}
+
+// TestQueueRunsPerPacket: a packet's flits arriving in consecutive cycles
+// make one run, so the ring is not touched while they move.
+func TestQueueRunsPerPacket(t *testing.T) {
+	ring := make([]Run, RingRuns(64))
+	var q Queue
+	for p := int32(0); p < 3; p++ {
+		for i := 0; i < 16; i++ {
+			q.Push(ring, 64, p, kernel.Time(16*int(p)+i))
+		}
+	}
+	if q.mid != 1 {
+		t.Fatalf("%d runs in the ring, want 1 (front, one in the ring, back)", q.mid)
 	}
 }
 
 func TestQueueOverflowPanics(t *testing.T) {
 	for _, capacity := range []int{1, 3} {
-		q := NewQueue(capacity, nil)
+		ring := make([]Run, RingRuns(capacity))
+		var q Queue
 		for i := 0; i < capacity; i++ {
-			q.Push(NewSlot(int32(i), 0))
+			q.Push(ring, capacity, int32(i), 0)
 		}
 		func() {
 			defer func() {
@@ -42,19 +76,19 @@ func TestQueueOverflowPanics(t *testing.T) {
 					t.Fatalf("capacity %d: pushing into a full buffer did not panic", capacity)
 				}
 			}()
-			q.Push(NewSlot(3, 0))
+			q.Push(ring, capacity, 9, 0)
 		}()
 	}
 }
 
 func TestQueueEmptyPopPanics(t *testing.T) {
-	q := NewQueue(3, nil)
+	var q Queue
 	defer func() {
 		if recover() == nil {
 			t.Fatal("popping an empty buffer did not panic")
 		}
 	}()
-	q.Pop()
+	q.Pop(nil)
 }
 
 // TestSlotReady checks the 32-bit arrival time across the wrap of 2³².

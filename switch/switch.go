@@ -33,6 +33,7 @@ import (
 
 	"netsim/flit"
 	"netsim/flowctl"
+	"netsim/internal/hugemem"
 	"netsim/kernel"
 	"netsim/routing"
 )
@@ -117,11 +118,6 @@ type outPort struct {
 	usedAt kernel.Time
 	busy   bool  // listed in Switch.busy
 	n      int32 // packets in progress: active[:n]
-	// last is the lane granted last, the round-robin pointer; reqAt,
-	// reqDist, reqLane, reqVL and reqIdx hold the best request of cycle
-	// reqAt during allocation.
-	last, reqDist, reqLane, reqVL, reqIdx int32
-	reqAt                                 kernel.Time
 	// active lists the lanes with a packet in progress here, in grant order.
 	active [flowctl.MaxVLs]int32
 	// owner is the lane holding each output VL, or -1.
@@ -148,6 +144,11 @@ type Switch struct {
 	in    []inPort
 	out   []outPort
 	lanes []lane // port·VLs + vl
+	// runs holds the lanes' rings, ringLen runs each; buffer is the
+	// capacity of a lane in flits.
+	runs    []flit.Run
+	ringLen int32
+	buffer  int32
 	// waiting has a bit set for each lane in state waiting; nWaiting
 	// counts them, ptr is the round-robin pointer, scan a scratch list.
 	waiting  []uint64
@@ -155,10 +156,7 @@ type Switch struct {
 	ptr      int32
 	scan     []int32
 	busy     []int32 // output ports with packets in progress
-	rr       int
-	// requested lists the outputs requested in the current allocation.
-	requested []int32
-	cand      []routing.Candidate
+	cand     []routing.Candidate
 
 	// FlitHops counts flits this switch has sent.
 	FlitHops int64
@@ -169,13 +167,50 @@ type Switch struct {
 // stops the engine when it meets one.
 func (s *Switch) Err() error { return s.err }
 
-// BufferSlots returns the number of flit slots New needs in its store.
-func BufferSlots(p Params) int { return p.Ports * p.VLs * max(p.Buffer-1, 0) }
+// Storage holds the ports, lanes and flit buffers of many switches in a few
+// large arrays on huge pages: a network's per-port state is touched at
+// random every cycle, and spread over small allocations nearly every access
+// would also miss the TLB.
+type Storage struct {
+	in    []inPort
+	out   []outPort
+	lanes []lane
+	runs  []flit.Run
+}
 
-// New returns a switch with empty buffers kept in store (BufferSlots(p)
-// slots; nil allocates them). Connect every used port before the simulation
-// starts.
-func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng kernel.RNG, store []flit.Slot) *Switch {
+// NewStorage allocates the storage of switches with the given parameters.
+func NewStorage(params []Params) *Storage {
+	var ports, lanes, slots int
+	for _, p := range params {
+		ports += p.Ports
+		lanes += p.Ports * p.VLs
+		slots += p.Ports * p.VLs * flit.RingRuns(p.Buffer)
+	}
+	return &Storage{
+		in:    hugemem.Make[inPort](ports),
+		out:   hugemem.Make[outPort](ports),
+		lanes: hugemem.Make[lane](lanes),
+		runs:  hugemem.Make[flit.Run](slots),
+	}
+}
+
+// take removes the storage of the switch with parameters p from st.
+func (st *Storage) take(p Params) (in []inPort, out []outPort, lanes []lane, runs []flit.Run) {
+	n, l, k := p.Ports, p.Ports*p.VLs, p.Ports*p.VLs*flit.RingRuns(p.Buffer)
+	in, st.in = st.in[:n:n], st.in[n:]
+	out, st.out = st.out[:n:n], st.out[n:]
+	lanes, st.lanes = st.lanes[:l:l], st.lanes[l:]
+	runs, st.runs = st.runs[:k:k], st.runs[k:]
+	return
+}
+
+// New returns a switch with empty buffers, kept in st (nil allocates the
+// switch's own). Connect every used port before the simulation starts.
+func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng kernel.RNG, st *Storage) *Switch {
+	if st == nil {
+		st = NewStorage([]Params{p})
+	}
+	in, out, lanes, runs := st.take(p)
 	s := &Switch{
 		id:           int32(p.ID),
 		eng:          eng,
@@ -188,25 +223,18 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		routingDelay: kernel.Time(p.RoutingDelay),
 		flitDelay:    kernel.Time(p.FlitDelay),
 		alarm:        kernel.NewAlarm(eng, kernel.Event{Kind: p.TickKind, Target: int32(p.ID)}),
-		in:           make([]inPort, p.Ports),
-		out:          make([]outPort, p.Ports),
-		lanes:        make([]lane, p.Ports*p.VLs),
+		in:           in,
+		out:          out,
+		lanes:        lanes,
 		waiting:      make([]uint64, (p.Ports*p.VLs+63)/64),
 		cand:         make([]routing.Candidate, 0, p.Ports),
 	}
 	for i := range s.in {
 		s.in[i].usedAt = -1
 	}
-	// One slab holds every lane's ring, so a switch's buffers are contiguous.
-	per := max(p.Buffer-1, 0)
-	if store == nil {
-		store = make([]flit.Slot, BufferSlots(p))
-	}
-	for i := range s.lanes {
-		s.lanes[i].q = flit.NewQueue(p.Buffer, store[i*per:(i+1)*per])
-	}
+	s.runs, s.ringLen, s.buffer = runs, int32(flit.RingRuns(p.Buffer)), int32(p.Buffer)
 	for i := range s.out {
-		s.out[i].usedAt, s.out[i].reqAt, s.out[i].last = -1, -1, -1
+		s.out[i].usedAt = -1
 		for v := range s.out[i].owner {
 			s.out[i].owner[v] = -1
 		}
@@ -240,7 +268,7 @@ func (s *Switch) Unblock(at kernel.Time) {
 func (s *Switch) Accept(now kernel.Time, port, vl int, pkt int32, arrive kernel.Time) {
 	li := int32(port)*s.vls + int32(vl)
 	l := &s.lanes[li]
-	l.q.Push(flit.NewSlot(pkt, arrive))
+	l.q.Push(s.ring(li), int(s.buffer), pkt, arrive)
 	switch l.state {
 	case idle:
 		l.state = waiting
@@ -251,6 +279,12 @@ func (s *Switch) Accept(now kernel.Time, port, vl int, pkt int32, arrive kernel.
 	case active:
 		s.alarm.Set(arrive)
 	}
+}
+
+// ring returns lane li's share of the runs slab.
+func (s *Switch) ring(li int32) []flit.Run {
+	lo := li * s.ringLen
+	return s.runs[lo : lo+s.ringLen : lo+s.ringLen]
 }
 
 // Buffered returns the number of flits in the switch's input buffers,
@@ -454,7 +488,6 @@ func (s *Switch) grant(now kernel.Time, port, outVL, li int32) {
 	o.owner[outVL] = li
 	o.active[o.n] = li
 	o.n++
-	o.last = li
 	if !o.busy {
 		o.busy = true
 		s.busy = append(s.busy, port)
@@ -512,7 +545,7 @@ func (s *Switch) send(now kernel.Time, p, ai int32) {
 	ip.used++
 	o.usedAt = now
 	f := l.q.Front()
-	l.q.Pop()
+	l.q.Pop(s.ring(li))
 	if t := ip.fc.Freed(now, int(li%s.vls)); t != kernel.Never && ip.up != nil {
 		ip.up.Unblock(t)
 	}

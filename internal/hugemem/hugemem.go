@@ -18,9 +18,9 @@ func Make[T any](n int) []T {
 	if size == 0 || n*size < 4*hugePage {
 		return make([]T, n)
 	}
-	// Over-allocate so the slice can start on a huge-page boundary. The
-	// backing array holds no pointers as far as the caller's T has none;
-	// callers use it only for pointer-free types.
+	// Over-allocate so the slice can start on a huge-page boundary. It is an
+	// ordinary Go allocation: the advice changes only how the memory is
+	// mapped, so T may hold pointers.
 	raw := make([]T, n+hugePage/size+1)
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
 	skip := 0
