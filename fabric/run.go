@@ -43,8 +43,8 @@ func (c *Config) Validate() error {
 		return errors.New("pattern: missing")
 	case !(c.Load > 0 && c.Load <= 1):
 		return fmt.Errorf("load: must be in (0, 1] flits/host/cycle, got %v", c.Load)
-	case c.PacketFlits < 1:
-		return fmt.Errorf("packet_flits: must be at least 1, got %d", c.PacketFlits)
+	case c.PacketFlits < 1 || c.PacketFlits > switching.MaxPacketFlits:
+		return fmt.Errorf("packet_flits: must be between 1 and %d, got %d", switching.MaxPacketFlits, c.PacketFlits)
 	case c.VLs < c.Routing.VLs():
 		return fmt.Errorf("vls: routing %s needs %d VLs, got %d", c.Routing.Name(), c.Routing.VLs(), c.VLs)
 	case c.Speedup < 1:
@@ -77,6 +77,12 @@ func (c *Config) Validate() error {
 	}
 	if err := c.Net.Validate(); err != nil {
 		return fmt.Errorf("topology: %w", err)
+	}
+	for i, sw := range c.Net.Switches {
+		if lanes := len(sw.Ports) * c.VLs; lanes > switching.MaxLanes {
+			return fmt.Errorf("vls: switch %d has %d ports × %d VLs = %d lanes, more than the %d a switch supports",
+				i, len(sw.Ports), c.VLs, lanes, switching.MaxLanes)
+		}
 	}
 	return nil
 }

@@ -61,6 +61,14 @@ func ParseMode(s string) (Mode, error) {
 	return 0, fmt.Errorf("switching: unknown mode %q (known: cut-through, wormhole)", s)
 }
 
+// Limits of a switch, from the compact per-lane state.
+const (
+	// MaxLanes is the largest number of ports × VLs.
+	MaxLanes = 1<<15 - 1
+	// MaxPacketFlits is the longest packet, in flits.
+	MaxPacketFlits = 1<<16 - 1
+)
+
 // Params configure a switch.
 type Params struct {
 	// ID is the switch index, also the Target of its tick events.
@@ -90,20 +98,24 @@ const (
 // lane is one VL of one input port.
 type lane struct {
 	q flit.Queue
+	// eligible is when a waiting head may first be allocated, modulo 2³².
+	eligible uint32
 	// state is idle, waiting or active.
 	state uint8
-	// sent counts the flits of the head packet already forwarded.
-	sent int32
-	// eligible is when a waiting head may first be allocated.
-	eligible kernel.Time
-	// out and outVL are the grant of an active head, and flits its length.
-	out, outVL int32
-	flits      int32
+	// out and outVL are the grant of an active head.
+	outVL uint8
+	out   uint16
+	// sent counts the flits of the head packet already forwarded, of flits.
+	sent, flits uint16
+}
+
+// eligibleAt returns when a waiting head may first be allocated.
+func (l *lane) eligibleAt(now kernel.Time) kernel.Time {
+	return now + kernel.Time(int32(l.eligible-uint32(now)))
 }
 
 type inPort struct {
 	fc flowctl.Control // the link into this port
-	up flit.Sender     // who sends on that link
 	// usedAt and used count the flits forwarded in cycle usedAt.
 	usedAt kernel.Time
 	used   int32
@@ -119,9 +131,9 @@ type outPort struct {
 	busy   bool  // listed in Switch.busy
 	n      int32 // packets in progress: active[:n]
 	// active lists the lanes with a packet in progress here, in grant order.
-	active [flowctl.MaxVLs]int32
+	active [flowctl.MaxVLs]int16
 	// owner is the lane holding each output VL, or -1.
-	owner [flowctl.MaxVLs]int32
+	owner [flowctl.MaxVLs]int16
 }
 
 // Switch is one switch. It is not safe for concurrent use; a simulation is
@@ -142,6 +154,7 @@ type Switch struct {
 	blocked bool // last tick found a packet held back by flow control
 
 	in    []inPort
+	ups   []flit.Sender // who sends on the link into each port
 	out   []outPort
 	lanes []lane // port·VLs + vl
 	// runs holds the lanes' rings, ringLen runs each; buffer is the
@@ -224,6 +237,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		flitDelay:    kernel.Time(p.FlitDelay),
 		alarm:        kernel.NewAlarm(eng, kernel.Event{Kind: p.TickKind, Target: int32(p.ID)}),
 		in:           in,
+		ups:          make([]flit.Sender, p.Ports),
 		out:          out,
 		lanes:        lanes,
 		waiting:      make([]uint64, (p.Ports*p.VLs+63)/64),
@@ -246,7 +260,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 // sender at its other end.
 func (s *Switch) ConnectIn(port int, fc flowctl.Control, up flit.Sender) {
 	s.in[port].fc = fc
-	s.in[port].up = up
+	s.ups[port] = up
 }
 
 // ConnectOut attaches the link leaving port: its flow control and the
@@ -273,9 +287,9 @@ func (s *Switch) Accept(now kernel.Time, port, vl int, pkt int32, arrive kernel.
 	case idle:
 		l.state = waiting
 		l.sent = 0
-		l.eligible = arrive + s.routingDelay
+		l.eligible = uint32(arrive + s.routingDelay)
 		s.setWaiting(li, true)
-		s.alarm.Set(l.eligible)
+		s.alarm.Set(arrive + s.routingDelay)
 	case active:
 		s.alarm.Set(arrive)
 	}
@@ -332,8 +346,8 @@ func (s *Switch) Tick(now kernel.Time) {
 		first := int32(-1)
 		for _, li := range s.waitingFrom(s.ptr) {
 			l := &s.lanes[li]
-			if l.eligible > now {
-				next = min(next, l.eligible)
+			if at := l.eligibleAt(now); at > now {
+				next = min(next, at)
 				continue
 			}
 			ip := &s.in[li/s.vls]
@@ -485,16 +499,16 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 func (s *Switch) grant(now kernel.Time, port, outVL, li int32) {
 	o := &s.out[port]
 	l := &s.lanes[li]
-	o.owner[outVL] = li
-	o.active[o.n] = li
+	o.owner[outVL] = int16(li)
+	o.active[o.n] = int16(li)
 	o.n++
 	if !o.busy {
 		o.busy = true
 		s.busy = append(s.busy, port)
 	}
 	l.state = active
-	l.out, l.outVL = port, outVL
-	l.flits = s.pool.Get(l.q.Front().Pkt).Flits
+	l.out, l.outVL = uint16(port), uint8(outVL)
+	l.flits = uint16(s.pool.Get(l.q.Front().Pkt).Flits)
 	s.send(now, port, o.n-1)
 }
 
@@ -508,7 +522,7 @@ func (s *Switch) transfer(now kernel.Time, p int32, next *kernel.Time) bool {
 		if ai >= n {
 			ai -= n
 		}
-		li := o.active[ai]
+		li := int32(o.active[ai])
 		l := &s.lanes[li]
 		ip := &s.in[li/s.vls]
 		if ip.usedAt == now && ip.used >= s.speedup {
@@ -536,7 +550,7 @@ func (s *Switch) transfer(now kernel.Time, p int32, next *kernel.Time) bool {
 // packets in progress onto the link.
 func (s *Switch) send(now kernel.Time, p, ai int32) {
 	o := &s.out[p]
-	li := o.active[ai]
+	li := int32(o.active[ai])
 	l := &s.lanes[li]
 	ip := &s.in[li/s.vls]
 	if ip.usedAt != now {
@@ -546,8 +560,10 @@ func (s *Switch) send(now kernel.Time, p, ai int32) {
 	o.usedAt = now
 	f := l.q.Front()
 	l.q.Pop(s.ring(li))
-	if t := ip.fc.Freed(now, int(li%s.vls)); t != kernel.Never && ip.up != nil {
-		ip.up.Unblock(t)
+	if t := ip.fc.Freed(now, int(li%s.vls)); t != kernel.Never {
+		if up := s.ups[li/s.vls]; up != nil {
+			up.Unblock(t)
+		}
 	}
 	if l.sent == 0 {
 		s.pool.Get(f.Pkt).Hops++
@@ -575,9 +591,10 @@ func (s *Switch) send(now kernel.Time, p, ai int32) {
 	l.sent = 0
 	if l.q.Len() > 0 {
 		l.state = waiting
-		l.eligible = max(now+1, l.q.Front().Ready(now)+s.routingDelay)
+		at := max(now+1, l.q.Front().Ready(now)+s.routingDelay)
+		l.eligible = uint32(at)
 		s.setWaiting(li, true)
-		s.alarm.Set(l.eligible)
+		s.alarm.Set(at)
 	} else {
 		l.state = idle
 	}
