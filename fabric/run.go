@@ -226,32 +226,30 @@ func assemble(cfg *Config) (*point, error) {
 			GenKind:     kindNICGenerate,
 		}, p.eng, &p.pool, &p.meter, cfg.Routing, cfg.Pattern, proc, kernel.NewRNG(cfg.Seed, 2, uint64(h)))
 	}
-	// Wire every link, one flow-control state per direction.
+	// Wire every link, one flow-control state per direction, kept by the
+	// receiver.
 	for si, sw := range net.Switches {
 		for pi, port := range sw.Ports {
 			switch port.Kind {
 			case topologies.SwitchPort:
-				fc, err := flowctl.New(cfg.linkParams(fd))
+				peer := p.switches[port.Peer]
+				fc, err := peer.ConnectIn(int(port.PeerPort), cfg.linkParams(fd), p.switches[si])
 				if err != nil {
 					return nil, err
 				}
-				peer := p.switches[port.Peer]
 				p.switches[si].ConnectOut(pi, fc, peer, int(port.PeerPort))
-				peer.ConnectIn(int(port.PeerPort), fc, p.switches[si])
 			case topologies.HostPort:
 				n := p.nics[port.Peer]
-				up, err := flowctl.New(cfg.linkParams(cfg.LinkLatency))
+				up, err := p.switches[si].ConnectIn(pi, cfg.linkParams(cfg.LinkLatency), n)
 				if err != nil {
 					return nil, err
 				}
 				n.ConnectOut(up, p.switches[si], pi)
-				p.switches[si].ConnectIn(pi, up, n)
-				down, err := flowctl.New(cfg.linkParams(fd))
+				down, err := n.ConnectIn(cfg.linkParams(fd), p.switches[si])
 				if err != nil {
 					return nil, err
 				}
 				p.switches[si].ConnectOut(pi, down, n, 0)
-				n.ConnectIn(down, p.switches[si])
 			}
 		}
 	}

@@ -15,8 +15,9 @@ type credit struct {
 	inline  [8]stamped // the returns ring while it fits
 }
 
-func newCredit(p Params) *credit {
-	c := &credit{latency: kernel.Time(p.Latency)}
+// init sets c up in place (its returns ring points into c itself).
+func (c *credit) init(p Params) {
+	c.latency = kernel.Time(p.Latency)
 	// Steady state holds at most Rate credits per cycle of latency.
 	if n := p.Rate * (p.Latency + 1); n <= len(c.inline) {
 		c.returns.WithStore(c.inline[:])
@@ -26,7 +27,6 @@ func newCredit(p Params) *credit {
 	for i := 0; i < p.VLs; i++ {
 		c.credits[i] = int16(p.Buffer)
 	}
-	return c
 }
 
 func (c *credit) collect(now kernel.Time) {

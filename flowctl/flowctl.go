@@ -119,13 +119,75 @@ func (p Params) Validate() error {
 
 // New returns the flow-control state of one link.
 func New(p Params) (Control, error) {
-	if err := p.Validate(); err != nil {
+	l := new(Link)
+	if err := l.Init(p); err != nil {
 		return nil, err
 	}
-	if p.Kind == KindStopGo {
-		return newStopGo(p), nil
+	return l, nil
+}
+
+// Link is the flow-control state of one link as a value, so a receiver can
+// keep it in its input port: freeing a buffer slot, once per flit, then
+// touches memory the receiver holds anyway, and the sender gets a pointer
+// to it as its Control. A Link must not be copied after Init.
+type Link struct {
+	c credit
+	s *stopGo // STOP/GO links; credit links use c
+}
+
+// Init sets l up as a fresh link with parameters p.
+func (l *Link) Init(p Params) error {
+	if err := p.Validate(); err != nil {
+		return err
 	}
-	return newCredit(p), nil
+	*l = Link{}
+	if p.Kind == KindStopGo {
+		l.s = newStopGo(p)
+		return nil
+	}
+	l.c.init(p)
+	return nil
+}
+
+// CanSend implements Control.
+func (l *Link) CanSend(now kernel.Time, vl, n int) bool {
+	if l.s != nil {
+		return l.s.CanSend(now, vl, n)
+	}
+	return l.c.CanSend(now, vl, n)
+}
+
+// Sent implements Control.
+func (l *Link) Sent(now kernel.Time, vl int, arrive kernel.Time) {
+	if l.s != nil {
+		l.s.Sent(now, vl, arrive)
+		return
+	}
+	l.c.Sent(now, vl, arrive)
+}
+
+// Freed implements Control.
+func (l *Link) Freed(at kernel.Time, vl int) kernel.Time {
+	if l.s != nil {
+		return l.s.Freed(at, vl)
+	}
+	return l.c.Freed(at, vl)
+}
+
+// Free implements Control.
+func (l *Link) Free(now kernel.Time, vl int) int {
+	if l.s != nil {
+		return l.s.Free(now, vl)
+	}
+	return l.c.Free(now, vl)
+}
+
+// Pending implements Control.
+func (l *Link) Pending(now kernel.Time) kernel.Time {
+	if l.s != nil {
+		return l.s.Pending(now)
+	}
+	return l.c.Pending(now)
 }
 
 // stamped is a VL tagged with the cycle something about it takes effect,

@@ -56,9 +56,9 @@ type NIC struct {
 	fc     flowctl.Control
 	to     flit.Receiver
 	toPort int32
-	// Ejection link.
-	inFC flowctl.Control
-	up   flit.Sender
+	// Ejection link, kept here so ejecting a flit touches the NIC only.
+	inLink flowctl.Link
+	up     flit.Sender
 
 	queues  []ring.Ring[int32] // source queue per VL
 	queued  int                // packets in queues
@@ -100,9 +100,14 @@ func (n *NIC) ConnectOut(fc flowctl.Control, to flit.Receiver, toPort int) {
 	n.fc, n.to, n.toPort = fc, to, int32(toPort)
 }
 
-// ConnectIn attaches the ejection link from the switch.
-func (n *NIC) ConnectIn(fc flowctl.Control, up flit.Sender) {
-	n.inFC, n.up = fc, up
+// ConnectIn sets up the ejection link from sender up with flow-control
+// parameters fp and returns its flow-control state for the sender to use.
+func (n *NIC) ConnectIn(fp flowctl.Params, up flit.Sender) (flowctl.Control, error) {
+	if err := n.inLink.Init(fp); err != nil {
+		return nil, err
+	}
+	n.up = up
+	return &n.inLink, nil
 }
 
 // Start begins generating packets at time at.
@@ -248,7 +253,7 @@ func (n *NIC) wait(now kernel.Time) {
 
 // Accept implements flit.Receiver: the NIC consumes each flit on arrival.
 func (n *NIC) Accept(_ kernel.Time, _, vl int, pi int32, arrive kernel.Time) {
-	if t := n.inFC.Freed(arrive, vl); t != kernel.Never && n.up != nil {
+	if t := n.inLink.Freed(arrive, vl); t != kernel.Never && n.up != nil {
 		n.up.Unblock(t)
 	}
 	p := n.pool.Get(pi)

@@ -115,7 +115,9 @@ func (l *lane) eligibleAt(now kernel.Time) kernel.Time {
 }
 
 type inPort struct {
-	fc flowctl.Control // the link into this port
+	// link is the flow-control state of the link into this port, kept
+	// here so freeing a slot touches memory the switch holds anyway.
+	link flowctl.Link
 	// usedAt and used count the flits forwarded in cycle usedAt.
 	usedAt kernel.Time
 	used   int32
@@ -256,11 +258,16 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 	return s
 }
 
-// ConnectIn attaches the link arriving at port: its flow control and the
-// sender at its other end.
-func (s *Switch) ConnectIn(port int, fc flowctl.Control, up flit.Sender) {
-	s.in[port].fc = fc
+// ConnectIn sets up the link arriving at port with flow-control
+// parameters fp, from sender up, and returns its flow-control state for the
+// sender to use. The switch keeps the state.
+func (s *Switch) ConnectIn(port int, fp flowctl.Params, up flit.Sender) (flowctl.Control, error) {
+	ip := &s.in[port]
+	if err := ip.link.Init(fp); err != nil {
+		return nil, err
+	}
 	s.ups[port] = up
+	return &ip.link, nil
 }
 
 // ConnectOut attaches the link leaving port: its flow control and the
@@ -560,7 +567,7 @@ func (s *Switch) send(now kernel.Time, p, ai int32) {
 	o.usedAt = now
 	f := l.q.Front()
 	l.q.Pop(s.ring(li))
-	if t := ip.fc.Freed(now, int(li%s.vls)); t != kernel.Never {
+	if t := ip.link.Freed(now, int(li%s.vls)); t != kernel.Never {
 		if up := s.ups[li/s.vls]; up != nil {
 			up.Unblock(t)
 		}

@@ -65,7 +65,7 @@ func newHarness(t *testing.T, ports, vls, buffer int, mode Mode, speedup int, ca
 		RoutingDelay: 0, FlitDelay: 1}, h.eng, &h.pool, fixedRouting{cands}, kernel.NewRNG(1), nil)
 	fp := flowctl.Params{Kind: flowctl.KindCredit, VLs: vls, Buffer: buffer, Latency: 1, Delay: 1, Rate: speedup}
 	for p := 0; p < ports; p++ {
-		in, err := flowctl.New(fp)
+		in, err := h.sw.ConnectIn(p, fp, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +74,6 @@ func newHarness(t *testing.T, ports, vls, buffer int, mode Mode, speedup int, ca
 			t.Fatal(err)
 		}
 		h.in, h.out = append(h.in, in), append(h.out, out)
-		h.sw.ConnectIn(p, in, nil)
 		h.sw.ConnectOut(p, out, sink{fc: out, got: &h.got, port: p, hold: &h.hold}, 0)
 	}
 	return h
