@@ -9,6 +9,9 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"netsim/flowctl"
+	switching "netsim/switch"
 )
 
 // Defaults of optional keys; [sim] drain defaults to the measure value.
@@ -31,14 +34,15 @@ const (
 )
 
 // Upper bounds of integer keys: far beyond useful values, they keep a typo
-// from asking for an impossible simulation.
+// from asking for an impossible simulation; buffers, VLs and packets are
+// bounded by the simulator's compact state.
 const (
 	maxCycles      = 1 << 40
-	maxBufferFlits = 1 << 20
-	maxVLs         = 16
+	maxBufferFlits = flowctl.MaxBuffer
+	maxVLs         = flowctl.MaxVLs
 	maxSpeedup     = 64
 	maxDelay       = 1 << 16
-	maxPacketFlits = 1 << 16
+	maxPacketFlits = switching.MaxPacketFlits
 	maxResolution  = 1 << 20
 	maxTopoInt     = math.MaxInt32
 )
