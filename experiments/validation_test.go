@@ -58,6 +58,7 @@ resolution = 128
 	if want := 2 - math.Sqrt2; math.Abs(got["uniform"]-want) > 0.03 {
 		t.Errorf("saturation %.4f, want %.3f ± 0.03", got["uniform"], want)
 	}
+	t.Logf("32×32 FIFO crossbar saturation: %.4f", got["uniform"])
 }
 
 // TestSaturationFlatFly: on the 8×8 FlatFly (C = 8, DOR, 2 VLs),
