@@ -134,8 +134,8 @@ type outPort struct {
 	n      int32 // packets in progress: active[:n]
 	// active lists the lanes with a packet in progress here, in grant order.
 	active [flowctl.MaxVLs]int16
-	// owner is the lane holding each output VL, or -1.
-	owner [flowctl.MaxVLs]int16
+	// held has bit v set while a packet holds output VL v.
+	held uint16
 }
 
 // Switch is one switch. It is not safe for concurrent use; a simulation is
@@ -251,9 +251,6 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 	s.runs, s.ringLen, s.buffer = runs, int32(flit.RingRuns(p.Buffer)), int32(p.Buffer)
 	for i := range s.out {
 		s.out[i].usedAt = -1
-		for v := range s.out[i].owner {
-			s.out[i].owner[v] = -1
-		}
 	}
 	return s
 }
@@ -465,7 +462,7 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 	for _, c := range s.cand {
 		o := &s.out[c.Port]
 		ovl := s.route.OutVL(int(s.id), inPort, inVL, int(c.Port))
-		if o.owner[ovl] >= 0 {
+		if o.held&(1<<ovl) != 0 {
 			continue
 		}
 		if !o.fc.CanSend(now, ovl, need) {
@@ -506,7 +503,7 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 func (s *Switch) grant(now kernel.Time, port, outVL, li int32) {
 	o := &s.out[port]
 	l := &s.lanes[li]
-	o.owner[outVL] = int16(li)
+	o.held |= 1 << outVL
 	o.active[o.n] = int16(li)
 	o.n++
 	if !o.busy {
@@ -586,7 +583,7 @@ func (s *Switch) send(now kernel.Time, p, ai int32) {
 		o.rr = ai // stay with this packet while it can move
 		return
 	}
-	o.owner[l.outVL] = -1
+	o.held &^= 1 << l.outVL
 	n := o.n
 	copy(o.active[ai:n], o.active[ai+1:n])
 	o.n--
