@@ -57,6 +57,18 @@ func (c *credit) Sent(now kernel.Time, vl int, _ kernel.Time) {
 	c.credits[vl]--
 }
 
+// Reserve takes n credits of vl at once.
+func (c *credit) Reserve(now kernel.Time, vl, n int) bool {
+	if int(c.credits[vl]) < n {
+		c.collect(now)
+		if int(c.credits[vl]) < n {
+			panic("flowctl: reserved more credits than are free")
+		}
+	}
+	c.credits[vl] -= int16(n)
+	return true
+}
+
 func (c *credit) Freed(at kernel.Time, vl int) kernel.Time {
 	back := at + c.latency
 	c.returns.push(stamp(back, vl, false))

@@ -40,6 +40,13 @@ type Control interface {
 	// Free returns the sender's view of the free space of vl at now, in
 	// flits, used to compare the congestion of candidate ports.
 	Free(now kernel.Time, vl int) int
+	// Reserve takes room on vl for a whole packet of n flits that will be
+	// sent without anyone else sending on vl meanwhile (virtual
+	// cut-through, once CanSend(now, vl, n) holds), and reports whether it
+	// did. Credits are then taken at once, and the sender need not call
+	// CanSend or Sent for the packet's flits. A scheme that accounts each
+	// flit (STOP/GO) reserves nothing and returns false.
+	Reserve(now kernel.Time, vl, n int) bool
 	// Pending returns the earliest time after now at which a credit or a GO
 	// already on its way reaches the sender, or kernel.Never. A sender that
 	// cannot send waits until then, or until Freed reports a new change.
@@ -180,6 +187,14 @@ func (l *Link) Free(now kernel.Time, vl int) int {
 		return l.s.Free(now, vl)
 	}
 	return l.c.Free(now, vl)
+}
+
+// Reserve implements Control.
+func (l *Link) Reserve(now kernel.Time, vl, n int) bool {
+	if l.s != nil {
+		return false
+	}
+	return l.c.Reserve(now, vl, n)
 }
 
 // Pending implements Control.

@@ -201,3 +201,26 @@ func TestTimesWrap(t *testing.T) {
 		}
 	}
 }
+
+func TestReserve(t *testing.T) {
+	c, err := New(Params{Kind: KindCredit, VLs: 2, Buffer: 8, Latency: 1, Delay: 1, Rate: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Reserve(0, 1, 5) {
+		t.Fatal("credit flow control did not reserve")
+	}
+	if c.Free(0, 1) != 3 || c.Free(0, 0) != 8 {
+		t.Fatalf("after reserving 5 of 8 on VL 1: free %d and %d, want 3 and 8", c.Free(0, 1), c.Free(0, 0))
+	}
+	if c.CanSend(0, 1, 4) {
+		t.Fatal("reserved credits still usable")
+	}
+	g, err := New(Params{Kind: KindStopGo, VLs: 1, Buffer: 8, Latency: 1, Delay: 1, Rate: 1, StopMark: 4, GoMark: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Reserve(0, 0, 4) {
+		t.Fatal("STOP/GO reserved room it cannot know")
+	}
+}

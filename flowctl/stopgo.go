@@ -95,3 +95,6 @@ func (s *stopGo) Pending(now kernel.Time) kernel.Time {
 	s.listen(now)
 	return s.signals.next(now)
 }
+
+// Reserve reserves nothing: STOP/GO accounts for each flit.
+func (s *stopGo) Reserve(kernel.Time, int, int) bool { return false }

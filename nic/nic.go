@@ -65,6 +65,8 @@ type NIC struct {
 	vlNext  int                // round-robin pointer over queues
 	cur     int32              // packet being injected, or -1
 	curSent int32
+	// reserved says the switch buffer\'s room for cur was taken at its start.
+	reserved bool
 
 	alarm      kernel.Alarm
 	sentAt     kernel.Time // the last cycle a flit was sent
@@ -183,7 +185,7 @@ func (n *NIC) Tick(now kernel.Time) {
 	}
 	p := n.pool.Get(n.cur)
 	vl := int(p.VL)
-	if !n.fc.CanSend(now, vl, 1) {
+	if !n.reserved && !n.fc.CanSend(now, vl, 1) {
 		n.wait(now)
 		return
 	}
@@ -193,7 +195,9 @@ func (n *NIC) Tick(now kernel.Time) {
 	if n.curSent == flits {
 		n.cur = -1
 	}
-	n.fc.Sent(now, vl, arrive)
+	if !n.reserved {
+		n.fc.Sent(now, vl, arrive)
+	}
 	n.sentAt = now
 	n.meter.Queued--
 	n.meter.Injected++
@@ -232,6 +236,7 @@ func (n *NIC) start(now kernel.Time) bool {
 		q.Pop()
 		n.queued--
 		n.cur, n.curSent = pi, 0
+		n.reserved = n.cutThrough && n.fc.Reserve(now, vl, need)
 		n.vlNext = vl + 1
 		if n.vlNext == vls {
 			n.vlNext = 0

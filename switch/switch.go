@@ -107,6 +107,8 @@ type lane struct {
 	out   uint16
 	// sent counts the flits of the head packet already forwarded, of flits.
 	sent, flits uint16
+	// reserved says the packet's room downstream was taken at the grant.
+	reserved bool
 }
 
 // eligibleAt returns when a waiting head may first be allocated.
@@ -513,6 +515,7 @@ func (s *Switch) grant(now kernel.Time, port, outVL, li int32) {
 	l.state = active
 	l.out, l.outVL = uint16(port), uint8(outVL)
 	l.flits = uint16(s.pool.Get(l.q.Front().Pkt).Flits)
+	l.reserved = s.mode == CutThrough && o.fc.Reserve(now, int(outVL), int(l.flits))
 	s.send(now, port, o.n-1)
 }
 
@@ -539,7 +542,7 @@ func (s *Switch) transfer(now kernel.Time, p int32, next *kernel.Time) bool {
 			*next = min(*next, f.Ready(now))
 			continue
 		}
-		if !o.fc.CanSend(now, int(l.outVL), 1) {
+		if !l.reserved && !o.fc.CanSend(now, int(l.outVL), 1) {
 			s.blocked = true
 			*next = min(*next, o.fc.Pending(now))
 			continue
@@ -575,7 +578,9 @@ func (s *Switch) send(now kernel.Time, p, ai int32) {
 	l.sent++
 	tail := l.sent == l.flits
 	arrive := now + s.flitDelay
-	o.fc.Sent(now, int(l.outVL), arrive)
+	if !l.reserved {
+		o.fc.Sent(now, int(l.outVL), arrive)
+	}
 	o.to.Accept(now, int(o.toPort), int(l.outVL), f.Pkt, arrive)
 	s.FlitHops++
 	s.eng.Progress()
