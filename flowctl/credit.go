@@ -29,9 +29,18 @@ func (c *credit) init(p Params) {
 	}
 }
 
+// collect applies every credit that has come back by now.
 func (c *credit) collect(now kernel.Time) {
 	for c.returns.due(now) {
-		c.credits[c.returns.pop().vl]++
+		r := c.returns.At(0)
+		k := min(int32(r.n), int32(uint32(now)-r.at)+1) // the run's units due by now
+		c.credits[r.vl] += int16(k)
+		if k < int32(r.n) {
+			r.at += uint32(k)
+			r.n -= uint16(k)
+			return
+		}
+		c.returns.pop()
 	}
 }
 
@@ -57,13 +66,12 @@ func (c *credit) Sent(now kernel.Time, vl int, _ kernel.Time) {
 	c.credits[vl]--
 }
 
-// Reserve takes n credits of vl at once.
+// Reserve takes n credits of vl at once. It collects the returned credits
+// first, once per packet, which keeps the returns ring short.
 func (c *credit) Reserve(now kernel.Time, vl, n int) bool {
+	c.collect(now)
 	if int(c.credits[vl]) < n {
-		c.collect(now)
-		if int(c.credits[vl]) < n {
-			panic("flowctl: reserved more credits than are free")
-		}
+		panic("flowctl: reserved more credits than are free")
 	}
 	c.credits[vl] -= int16(n)
 	return true
@@ -71,7 +79,7 @@ func (c *credit) Reserve(now kernel.Time, vl, n int) bool {
 
 func (c *credit) Freed(at kernel.Time, vl int) kernel.Time {
 	back := at + c.latency
-	c.returns.push(stamp(back, vl, false))
+	c.returns.pushRun(stamp(back, vl, false))
 	return back
 }
 

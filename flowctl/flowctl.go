@@ -207,18 +207,21 @@ func (l *Link) Pending(now kernel.Time) kernel.Time {
 
 // stamped is a VL tagged with the cycle something about it takes effect,
 // kept modulo 2³² so an entry takes eight bytes: entries are never more
-// than 2³¹ cycles away from the current time.
+// than 2³¹ cycles away from the current time. A credit entry may stand for
+// a run of n credits taking effect in n consecutive cycles from at.
 type stamped struct {
 	at uint32
-	vl uint16
+	vl uint8
 	on bool
+	n  uint16
 }
 
 func stamp(t kernel.Time, vl int, on bool) stamped {
-	return stamped{at: uint32(t), vl: uint16(vl), on: on}
+	return stamped{at: uint32(t), vl: uint8(vl), on: on, n: 1}
 }
 
-// dueBy reports whether the entry takes effect at or before t.
+// dueBy reports whether the entry (its first unit) takes effect at or
+// before t.
 func (s stamped) dueBy(t kernel.Time) bool { return int32(uint32(t)-s.at) >= 0 }
 
 // time returns the entry's cycle, given the current cycle now.
@@ -247,6 +250,20 @@ func (f *fifo) push(s stamped) {
 		}
 		*prev, *cur = *cur, *prev
 	}
+}
+
+// pushRun adds one unit, extending the newest entry when the unit takes
+// effect on the same VL in the cycle right after it (a packet's credits
+// come back in consecutive cycles), so a packet costs one entry.
+func (f *fifo) pushRun(s stamped) {
+	if n := f.Len(); n > 0 {
+		b := f.At(n - 1)
+		if b.vl == s.vl && b.on == s.on && b.at+uint32(b.n) == s.at && b.n < 1<<16-1 {
+			b.n++
+			return
+		}
+	}
+	f.push(s)
 }
 
 // next returns the cycle of the oldest entry, or kernel.Never, given the

@@ -224,3 +224,34 @@ func TestReserve(t *testing.T) {
 		t.Fatal("STOP/GO reserved room it cannot know")
 	}
 }
+
+// TestCreditRuns: credits freed in consecutive cycles share one entry and
+// still come back one per cycle.
+func TestCreditRuns(t *testing.T) {
+	l := new(Link)
+	if err := l.Init(Params{Kind: KindCredit, VLs: 2, Buffer: 16, Latency: 2, Delay: 2, Rate: 1}); err != nil {
+		t.Fatal(err)
+	}
+	l.Reserve(0, 1, 16)
+	l.Reserve(0, 0, 1)
+	for i := kernel.Time(10); i < 18; i++ {
+		l.Freed(i, 1) // back at 12..19
+	}
+	l.Freed(18, 0) // another VL: a new entry
+	if n := l.c.returns.Len(); n != 2 {
+		t.Fatalf("%d entries for a run of 8 and one more, want 2", n)
+	}
+	for now := kernel.Time(11); now <= 20; now++ {
+		want := int(min(max(now-11, 0), 8))
+		if got := l.Free(now, 1); got != want {
+			t.Fatalf("cycle %d: %d credits back on VL 1, want %d", now, got, want)
+		}
+		want0 := 15
+		if now >= 20 {
+			want0 = 16 // its credit is back at 20
+		}
+		if got := l.Free(now, 0); got != want0 {
+			t.Fatalf("cycle %d: VL 0 has %d credits, want %d", now, got, want0)
+		}
+	}
+}

@@ -40,7 +40,7 @@ func (s *stopGo) arrive(t kernel.Time) {
 		s.occupancy[a.vl]++
 		if !s.stopping[a.vl] && s.occupancy[a.vl] >= s.stopMark {
 			s.stopping[a.vl] = true
-			s.signals.push(stamped{at: a.at + uint32(s.latency), vl: a.vl, on: true})
+			s.signals.push(stamped{at: a.at + uint32(s.latency), vl: a.vl, on: true, n: 1})
 		}
 	}
 }
