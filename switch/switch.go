@@ -135,9 +135,25 @@ type inPort struct {
 	// link is the flow-control state of the link into this port, kept
 	// here so freeing a slot touches memory the switch holds anyway.
 	link flowctl.Link
-	// usedAt and used count the flits forwarded in cycle usedAt.
-	usedAt kernel.Time
-	used   int32
+}
+
+// budget counts the flits an input port forwarded in cycle at. A switch's
+// budgets sit in one small array, shared by all the flits of a tick.
+type budget struct {
+	at   kernel.Time
+	used int32
+}
+
+// full reports whether the input has forwarded its speedup's worth of
+// flits in cycle now.
+func (b *budget) full(now kernel.Time, speedup int32) bool { return b.at == now && b.used >= speedup }
+
+// take counts one flit forwarded in cycle now.
+func (b *budget) take(now kernel.Time) {
+	if b.at != now {
+		b.at, b.used = now, 0
+	}
+	b.used++
 }
 
 type outPort struct {
@@ -172,10 +188,11 @@ type Switch struct {
 	alarm   kernel.Alarm
 	blocked bool // last tick found a packet held back by flow control
 
-	in    []inPort
-	ups   []flit.Sender // who sends on the link into each port
-	out   []outPort
-	lanes []lane // port·VLs + vl
+	in      []inPort
+	budgets []budget      // per input port
+	ups     []flit.Sender // who sends on the link into each port
+	out     []outPort
+	lanes   []lane // port·VLs + vl
 	// runs holds the lanes' rings, ringLen runs each; buffer is the
 	// capacity of a lane in flits.
 	runs    []flit.Run
@@ -262,8 +279,9 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		waiting:      make([]uint64, (p.Ports*p.VLs+63)/64),
 		cand:         make([]routing.Candidate, 0, p.Ports),
 	}
-	for i := range s.in {
-		s.in[i].usedAt = -1
+	s.budgets = make([]budget, p.Ports)
+	for i := range s.budgets {
+		s.budgets[i].at = -1
 	}
 	s.runs, s.ringLen, s.buffer = runs, int32(flit.RingRuns(p.Buffer)), int32(p.Buffer)
 	for i := range s.out {
@@ -371,8 +389,7 @@ func (s *Switch) Tick(now kernel.Time) {
 				next = min(next, at)
 				continue
 			}
-			ip := &s.in[li/s.vls]
-			if ip.usedAt == now && ip.used >= s.speedup {
+			if s.budgets[li/s.vls].full(now, s.speedup) {
 				continue // the input is busy this cycle: progress was made, we tick again
 			}
 			port, ovl := s.selectOutput(now, li, &next)
@@ -546,8 +563,7 @@ func (s *Switch) transfer(now kernel.Time, p int32, next *kernel.Time) bool {
 		}
 		li := int32(o.active[ai])
 		l := &s.lanes[li]
-		ip := &s.in[li/s.vls]
-		if ip.usedAt == now && ip.used >= s.speedup {
+		if s.budgets[li/s.vls].full(now, s.speedup) {
 			continue
 		}
 		if l.q.Len() == 0 {
@@ -575,10 +591,7 @@ func (s *Switch) send(now kernel.Time, p, ai int32) {
 	li := int32(o.active[ai])
 	l := &s.lanes[li]
 	ip := &s.in[li/s.vls]
-	if ip.usedAt != now {
-		ip.usedAt, ip.used = now, 0
-	}
-	ip.used++
+	s.budgets[li/s.vls].take(now)
 	o.usedAt = now
 	f := l.q.Front()
 	l.q.Pop(s.ring(li))
