@@ -157,18 +157,22 @@ func (b *budget) take(now kernel.Time) {
 }
 
 type outPort struct {
-	fc     flowctl.Control // the link out of this port
-	to     flit.Receiver
-	toPort int32
-	rr     int32
-	// usedAt is the last cycle the output sent a flit.
-	usedAt kernel.Time
-	busy   bool  // listed in Switch.busy
-	n      int32 // packets in progress: active[:n]
+	// The first 64 bytes hold what moving a flit of a packet in progress
+	// needs; the rest is used when packets start or flow control is
+	// consulted.
+
 	// active lists the lanes with a packet in progress here, in grant order.
 	active [flowctl.MaxVLs]int16
-	// held has bit v set while a packet holds output VL v.
-	held uint16
+	to     flit.Receiver
+	// usedAt is the last cycle the output sent a flit.
+	usedAt kernel.Time
+	n      int32 // packets in progress: active[:n]
+	rr     int16 // the packet in progress being sent: active[rr]
+	toPort int16
+
+	fc   flowctl.Control // the link out of this port
+	held uint16          // bit v set while a packet holds output VL v
+	busy bool            // listed in Switch.busy
 }
 
 // Switch is one switch. It is not safe for concurrent use; a simulation is
@@ -307,7 +311,7 @@ func (s *Switch) ConnectIn(port int, fp flowctl.Params, up flit.Sender) (flowctl
 func (s *Switch) ConnectOut(port int, fc flowctl.Control, to flit.Receiver, toPort int) {
 	s.out[port].fc = fc
 	s.out[port].to = to
-	s.out[port].toPort = int32(toPort)
+	s.out[port].toPort = int16(toPort)
 }
 
 // Unblock implements flit.Sender.
@@ -557,7 +561,7 @@ func (s *Switch) transfer(now kernel.Time, p int32, next *kernel.Time) bool {
 	o := &s.out[p]
 	n := o.n
 	for k := int32(0); k < n; k++ {
-		ai := o.rr + k
+		ai := int32(o.rr) + k
 		if ai >= n {
 			ai -= n
 		}
@@ -613,7 +617,7 @@ func (s *Switch) send(now kernel.Time, p, ai int32) {
 	s.FlitHops++
 	s.eng.Progress()
 	if !tail {
-		o.rr = ai // stay with this packet while it can move
+		o.rr = int16(ai) // stay with this packet while it can move
 		return
 	}
 	o.held &^= 1 << l.outVL
@@ -623,7 +627,7 @@ func (s *Switch) send(now kernel.Time, p, ai int32) {
 	if ai >= n-1 {
 		o.rr = 0
 	} else {
-		o.rr = ai
+		o.rr = int16(ai)
 	}
 	l.sent = 0
 	if l.q.Len() > 0 {

@@ -3,6 +3,7 @@ package switching
 import (
 	"strings"
 	"testing"
+	"unsafe"
 
 	"netsim/flit"
 	"netsim/flowctl"
@@ -271,5 +272,14 @@ func TestWaitingFrom(t *testing.T) {
 				t.Fatalf("from %d: %v, want %v", tc.from, got, tc.want)
 			}
 		}
+	}
+}
+
+// TestOutPortHotLine: what moving a flit of a packet in progress reads from
+// an output port fits in its first cache line.
+func TestOutPortHotLine(t *testing.T) {
+	var o outPort
+	if end := unsafe.Offsetof(o.toPort) + unsafe.Sizeof(o.toPort); end > 64 {
+		t.Fatalf("the hot fields end at byte %d, beyond the first cache line", end)
 	}
 }
