@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -193,5 +194,32 @@ func TestValidate(t *testing.T) {
 		if _, err := Run(context.Background(), cfg); err == nil {
 			t.Errorf("Run accepted a configuration with a bad %s", c.key)
 		}
+	}
+}
+
+// TestSteadyStateAllocatesNothing: simulating ten times longer costs almost
+// no extra allocations — per-flit and per-packet work allocates nothing;
+// what remains is the amortised growth of queues and histograms.
+func TestSteadyStateAllocatesNothing(t *testing.T) {
+	mallocs := func(measure int64) (uint64, int64) {
+		cfg := testConfig(t, flatfly4x4, "dor", "uniform", 2)
+		cfg.Load, cfg.Measure, cfg.Drain = 0.5, measure, 0
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		st, err := Run(context.Background(), cfg)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return after.Mallocs - before.Mallocs, st.FlitHops
+	}
+	short, hopsShort := mallocs(2000)
+	long, hopsLong := mallocs(20000)
+	extra := float64(long) - float64(short)
+	perHop := extra / float64(hopsLong-hopsShort)
+	t.Logf("%d allocations for %d flit-hops, %d for %d", short, hopsShort, long, hopsLong)
+	if perHop > 1e-4 {
+		t.Errorf("%v more allocations for %d more flit-hops (%.2g per flit-hop)", extra, hopsLong-hopsShort, perHop)
 	}
 }
