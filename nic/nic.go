@@ -65,6 +65,9 @@ type NIC struct {
 	vlNext  int                // round-robin pointer over queues
 	cur     int32              // packet being injected, or -1
 	curSent int32
+	// curVL and curFlits are cur's VL and length, kept here so sending a
+	// flit does not touch the packet.
+	curVL, curFlits int32
 	// reserved says the switch buffer\'s room for cur was taken at its start.
 	reserved bool
 
@@ -183,16 +186,15 @@ func (n *NIC) Tick(now kernel.Time) {
 		n.wait(now)
 		return
 	}
-	p := n.pool.Get(n.cur)
-	vl := int(p.VL)
+	vl := int(n.curVL)
 	if !n.reserved && !n.fc.CanSend(now, vl, 1) {
 		n.wait(now)
 		return
 	}
 	arrive := now + n.latency
-	pi, flits := n.cur, p.Flits
+	pi := n.cur
 	n.curSent++
-	if n.curSent == flits {
+	if n.curSent == n.curFlits {
 		n.cur = -1
 	}
 	if !n.reserved {
@@ -235,7 +237,8 @@ func (n *NIC) start(now kernel.Time) bool {
 		}
 		q.Pop()
 		n.queued--
-		n.cur, n.curSent = pi, 0
+		p := n.pool.Get(pi)
+		n.cur, n.curSent, n.curVL, n.curFlits = pi, 0, int32(vl), p.Flits
 		n.reserved = n.cutThrough && n.fc.Reserve(now, vl, need)
 		n.vlNext = vl + 1
 		if n.vlNext == vls {
