@@ -53,14 +53,14 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("routing_delay: must be at least 0, got %d", c.RoutingDelay)
 	case c.CrossbarDelay < 0:
 		return fmt.Errorf("crossbar_delay: must be at least 0, got %d", c.CrossbarDelay)
-	case c.Warmup+c.Measure+c.Drain > maxCycles:
-		return fmt.Errorf("drain: warmup + measure + drain must not exceed %d cycles", int64(maxCycles))
 	case c.Warmup < 0 || c.Warmup > maxCycles:
 		return fmt.Errorf("warmup: must be between 0 and %d cycles, got %d", int64(maxCycles), c.Warmup)
 	case c.Measure < 1 || c.Measure > maxCycles:
 		return fmt.Errorf("measure: must be between 1 and %d cycles, got %d", int64(maxCycles), c.Measure)
 	case c.Drain < 0 || c.Drain > maxCycles:
 		return fmt.Errorf("drain: must be between 0 and %d cycles, got %d", int64(maxCycles), c.Drain)
+	case c.Warmup+c.Measure+c.Drain > maxCycles:
+		return fmt.Errorf("drain: warmup + measure + drain must not exceed %d cycles", int64(maxCycles))
 	case c.DeadlockWindow < 1:
 		return fmt.Errorf("deadlock_window: must be at least 1 cycle, got %d", c.DeadlockWindow)
 	}
@@ -259,8 +259,6 @@ func assemble(cfg *Config) (*point, error) {
 	return p, nil
 }
 
-func (p *point) queued() int64 { return p.meter.Queued }
-
 // runTo advances the simulation to cycle end, checking ctx between chunks.
 // stop, if not nil, ends the run early when it reports true.
 func (p *point) runTo(ctx context.Context, end kernel.Time, stop func() bool) error {
@@ -281,7 +279,7 @@ func (p *point) runTo(ctx context.Context, end kernel.Time, stop func() bool) er
 			}
 			var dl *kernel.DeadlockError
 			if errors.As(err, &dl) {
-				return fmt.Errorf("%w (%d flits in flight, %d in source queues)", err, p.inFlight(), p.queued())
+				return fmt.Errorf("%w (%d flits in flight, %d in source queues)", err, p.inFlight(), p.meter.Queued)
 			}
 			return err
 		}
@@ -351,11 +349,11 @@ func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
 	if err := p.runTo(ctx, kernel.Time(cfg.Warmup), nil); err != nil {
 		return fail(err)
 	}
-	st.QueueStart = p.queued()
+	st.QueueStart = p.meter.Queued
 	if err := p.runTo(ctx, kernel.Time(cfg.Warmup+cfg.Measure), nil); err != nil {
 		return fail(err)
 	}
-	st.QueueEnd = p.queued()
+	st.QueueEnd = p.meter.Queued
 	arrived := func() bool { return p.meter.Delivered == p.meter.MeasuredPackets }
 	if err := p.runTo(ctx, kernel.Time(cfg.Warmup+cfg.Measure+cfg.Drain), arrived); err != nil {
 		return fail(err)
@@ -364,7 +362,7 @@ func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
 		for _, n := range p.nics {
 			n.StopGenerating()
 		}
-		empty := func() bool { return p.queued() == 0 && p.inFlight() == 0 }
+		empty := func() bool { return p.meter.Queued == 0 && p.inFlight() == 0 }
 		if err := p.runTo(ctx, math.MaxInt64/2, empty); err != nil {
 			return fail(err)
 		}

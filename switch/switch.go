@@ -117,9 +117,8 @@ type lane struct {
 	eligible uint32
 	// state is idle, waiting or active.
 	state uint8
-	// out and outVL are the grant of an active head.
+	// outVL is the output VL granted to an active head.
 	outVL uint8
-	out   uint16
 	// sent counts the flits of the head packet already forwarded, of flits.
 	sent, flits uint16
 	// reserved says the packet's room downstream was taken at the grant.
@@ -129,12 +128,6 @@ type lane struct {
 // eligibleAt returns when a waiting head may first be allocated.
 func (l *lane) eligibleAt(now kernel.Time) kernel.Time {
 	return now + kernel.Time(int32(l.eligible-uint32(now)))
-}
-
-type inPort struct {
-	// link is the flow-control state of the link into this port, kept
-	// here so freeing a slot touches memory the switch holds anyway.
-	link flowctl.Link
 }
 
 // budget counts the flits an input port forwarded in cycle at. A switch's
@@ -192,7 +185,9 @@ type Switch struct {
 	alarm   kernel.Alarm
 	blocked bool // last tick found a packet held back by flow control
 
-	in      []inPort
+	// in holds the flow-control state of the link into each port, kept
+	// here so freeing a slot touches memory the switch holds anyway.
+	in      []flowctl.Link
 	budgets []budget      // per input port
 	ups     []flit.Sender // who sends on the link into each port
 	out     []outPort
@@ -225,7 +220,7 @@ func (s *Switch) Err() error { return s.err }
 // random every cycle, and spread over small allocations nearly every access
 // would also miss the TLB.
 type Storage struct {
-	in    []inPort
+	in    []flowctl.Link
 	out   []outPort
 	lanes []lane
 	runs  []flit.Run
@@ -240,7 +235,7 @@ func NewStorage(params []Params) *Storage {
 		slots += p.Ports * p.VLs * flit.RingRuns(p.Buffer)
 	}
 	return &Storage{
-		in:    hugemem.Make[inPort](ports),
+		in:    hugemem.Make[flowctl.Link](ports),
 		out:   hugemem.Make[outPort](ports),
 		lanes: hugemem.Make[lane](lanes),
 		runs:  hugemem.Make[flit.Run](slots),
@@ -248,7 +243,7 @@ func NewStorage(params []Params) *Storage {
 }
 
 // take removes the storage of the switch with parameters p from st.
-func (st *Storage) take(p Params) (in []inPort, out []outPort, lanes []lane, runs []flit.Run) {
+func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, lanes []lane, runs []flit.Run) {
 	n, l, k := p.Ports, p.Ports*p.VLs, p.Ports*p.VLs*flit.RingRuns(p.Buffer)
 	in, st.in = st.in[:n:n], st.in[n:]
 	out, st.out = st.out[:n:n], st.out[n:]
@@ -298,12 +293,12 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 // parameters fp, from sender up, and returns its flow-control state for the
 // sender to use. The switch keeps the state.
 func (s *Switch) ConnectIn(port int, fp flowctl.Params, up flit.Sender) (flowctl.Control, error) {
-	ip := &s.in[port]
-	if err := ip.link.Init(fp); err != nil {
+	link := &s.in[port]
+	if err := link.Init(fp); err != nil {
 		return nil, err
 	}
 	s.ups[port] = up
-	return &ip.link, nil
+	return link, nil
 }
 
 // ConnectOut attaches the link leaving port: its flow control and the
@@ -329,7 +324,6 @@ func (s *Switch) Accept(now kernel.Time, port, vl int, pkt int32, arrive kernel.
 	switch l.state {
 	case idle:
 		l.state = waiting
-		l.sent = 0
 		l.eligible = uint32(arrive + s.routingDelay)
 		s.setWaiting(li, true)
 		s.alarm.Set(arrive + s.routingDelay)
@@ -549,7 +543,7 @@ func (s *Switch) grant(now kernel.Time, port, outVL, li int32) {
 		s.busy = append(s.busy, port)
 	}
 	l.state = active
-	l.out, l.outVL = uint16(port), uint8(outVL)
+	l.outVL = uint8(outVL)
 	l.flits = uint16(s.pool.Get(l.q.Front().Pkt).Flits)
 	l.reserved = s.mode == CutThrough && o.fc.Reserve(now, int(outVL), int(l.flits))
 	s.send(now, port, o.n-1)
@@ -594,12 +588,11 @@ func (s *Switch) send(now kernel.Time, p, ai int32) {
 	o := &s.out[p]
 	li := int32(o.active[ai])
 	l := &s.lanes[li]
-	ip := &s.in[li/s.vls]
 	s.budgets[li/s.vls].take(now)
 	o.usedAt = now
 	f := l.q.Front()
 	l.q.Pop(s.ring(li))
-	if t := ip.link.Freed(now, int(li%s.vls)); t != kernel.Never {
+	if t := s.in[li/s.vls].Freed(now, int(li%s.vls)); t != kernel.Never {
 		if up := s.ups[li/s.vls]; up != nil {
 			up.Unblock(t)
 		}
