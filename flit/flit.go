@@ -119,7 +119,7 @@ func RingRuns(capacity int) int { return max(capacity-2, 0) }
 func (q *Queue) Len() int { return int(q.n) }
 
 // Push appends a flit of packet pkt that is in the buffer from cycle ready
-// on. The queue holds at most capacity flits (at most MaxCapacity);
+// on. The queue holds at most capacity flits (below 2¹⁶: counts are 16-bit);
 // overflow is a flow-control bug and panics.
 func (q *Queue) Push(ring []Run, capacity int, pkt int32, ready kernel.Time) {
 	if int(q.n) >= capacity {
@@ -149,9 +149,6 @@ func (q *Queue) Push(ring []Run, capacity int, pkt int32, ready kernel.Time) {
 	}
 	q.back = Run{Pkt: pkt, ready: r, n: 1}
 }
-
-// MaxCapacity is the largest capacity of a Queue, in flits.
-const MaxCapacity = 1<<16 - 1
 
 // Front returns the oldest flit; the queue must not be empty.
 func (q *Queue) Front() Slot { return Slot{Pkt: q.front.Pkt, ready: q.front.ready} }
