@@ -31,6 +31,41 @@ type group struct {
 	search  []Record // points tested by the saturation search
 	sat     *Record  // the saturation result, if the search completed
 	pending int
+
+	// memo holds each load's simulation, so a load both listed and tested
+	// by the search is simulated once.
+	mu   sync.Mutex
+	memo map[float64]*memoPoint
+}
+
+// memoPoint is one load's simulation, done or under way.
+type memoPoint struct {
+	done chan struct{}
+	rec  Record
+	err  error
+}
+
+// point simulates load for gr, or waits for and reuses the simulation of
+// the same load already started by another task of gr.
+func (gr *group) point(ctx context.Context, sim Simulator, load float64) (Record, error) {
+	gr.mu.Lock()
+	m, ok := gr.memo[load]
+	if !ok {
+		m = &memoPoint{done: make(chan struct{})}
+		gr.memo[load] = m
+	}
+	gr.mu.Unlock()
+	if ok {
+		select {
+		case <-m.done:
+			return m.rec, m.err
+		case <-ctx.Done():
+			return Record{}, ctx.Err()
+		}
+	}
+	m.rec, m.err = runPoint(ctx, sim, gr.exp, gr.pattern, load)
+	close(m.done)
+	return m.rec, m.err
 }
 
 // Run simulates every point of exps and calls emit for each record, in
@@ -53,7 +88,7 @@ func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) e
 	var groups []*group
 	for _, e := range exps {
 		for p := range e.Traffic.Patterns {
-			gr := &group{exp: e, pattern: p, records: make([]Record, len(e.Sweep.Loads))}
+			gr := &group{exp: e, pattern: p, records: make([]Record, len(e.Sweep.Loads)), memo: map[float64]*memoPoint{}}
 			gr.pending = len(e.Sweep.Loads)
 			if e.Sweep.Mode == ModeSaturation {
 				gr.pending++
@@ -61,16 +96,11 @@ func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) e
 			groups = append(groups, gr)
 		}
 	}
-	out := &orderedEmitter{groups: groups, emit: emit}
+	out := &orderedEmitter{groups: groups, ready: make([]bool, len(groups)), emit: emit}
 	for gi, gr := range groups {
-		if gr.pending == 0 {
-			if err := out.done(gi); err != nil {
-				return err
-			}
-		}
 		for li, load := range gr.exp.Sweep.Loads {
 			g.Go(func() error {
-				rec, err := runPoint(ctx, sim, gr.exp, gr.pattern, load)
+				rec, err := gr.point(ctx, sim, load)
 				if err != nil {
 					return err
 				}
@@ -94,20 +124,18 @@ func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) e
 func (gr *group) runSearch(ctx context.Context, sim Simulator) error {
 	e := gr.exp
 	res := e.Sweep.Resolution
-	failed := false
 	k, err := bisect(res, func(k int) (bool, error) {
-		rec, err := runPoint(ctx, sim, e, gr.pattern, float64(k)/float64(res))
+		rec, err := gr.point(ctx, sim, float64(k)/float64(res))
 		if err != nil {
 			return false, err
 		}
 		gr.search = append(gr.search, rec)
 		if rec.Kind == KindError {
-			failed = true
 			return false, errSearchFailed
 		}
 		return rec.Stable, nil
 	})
-	if failed {
+	if errors.Is(err, errSearchFailed) {
 		return nil // the error record says why there is no saturation value
 	}
 	if err != nil {
@@ -127,8 +155,8 @@ func (gr *group) runSearch(ctx context.Context, sim Simulator) error {
 var errSearchFailed = errors.New("saturation search stopped at a failed point")
 
 // final returns the records of a completed group: its points and errors by
-// increasing load (a load both listed and tested by the search appears
-// once), then the saturation result.
+// increasing load (a load both listed and tested by the search was
+// simulated once and appears once), then the saturation result.
 func (gr *group) final() []Record {
 	all := append(slices.Clone(gr.records), gr.search...)
 	slices.SortStableFunc(all, func(a, b Record) int {
@@ -175,9 +203,6 @@ func (o *orderedEmitter) finish(gi int) error {
 func (o *orderedEmitter) done(gi int) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.ready == nil {
-		o.ready = make([]bool, len(o.groups))
-	}
 	o.ready[gi] = true
 	for o.next < len(o.groups) && o.ready[o.next] {
 		for _, rec := range o.groups[o.next].final() {

@@ -25,16 +25,18 @@ type fakeSim struct {
 	mu         sync.Mutex
 	rng        *rand.Rand
 	seeds      map[string]uint64
+	calls      map[string]int // simulations per "pattern load"
 }
 
 func newFakeSim(seed uint64, thresholds map[string]float64) *fakeSim {
-	return &fakeSim{thresholds: thresholds, rng: rand.New(rand.NewPCG(seed, 1)), seeds: map[string]uint64{}}
+	return &fakeSim{thresholds: thresholds, rng: rand.New(rand.NewPCG(seed, 1)), seeds: map[string]uint64{}, calls: map[string]int{}}
 }
 
 func (f *fakeSim) run(ctx context.Context, c fabric.Config) (fabric.Stats, error) {
 	f.mu.Lock()
 	sleep := time.Duration(f.rng.IntN(2000)) * time.Microsecond
 	f.seeds[fmt.Sprintf("%s %v", c.Pattern.Name(), c.Load)] = c.Seed
+	f.calls[fmt.Sprintf("%s %v", c.Pattern.Name(), c.Load)]++
 	f.mu.Unlock()
 	select {
 	case <-time.After(sleep):
@@ -201,5 +203,23 @@ func TestRunnerStopsOnCancelAndEmitError(t *testing.T) {
 	err := Runner{Jobs: 2, Simulate: sim.run}.Run(context.Background(), exps, func(Record) error { return boom })
 	if !errors.Is(err, boom) {
 		t.Errorf("emit error: got %v, want it wrapped", err)
+	}
+}
+
+// TestRunnerSimulatesEachLoadOnce: a load both listed and tested by the
+// saturation search (0.5 is the search's first point) is simulated once.
+func TestRunnerSimulatesEachLoadOnce(t *testing.T) {
+	exps := testExperiments(t)
+	for _, jobs := range []int{1, 4} {
+		sim := newFakeSim(3, map[string]float64{"uniform": 0.3, "complement": 0.6})
+		runJSON(t, exps[1:], sim.run, jobs)
+		for key, n := range sim.calls {
+			if n != 1 {
+				t.Errorf("-j %d: %s simulated %d times", jobs, key, n)
+			}
+		}
+		if sim.calls["uniform 0.5"] == 0 {
+			t.Errorf("-j %d: the shared load 0.5 was not simulated", jobs)
+		}
 	}
 }
