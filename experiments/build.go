@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"netsim/flowctl"
 	"netsim/routing"
 	"netsim/topologies"
 	"netsim/traffic"
@@ -47,21 +46,11 @@ func (d *decoder) build(e *Experiment) {
 	r, err := routing.New(routing.Spec{Algorithm: e.Routing, VLs: e.FlowControl.VLs}, net)
 	if err != nil {
 		d.builderError("routing", err)
-	} else if r.VLs() > e.FlowControl.VLs {
-		d.fail("flow_control", "vls", "%d virtual lanes are too few for routing %q (expected ≥ %d)",
-			e.FlowControl.VLs, e.Routing, r.VLs())
 	} else {
 		e.routing = r
 	}
 
-	if err := flowParams(e).Validate(); err != nil {
-		d.builderError("flow_control", err)
-	}
-
-	key := "patterns"
-	if _, ok := d.lineOf("traffic", "pattern"); ok {
-		key = "pattern"
-	}
+	key := d.patternKey
 	for _, name := range e.Traffic.Patterns {
 		p, err := traffic.NewPattern(name, len(net.Hosts), e.Seed)
 		if err != nil {
@@ -78,29 +67,6 @@ func (d *decoder) build(e *Experiment) {
 	if err := cfg.Validate(); err != nil {
 		d.builderError("switch", err)
 	}
-}
-
-// flowParams returns the flow-control parameters of e's links, as the
-// fabric derives them: a flit takes crossbar delay plus link latency from
-// the sender's crossbar to the receiver's buffer.
-func flowParams(e *Experiment) flowctl.Params {
-	return flowctl.Params{
-		Kind:     flowctl.Kind(e.FlowControl.Kind),
-		VLs:      e.FlowControl.VLs,
-		Buffer:   e.FlowControl.BufferFlits,
-		Latency:  e.Switch.LinkLatency,
-		Delay:    e.Switch.CrossbarDelay + e.Switch.LinkLatency,
-		Rate:     e.Switch.Speedup,
-		StopMark: e.FlowControl.StopMark,
-		GoMark:   e.FlowControl.GoMark,
-	}
-}
-
-// lineOf reports the line of key in section and whether the key is written
-// on exactly that line (rather than found by falling back to the section).
-func (d *decoder) lineOf(section, key string) (int, bool) {
-	l := d.lines.line(section, key)
-	return l, l > 0 && l != d.lines.line(section, "")
 }
 
 // builderError records err, whose message starts with the key at fault

@@ -169,7 +169,8 @@ func (d *decoder) flowControl(e *Experiment, t map[string]any) {
 		}
 		return
 	}
-	slack := StopGoSlack(e.Switch)
+	// A flit takes crossbar delay plus link latency to the next buffer.
+	slack := flowctl.Params{Delay: e.Switch.CrossbarDelay + e.Switch.LinkLatency, Latency: e.Switch.LinkLatency}.Slack()
 	limit := f.BufferFlits - slack
 	if limit < 1 {
 		d.fail(sec, "buffer_flits", "%d is too small for stopgo (expected > %d, the flits in flight after STOP: crossbar_delay + 2·link_latency − 1)",
@@ -186,13 +187,6 @@ func (d *decoder) flowControl(e *Experiment, t map[string]any) {
 	}
 }
 
-// StopGoSlack returns how many flits may still arrive at a STOP/GO receiver
-// after its occupancy reaches the stop mark: those the sender emits until
-// STOP reaches it (one link latency) plus those already between the
-// sender's crossbar and the buffer (crossbar delay plus link latency),
-// less the one that triggered STOP.
-func StopGoSlack(s Switch) int { return s.CrossbarDelay + 2*s.LinkLatency - 1 }
-
 // traffic decodes [traffic]. Pattern names are checked when the experiment
 // is built, against the network's host count.
 func (d *decoder) traffic(e *Experiment, t map[string]any) {
@@ -203,6 +197,10 @@ func (d *decoder) traffic(e *Experiment, t map[string]any) {
 	d.checkKeys(t, sec, "patterns", "pattern", "packet_flits")
 	_, hasList := t["patterns"]
 	_, hasOne := t["pattern"]
+	d.patternKey = "patterns"
+	if hasOne {
+		d.patternKey = "pattern"
+	}
 	switch {
 	case hasList && hasOne:
 		d.fail(sec, "pattern", "give either pattern or patterns, not both")
@@ -220,18 +218,10 @@ func (d *decoder) traffic(e *Experiment, t map[string]any) {
 	}
 	for i, p := range e.Traffic.Patterns {
 		if slices.Contains(e.Traffic.Patterns[:i], p) {
-			d.fail(sec, keyOf(hasOne), "pattern %q appears twice", p)
+			d.fail(sec, d.patternKey, "pattern %q appears twice", p)
 		}
 	}
 	e.Traffic.PacketFlits = int(d.integer(t, sec, "packet_flits", DefaultPacketFlits, 1, maxPacketFlits))
-}
-
-// keyOf returns the key under which patterns were given.
-func keyOf(single bool) string {
-	if single {
-		return "pattern"
-	}
-	return "patterns"
 }
 
 // sim decodes [sim].

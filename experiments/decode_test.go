@@ -140,6 +140,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown pattern", edit(t, `patterns = ["uniform", "complement"]`, `patterns = ["uniform", "tornado"]`), `f.toml:15: [traffic] patterns: unknown pattern "tornado"`},
 		{"bit pattern on 12 hosts", edit(t, "hosts = 16", "hosts = 12"), `f.toml:15: [traffic] patterns: pattern "complement" needs a power-of-two host count, got 12 hosts`},
 		{"single pattern key", edit(t, `patterns = ["uniform", "complement"]`, `pattern = "shuffle"`, "hosts = 16", "hosts = 12"), `f.toml:15: [traffic] pattern: pattern "shuffle" needs a power-of-two`},
+		{"single pattern key, inline table", edit(t, "[traffic]\npatterns = [\"uniform\", \"complement\"]\npacket_flits = 8\n", "", "seed = 7\n", "seed = 7\ntraffic = { pattern = \"shuffle\", packet_flits = 8 }\n", "hosts = 16", "hosts = 12"), `f.toml:3: [traffic] pattern: pattern "shuffle" needs a power-of-two`},
 		{"pattern and patterns", edit(t, "packet_flits = 8", "packet_flits = 8\npattern = \"uniform\""), "f.toml:17: [traffic] pattern: give either pattern or patterns, not both"},
 		{"duplicate pattern", edit(t, `"complement"]`, `"uniform"]`), `f.toml:15: [traffic] patterns: pattern "uniform" appears twice`},
 		{"empty patterns", edit(t, `patterns = ["uniform", "complement"]`, "patterns = []"), "f.toml:15: [traffic] patterns: empty list"},

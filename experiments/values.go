@@ -16,6 +16,8 @@ type decoder struct {
 	file  string
 	lines keyLines
 	errs  []error
+	// patternKey is the [traffic] key the patterns were given under.
+	patternKey string
 }
 
 // fail records a problem with key of section.

@@ -89,6 +89,12 @@ const MaxVLs = 16
 // MaxBuffer is the largest buffer per VL, in flits.
 const MaxBuffer = 1<<15 - 1
 
+// Slack returns how many flits may still reach a STOP/GO receiver after its
+// occupancy reaches the stop mark: those the sender emits until STOP
+// reaches it (one latency) plus those already on their way (Delay), less
+// the one that triggered STOP. A buffer needs StopMark + Slack slots.
+func (p Params) Slack() int { return p.Delay + p.Latency - 1 }
+
 // Validate checks p, naming the experiment key at fault.
 func (p Params) Validate() error {
 	if p.VLs < 1 || p.VLs > MaxVLs {
@@ -114,9 +120,9 @@ func (p Params) Validate() error {
 		}
 		// After the occupancy reaches StopMark, the sender keeps sending
 		// until STOP reaches it, and flits already on the wire still land.
-		if need := p.StopMark + p.Delay + p.Latency - 1; need > p.Buffer {
+		if slack := p.Slack(); p.StopMark+slack > p.Buffer {
 			return fmt.Errorf("stop_mark: %d leaves no room for the %d flits in flight after STOP; need stop_mark ≤ buffer_flits − %d = %d",
-				p.StopMark, p.Delay+p.Latency-1, p.Delay+p.Latency-1, p.Buffer-(p.Delay+p.Latency-1))
+				p.StopMark, slack, slack, p.Buffer-slack)
 		}
 	default:
 		return fmt.Errorf("kind: unknown flow control %q (known: credit, stopgo)", p.Kind)
