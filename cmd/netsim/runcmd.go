@@ -48,7 +48,7 @@ func parseRunFlags(args []string) (runFlags, error) {
 	}
 	f.files = append(f.files, tail...)
 	if f.jobs < 0 {
-		return f, fmt.Errorf("-j: %d is not a valid number of jobs (expected ≥ 1)", f.jobs)
+		return f, fmt.Errorf("-j: %d is not a valid number of jobs (expected ≥ 1, or 0 for the number of CPUs)", f.jobs)
 	}
 	return f, nil
 }
