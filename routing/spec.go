@@ -4,12 +4,13 @@ import (
 	"errors"
 	"fmt"
 
+	"netsim/flowctl"
 	"netsim/topologies"
 )
 
-// MaxVLs bounds Spec.VLs. InfiniBand links carry at most 15 data VLs; the
-// simulator allows more for experiments beyond the standard.
-const MaxVLs = 64
+// MaxVLs bounds Spec.VLs: the virtual lanes a link of the simulator has at
+// most (InfiniBand links carry at most 15 data VLs).
+const MaxVLs = flowctl.MaxVLs
 
 // Spec describes a routing as written in the [routing] section of an
 // experiment file.

@@ -31,7 +31,7 @@ func TestNewErrors(t *testing.T) {
 		{"nil network", Spec{Algorithm: "dor", VLs: 1}, nil, "routing: no network to route on"},
 		{"zero vls", Spec{Algorithm: "dor", VLs: 0}, ff, "vls: need at least 1 virtual lane, got 0"},
 		{"negative vls", Spec{Algorithm: "dor", VLs: -2}, ff, "vls: need at least 1 virtual lane, got -2"},
-		{"too many vls", Spec{Algorithm: "dor", VLs: MaxVLs + 1}, ff, "vls: 65 exceeds the limit of 64 virtual lanes"},
+		{"too many vls", Spec{Algorithm: "dor", VLs: MaxVLs + 1}, ff, "vls: 17 exceeds the limit of 16 virtual lanes"},
 		{"unknown on flatfly", Spec{Algorithm: "xyz", VLs: 1}, ff, `algorithm: unknown routing "xyz" for topology flatfly (known: dor)`},
 		{"missing on flatfly", Spec{VLs: 1}, ff, "algorithm: missing routing name for topology flatfly (known: dor)"},
 		{"nodateline on flatfly", Spec{Algorithm: "dor-nodateline", VLs: 1}, ff, `algorithm: unknown routing "dor-nodateline" for topology flatfly (known: dor)`},
