@@ -48,10 +48,16 @@ type DeadlockError struct {
 	At           Time // cycle at which the deadlock was detected
 	LastProgress Time // cycle of the last call to Progress
 	Window       Time // watchdog window in effect
+	// NoEvents is set when the queue ran dry: nothing could ever move.
+	NoEvents bool
 }
 
 // Error implements the error interface.
 func (d *DeadlockError) Error() string {
+	if d.NoEvents {
+		return fmt.Sprintf("deadlock: no event left at cycle %d (last progress at cycle %d) with flits in flight",
+			d.At, d.LastProgress)
+	}
 	return fmt.Sprintf("deadlock: no progress for %d cycles (last progress at cycle %d, detected at cycle %d) with flits in flight",
 		d.At-d.LastProgress, d.LastProgress, d.At)
 }
@@ -250,7 +256,7 @@ func (e *Engine) run(until Time) error {
 			next = e.overflow[0].at
 		default:
 			if e.window > 0 && e.busy() {
-				return &DeadlockError{At: e.now, LastProgress: e.lastProgress, Window: e.window}
+				return &DeadlockError{At: e.now, LastProgress: e.lastProgress, Window: e.window, NoEvents: true}
 			}
 			next = until
 		}

@@ -429,7 +429,7 @@ func TestWatchdog(t *testing.T) {
 		{"stuck with sparse events", 100, true, 37, Never, 0, Never, &DeadlockError{At: 111, LastProgress: 0, Window: 100}},
 		{"progressing", 100, true, 1, Never, Never, 100000, nil},
 		{"progress stops", 100, true, 3, Never, 500, Never, &DeadlockError{At: 600, LastProgress: 498, Window: 100}},
-		{"queue empties while busy", 1000, true, 5, 50, Never, Never, &DeadlockError{At: 45, LastProgress: 45, Window: 1000}},
+		{"queue empties while busy", 1000, true, 5, 50, Never, Never, &DeadlockError{At: 45, LastProgress: 45, Window: 1000, NoEvents: true}},
 		{"stuck detected at until", 100, true, 1000, Never, 0, 150, &DeadlockError{At: 150, LastProgress: 0, Window: 100}},
 		{"idle with gaps", 100, false, 1000, 1e6, 0, Never, nil},
 		{"idle dense", 10, false, 1, 5000, 0, Never, nil},
@@ -603,5 +603,16 @@ func TestZeroAllocs(t *testing.T) {
 				t.Errorf("Pending()=%d, want %d", m.eng.Pending(), tc.n)
 			}
 		})
+	}
+}
+
+func TestDeadlockErrorMessages(t *testing.T) {
+	stuck := (&DeadlockError{At: 500, LastProgress: 100, Window: 400}).Error()
+	dry := (&DeadlockError{At: 45, LastProgress: 45, Window: 1000, NoEvents: true}).Error()
+	if !strings.Contains(stuck, "no progress for 400 cycles") {
+		t.Errorf("watchdog message %q", stuck)
+	}
+	if !strings.Contains(dry, "no event left at cycle 45") {
+		t.Errorf("dry-queue message %q", dry)
 	}
 }
