@@ -172,18 +172,24 @@ func (e *Engine) Schedule(at Time, ev Event) {
 		e.pastPanic(at)
 	}
 	if d < e.size {
-		s := int(at) & e.mask
-		b := e.wheel[s]
-		if cap(b) == 0 {
-			b = e.spareBucket()
-		}
-		e.wheel[s] = append(b, ev)
-		e.used[s>>6] |= 1 << uint(s&63)
-		e.inWheel++
+		e.toWheel(at, ev)
 		return
 	}
 	e.push(item{at: at, seq: e.seq, ev: ev})
 	e.seq++
+}
+
+// toWheel appends ev to the bucket of cycle at, which must be within the
+// wheel's window.
+func (e *Engine) toWheel(at Time, ev Event) {
+	s := int(at) & e.mask
+	b := e.wheel[s]
+	if cap(b) == 0 {
+		b = e.spareBucket()
+	}
+	e.wheel[s] = append(b, ev)
+	e.used[s>>6] |= 1 << uint(s&63)
+	e.inWheel++
 }
 
 // spareBucket returns an empty array drained earlier, or nil.
@@ -304,14 +310,7 @@ func (e *Engine) advance(t Time) error {
 	e.now = t
 	for len(e.overflow) > 0 && e.overflow[0].at-t < e.size {
 		it := e.pop()
-		s := int(it.at) & e.mask
-		b := e.wheel[s]
-		if cap(b) == 0 {
-			b = e.spareBucket()
-		}
-		e.wheel[s] = append(b, it.ev)
-		e.used[s>>6] |= 1 << uint(s&63)
-		e.inWheel++
+		e.toWheel(it.at, it.ev)
 	}
 	if e.window > 0 && t-e.lastProgress >= e.window {
 		if e.busy() {
