@@ -15,9 +15,6 @@ type crossbarDOR struct {
 // newCrossbarDOR builds the routing for net, a crossbar, with vls virtual
 // lanes available.
 func newCrossbarDOR(net *topologies.Network, vls int) (*crossbarDOR, error) {
-	if err := net.Validate(); err != nil {
-		return nil, fmt.Errorf("routing dor: %w", err)
-	}
 	if len(net.Switches) != 1 {
 		return nil, fmt.Errorf("routing dor: a crossbar has one switch, network has %d", len(net.Switches))
 	}

@@ -25,9 +25,6 @@ type flatFlyDOR struct {
 // newFlatFlyDOR builds dimension-order routing for net, a FlatFly, with vls
 // virtual lanes available.
 func newFlatFlyDOR(net *topologies.Network, vls int) (*flatFlyDOR, error) {
-	if err := net.Validate(); err != nil {
-		return nil, fmt.Errorf("routing dor: %w", err)
-	}
 	hosts, err := newHostTable(net, vls)
 	if err != nil {
 		return nil, fmt.Errorf("routing dor: %w", err)
@@ -115,13 +112,9 @@ func (r *flatFlyDOR) links(net *topologies.Network) error {
 				}
 			}
 			i := int(r.dimOff[n]) + int(peer[n])
-			switch {
-			case count[i] == 0:
-				first[i] = int32(p)
-			case int(first[i]+count[i]) != p:
-				return fmt.Errorf("switch %d: parallel ports %d and %d to switch %d are not contiguous", s, first[i]+count[i]-1, p, port.Peer)
+			if err := extendRun(s, p, port.Peer, &first[i], &count[i]); err != nil {
+				return err
 			}
-			count[i]++
 		}
 		for n, k := range net.Dims {
 			for v := range int32(k) {

@@ -20,9 +20,6 @@ type ringNoDateline struct {
 // newRingNoDateline builds the routing for net, a ring, with vls virtual
 // lanes available.
 func newRingNoDateline(net *topologies.Network, vls int) (*ringNoDateline, error) {
-	if err := net.Validate(); err != nil {
-		return nil, fmt.Errorf("routing dor-nodateline: %w", err)
-	}
 	hosts, err := newHostTable(net, vls)
 	if err != nil {
 		return nil, fmt.Errorf("routing dor-nodateline: %w", err)
@@ -62,11 +59,11 @@ func (r *ringNoDateline) tables(net *topologies.Network) error {
 			}
 			switch r.pos[port.Peer] {
 			case (r.pos[s] + 1) % r.n:
-				if err := r.extend(s, p, &up, &nUp); err != nil {
+				if err := extendRun(s, p, port.Peer, &up, &nUp); err != nil {
 					return err
 				}
 			case (r.pos[s] + r.n - 1) % r.n:
-				if err := r.extend(s, p, &down, &nDown); err != nil {
+				if err := extendRun(s, p, port.Peer, &down, &nDown); err != nil {
 					return err
 				}
 			default:
@@ -81,14 +78,15 @@ func (r *ringNoDateline) tables(net *topologies.Network) error {
 	return nil
 }
 
-// extend adds port p to the run of parallel ports starting at *first with
-// *count ports, which must stay contiguous.
-func (r *ringNoDateline) extend(s, p int, first, count *int32) error {
+// extendRun adds port p of switch s, a link to switch peer, to the run of
+// parallel ports to peer starting at *first with *count ports, which must
+// stay contiguous.
+func extendRun(s, p int, peer int32, first, count *int32) error {
 	switch {
 	case *count == 0:
 		*first = int32(p)
 	case int(*first+*count) != p:
-		return fmt.Errorf("switch %d: parallel ports %d and %d to one neighbour are not contiguous", s, *first+*count-1, p)
+		return fmt.Errorf("switch %d: parallel ports %d and %d to switch %d are not contiguous", s, *first+*count-1, p, peer)
 	}
 	*count++
 	return nil

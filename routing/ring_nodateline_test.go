@@ -113,7 +113,7 @@ func TestRingNoDatelineNonContiguousParallelPorts(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = New(Spec{Algorithm: "dor-nodateline", VLs: 1}, net)
-	const want = "routing dor-nodateline: network is not a ring: switch 0: parallel ports 1 and 3 to one neighbour are not contiguous"
+	const want = "routing dor-nodateline: network is not a ring: switch 0: parallel ports 1 and 3 to switch 1 are not contiguous"
 	if err == nil || err.Error() != want {
 		t.Fatalf("error\n got %v\nwant %s", err, want)
 	}

@@ -62,7 +62,14 @@ func New(s Spec, net *topologies.Network) (Routing, error) {
 	if s.VLs > MaxVLs {
 		return nil, fmt.Errorf("vls: %d exceeds the limit of %d virtual lanes", s.VLs, MaxVLs)
 	}
-	r, err := build(s, net)
+	construct, err := constructor(s, net.Kind)
+	if err != nil {
+		return nil, err
+	}
+	if err := net.Validate(); err != nil {
+		return nil, fmt.Errorf("routing %s: %w", s.Algorithm, err)
+	}
+	r, err := construct(net, s.VLs)
 	if err != nil {
 		return nil, err
 	}
@@ -72,26 +79,27 @@ func New(s Spec, net *topologies.Network) (Routing, error) {
 	return r, nil
 }
 
-// build constructs the routing s names for net's kind.
-func build(s Spec, net *topologies.Network) (Routing, error) {
-	switch net.Kind {
+// constructor returns the constructor of the routing s names for topology
+// kind, or an error naming the algorithm.
+func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, error), error) {
+	switch kind {
 	case "flatfly", "hyperx":
 		if s.Algorithm == "dor" {
-			return newFlatFlyDOR(net, s.VLs)
+			return func(n *topologies.Network, vls int) (Routing, error) { return newFlatFlyDOR(n, vls) }, nil
 		}
 	case "crossbar":
 		if s.Algorithm == "dor" {
-			return newCrossbarDOR(net, s.VLs)
+			return func(n *topologies.Network, vls int) (Routing, error) { return newCrossbarDOR(n, vls) }, nil
 		}
 	case "ring":
 		if s.Algorithm == "dor-nodateline" {
-			return newRingNoDateline(net, s.VLs)
+			return func(n *topologies.Network, vls int) (Routing, error) { return newRingNoDateline(n, vls) }, nil
 		}
 	}
 	if s.Algorithm == "" {
-		return nil, fmt.Errorf("algorithm: missing routing name for topology %s (known: %s)", net.Kind, knownAlgorithms(net.Kind))
+		return nil, fmt.Errorf("algorithm: missing routing name for topology %s (known: %s)", kind, knownAlgorithms(kind))
 	}
-	return nil, fmt.Errorf("algorithm: unknown routing %q for topology %s (known: %s)", s.Algorithm, net.Kind, knownAlgorithms(net.Kind))
+	return nil, fmt.Errorf("algorithm: unknown routing %q for topology %s (known: %s)", s.Algorithm, kind, knownAlgorithms(kind))
 }
 
 // knownAlgorithms lists, for error messages, the algorithms New accepts on
