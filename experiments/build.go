@@ -11,9 +11,14 @@ import (
 	"netsim/traffic"
 )
 
-// sectionKeys lists the keys of each section, for attributing the errors of
-// the builders (which start with the key at fault, as in "dims: ...") to a
-// section and a line.
+// sectionNames lists the sections of an experiment file, in file order.
+func sectionNames() []string {
+	return []string{"topology", "routing", "flow_control", "switch", "traffic", "sim", "sweep"}
+}
+
+// sectionKeys lists the keys each section accepts: the schema, used to
+// reject unknown keys and to attribute the builders' errors (which start
+// with the key at fault, as in "dims: ...") to a section and a line.
 func sectionKeys(section string) []string {
 	switch section {
 	case "topology":
@@ -28,6 +33,8 @@ func sectionKeys(section string) []string {
 		return []string{"patterns", "pattern", "packet_flits"}
 	case "sim":
 		return []string{"warmup", "measure", "drain", "deadlock_window"}
+	case "sweep":
+		return []string{"mode", "loads", "resolution", "tolerance"}
 	}
 	return nil
 }
@@ -81,7 +88,7 @@ func (d *decoder) builderError(home string, err error) {
 	}
 	first, _, _ := strings.Cut(key, "/") // "dims/widths: ..."
 	section := ""
-	for _, s := range []string{home, "topology", "routing", "flow_control", "switch", "traffic", "sim"} {
+	for _, s := range append([]string{home}, sectionNames()...) {
 		if slices.Contains(sectionKeys(s), first) {
 			section = s
 			break

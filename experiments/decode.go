@@ -58,8 +58,7 @@ func parse(file string, data []byte) (*Experiment, *decoder, error) {
 	}
 	d := &decoder{file: file, lines: newKeyLines(text)}
 	e := &Experiment{File: file, lines: d.lines}
-	d.checkKeys(root, "", "name", "description", "seed",
-		"topology", "routing", "flow_control", "switch", "traffic", "sim", "sweep")
+	d.checkKeys(root, "", append([]string{"name", "description", "seed"}, sectionNames()...)...)
 
 	base := filepath.Base(file)
 	e.Name = strings.TrimSuffix(base, filepath.Ext(base))
@@ -110,7 +109,7 @@ func (d *decoder) topology(e *Experiment, t map[string]any) {
 	if t == nil {
 		return
 	}
-	d.checkKeys(t, sec, "kind", "dims", "widths", "hosts_per_switch", "hosts", "switches")
+	d.checkKeys(t, sec, sectionKeys(sec)...)
 	if s, ok := d.str(t, sec, "kind"); ok {
 		e.Topology.Kind = s
 	} else if _, present := t["kind"]; !present {
@@ -129,7 +128,7 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 	if t == nil {
 		return
 	}
-	d.checkKeys(t, sec, "algorithm")
+	d.checkKeys(t, sec, sectionKeys(sec)...)
 	if s, ok := d.str(t, sec, "algorithm"); ok {
 		e.Routing = s
 	} else if _, present := t["algorithm"]; !present {
@@ -140,7 +139,7 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 // switchSection decodes [switch].
 func (d *decoder) switchSection(e *Experiment, t map[string]any) {
 	const sec = "switch"
-	d.checkKeys(t, sec, "switching", "speedup", "link_latency", "routing_delay", "crossbar_delay")
+	d.checkKeys(t, sec, sectionKeys(sec)...)
 	s := &e.Switch
 	s.Switching = d.oneOf(t, sec, "switching", DefaultSwitching, "cut-through", "wormhole")
 	s.Speedup = int(d.integer(t, sec, "speedup", DefaultSpeedup, 1, maxSpeedup))
@@ -153,7 +152,7 @@ func (d *decoder) switchSection(e *Experiment, t map[string]any) {
 // the STOP/GO round trip.
 func (d *decoder) flowControl(e *Experiment, t map[string]any) {
 	const sec = "flow_control"
-	d.checkKeys(t, sec, "kind", "vls", "buffer_flits", "stop_mark", "go_mark")
+	d.checkKeys(t, sec, sectionKeys(sec)...)
 	f := &e.FlowControl
 	f.Kind = d.oneOf(t, sec, "kind", DefaultFlowControl, "credit", "stopgo")
 	f.VLs = int(d.integer(t, sec, "vls", DefaultVLs, 1, maxVLs))
@@ -194,7 +193,7 @@ func (d *decoder) traffic(e *Experiment, t map[string]any) {
 	if t == nil {
 		return
 	}
-	d.checkKeys(t, sec, "patterns", "pattern", "packet_flits")
+	d.checkKeys(t, sec, sectionKeys(sec)...)
 	_, hasList := t["patterns"]
 	_, hasOne := t["pattern"]
 	d.patternKey = "patterns"
@@ -227,7 +226,7 @@ func (d *decoder) traffic(e *Experiment, t map[string]any) {
 // sim decodes [sim].
 func (d *decoder) sim(e *Experiment, t map[string]any) {
 	const sec = "sim"
-	d.checkKeys(t, sec, "warmup", "measure", "drain", "deadlock_window")
+	d.checkKeys(t, sec, sectionKeys(sec)...)
 	s := &e.Sim
 	s.Warmup = d.integer(t, sec, "warmup", DefaultWarmup, 0, maxCycles)
 	s.Measure = d.integer(t, sec, "measure", DefaultMeasure, 1, maxCycles)
@@ -241,7 +240,7 @@ func (d *decoder) sweep(e *Experiment, t map[string]any) {
 	if t == nil {
 		t = map[string]any{} // no [sweep]: a saturation search with defaults
 	}
-	d.checkKeys(t, sec, "mode", "loads", "resolution", "tolerance")
+	d.checkKeys(t, sec, sectionKeys(sec)...)
 	s := &e.Sweep
 	s.Loads = d.numberList(t, sec, "loads")
 	def := ModeSaturation
