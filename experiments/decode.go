@@ -262,14 +262,9 @@ func (d *decoder) sweep(e *Experiment, t map[string]any) {
 	if _, ok := t["resolution"]; ok && s.Mode != ModeSaturation {
 		d.fail(sec, "resolution", "only used with mode = \"saturation\"")
 	}
-	if tol, ok := d.number(t, sec, "tolerance", DefaultTolerance); ok {
-		if !(tol >= 0 && tol < 1) {
-			d.fail(sec, "tolerance", "%v is out of range (expected 0 ≤ tolerance < 1)", tol)
-		} else {
-			s.Tolerance = tol
-		}
-	} else {
-		s.Tolerance = DefaultTolerance
+	s.Tolerance = d.number(t, sec, "tolerance", DefaultTolerance)
+	if !(s.Tolerance >= 0 && s.Tolerance < 1) {
+		d.fail(sec, "tolerance", "%v is out of range (expected 0 ≤ tolerance < 1)", s.Tolerance)
 	}
 }
 

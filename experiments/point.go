@@ -59,6 +59,6 @@ func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, lo
 		return rec, nil
 	}
 	rec.Stats = st
-	rec.Stable = Stable(st, load, e.Sweep.Tolerance, e.Sim.Measure, e.Hosts())
+	rec.Stable = Stable(st, e.Sweep.Tolerance, e.Sim.Measure, e.Hosts())
 	return rec, nil
 }

@@ -7,13 +7,13 @@ import "netsim/fabric"
 // the measurement window (s.Generated: a Bernoulli source offers the nominal
 // load only on average, and comparing with the nominal value would call
 // short or lightly loaded windows unstable by sampling noise alone), and the
-// source queues of all hosts grew by at most tol·offered·measure·hosts flits
+// source queues of all hosts grew by at most tol·s.Offered·measure·hosts flits
 // over the window of measure cycles, that is by at most a fraction tol of
 // what was offered in it.
-func Stable(s fabric.Stats, offered, tol float64, measure int64, hosts int) bool {
+func Stable(s fabric.Stats, tol float64, measure int64, hosts int) bool {
 	if s.Accepted < (1-tol)*s.Generated {
 		return false
 	}
 	growth := float64(s.QueueEnd - s.QueueStart)
-	return growth <= tol*offered*float64(measure)*float64(hosts)
+	return growth <= tol*s.Offered*float64(measure)*float64(hosts)
 }

@@ -29,8 +29,8 @@ func TestStable(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := fabric.Stats{Generated: tc.generated, Accepted: tc.accepted, QueueStart: tc.queueStart, QueueEnd: tc.queueEnd}
-			if got := Stable(s, 0.5, 0.02, 1000, 10); got != tc.want {
+			s := fabric.Stats{Offered: 0.5, Generated: tc.generated, Accepted: tc.accepted, QueueStart: tc.queueStart, QueueEnd: tc.queueEnd}
+			if got := Stable(s, 0.02, 1000, 10); got != tc.want {
 				t.Errorf("Stable = %v, want %v", got, tc.want)
 			}
 		})

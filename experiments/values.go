@@ -151,17 +151,17 @@ func (d *decoder) intList(t map[string]any, section, key string, lo, hi int64) [
 
 // number returns the float value of key (integers accepted), def when
 // absent.
-func (d *decoder) number(t map[string]any, section, key string, def float64) (float64, bool) {
+func (d *decoder) number(t map[string]any, section, key string, def float64) float64 {
 	v, ok := t[key]
 	if !ok {
-		return def, false
+		return def
 	}
 	f, ok := toFloat(v)
 	if !ok {
 		d.fail(section, key, "expected a number, got %s", describe(v))
-		return def, false
+		return def
 	}
-	return f, true
+	return f
 }
 
 // numberList returns the list of numbers of key (nil when absent).
