@@ -109,10 +109,9 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 // outputs sends each record to stdout (table or JSON), to stderr (errors),
 // and with -o to results.jsonl and table.md.
 type outputs struct {
-	json      bool
 	stdout    io.Writer
 	stderr    io.Writer
-	text      *experiments.TextWriter
+	text      *experiments.TextWriter // nil with --json
 	results   *os.File
 	table     experiments.Table
 	outDir    string
@@ -123,7 +122,7 @@ type outputs struct {
 // newOutputs prepares the outputs; with -o it creates the directory and
 // results.jsonl.
 func newOutputs(f runFlags, stdout, stderr io.Writer) (*outputs, error) {
-	o := &outputs{json: f.json, stdout: stdout, stderr: stderr, outDir: f.outDir}
+	o := &outputs{stdout: stdout, stderr: stderr, outDir: f.outDir}
 	if !f.json {
 		o.text = experiments.NewTextWriter(stdout)
 	}
@@ -149,7 +148,7 @@ func (o *outputs) write(r experiments.Record) error {
 		}
 		fmt.Fprintf(o.stderr, "netsim: failed point: %v\n", r.Err)
 	}
-	if o.json {
+	if o.text == nil {
 		if err := experiments.WriteJSON(o.stdout, r); err != nil {
 			return err
 		}
@@ -160,8 +159,8 @@ func (o *outputs) write(r experiments.Record) error {
 		if err := experiments.WriteJSON(o.results, r); err != nil {
 			return fmt.Errorf("%s: %w", o.results.Name(), err)
 		}
+		o.table.Add(r) // only table.md needs the records kept
 	}
-	o.table.Add(r)
 	return nil
 }
 
