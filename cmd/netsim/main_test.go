@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -283,5 +284,29 @@ func TestRunDeadlock(t *testing.T) {
 	}
 	if m["kind"] != "error" || m["deadlock"] != true || m["offered"] != 0.9 || m["pattern"] != "uniform" {
 		t.Errorf("error line: %s", out)
+	}
+}
+
+// failingWriter fails every write, like a closed pipe.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+// TestRunFailuresExitOne: an interrupted run and output that cannot be
+// written end with status 1, not 0 or 2.
+func TestRunFailuresExitOne(t *testing.T) {
+	file := writeFile(t, t.TempDir(), "small.toml", small)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	if code := run(ctx, []string{"run", file}, &out, &errb); code != exitFailed {
+		t.Errorf("interrupted run: status %d, want %d (stderr %q)", code, exitFailed, errb.String())
+	}
+	errb.Reset()
+	if code := run(context.Background(), []string{"run", "--json", file}, failingWriter{}, &errb); code != exitFailed {
+		t.Errorf("unwritable output: status %d, want %d (stderr %q)", code, exitFailed, errb.String())
+	}
+	if !strings.Contains(errb.String(), "broken pipe") {
+		t.Errorf("stderr %q does not say why the output failed", errb.String())
 	}
 }
