@@ -310,3 +310,18 @@ func TestRunFailuresExitOne(t *testing.T) {
 		t.Errorf("stderr %q does not say why the output failed", errb.String())
 	}
 }
+
+// TestRunDoubleDash: after "--" every argument is a file, even one that
+// looks like a flag.
+func TestRunDoubleDash(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "-j.toml", small)
+	t.Chdir(dir)
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"run", "--json", "--", "-j.toml"}, &out, &errb); code != exitOK {
+		t.Fatalf("status %d, stderr %q", code, errb.String())
+	}
+	if !strings.Contains(out.String(), `"experiment":"xbar"`) {
+		t.Fatalf("the file after -- was not run: %q", out.String())
+	}
+}
