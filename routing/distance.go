@@ -38,7 +38,7 @@ type distance struct {
 	// group g is the ports ports[grpStart[g]:grpStart[g+1]], every link from
 	// s to switch nbrSw[g].
 	nbrStart, nbrSw, grpStart, ports []int32
-	// hostPort[portStart[s]+p] says whether port p of switch s is a host
+	// toHost[portStart[s]+p] says whether port p of switch s is a host
 	// port (OutVL keeps the VL on the link to a host).
 	portStart []int32
 	toHost    []bool
