@@ -63,6 +63,10 @@ type Network struct {
 	Widths []int
 	// HostsPerSwitch is C for regular families, 0 when it varies.
 	HostsPerSwitch int
+	// Bisection is the relative bisection bandwidth from the family's
+	// formula: links crossing the narrowest balanced cut divided by half
+	// the hosts; 0 when no formula is known.
+	Bisection float64
 }
 
 // Radix returns the largest number of used ports on any switch.
