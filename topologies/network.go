@@ -63,6 +63,17 @@ type Network struct {
 	Widths []int
 	// HostsPerSwitch is C for regular families, 0 when it varies.
 	HostsPerSwitch int
+	// Names holds the node names of an imported network, so that an export
+	// keeps them; nil for built families, which export default names.
+	Names *Names
+}
+
+// Names holds the names of a network's nodes, as read from a topology file.
+type Names struct {
+	// Switches holds one name per switch, by switch index.
+	Switches []string
+	// Hosts holds one name per host, by host index.
+	Hosts []string
 }
 
 // Radix returns the largest number of used ports on any switch.
