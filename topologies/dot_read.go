@@ -100,13 +100,13 @@ func (b *dotBuilder) build() (*Network, *DotRoutes, error) {
 // numberNodes classifies and numbers the nodes.
 func (b *dotBuilder) numberNodes() error {
 	g := b.g
-	missing, line := "", 0
+	missing, line, found := "", 0, false
 	for name, l := range g.seen {
-		if !g.numbered[name] && (missing == "" || l < line || (l == line && name < missing)) {
-			missing, line = name, l
+		if !g.numbered[name] && (!found || l < line || (l == line && name < missing)) {
+			missing, line, found = name, l, true
 		}
 	}
-	if missing != "" {
+	if found {
 		return fileErrorf(b.file, line, "node %q has no edge leaving it (expected an edge in each direction of every link)", missing)
 	}
 	b.nodes = make(map[string]dotNode, len(g.order))
