@@ -20,11 +20,8 @@ func sameGraph(t *testing.T, a, b *Network) {
 		t.Fatalf("links %d radix %d, want links %d radix %d", b.Links(), b.Radix(), a.Links(), a.Radix())
 	}
 	for s := range a.Switches {
-		pa, pb := a.Switches[s].Ports, b.Switches[s].Ports
-		// Trailing unused ports are not written.
-		for len(pa) > 0 && pa[len(pa)-1].Kind == Unused {
-			pa = pa[:len(pa)-1]
-		}
+		// Trailing unused ports are not written to dot files.
+		pa, pb := trimUnused(a.Switches[s].Ports), trimUnused(b.Switches[s].Ports)
 		if len(pa) != len(pb) {
 			t.Fatalf("switch %d has %d ports, want %d", s, len(pb), len(pa))
 		}
@@ -38,6 +35,14 @@ func sameGraph(t *testing.T, a, b *Network) {
 	if !slices.Equal(a.Hosts, b.Hosts) {
 		t.Fatalf("hosts %v, want %v", b.Hosts, a.Hosts)
 	}
+}
+
+// trimUnused returns ports without its trailing unused ports.
+func trimUnused(ports []Port) []Port {
+	for len(ports) > 0 && ports[len(ports)-1].Kind == Unused {
+		ports = ports[:len(ports)-1]
+	}
+	return ports
 }
 
 // exportDot returns WriteDot's output, failing the test on error.
