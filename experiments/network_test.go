@@ -60,7 +60,7 @@ func TestFileTopologyErrors(t *testing.T) {
 		{"no path", "kind = \"file\"", "exp.toml:1: [topology] path: missing (expected the topology file"},
 		{"empty path", "kind = \"file\"\npath = \"\"", "exp.toml:3: [topology] path: empty"},
 		{"unknown format", "kind = \"file\"\npath = \"topo/ring.dot\"\nformat = \"gml\"", "exp.toml:4: [topology] format: unknown format \"gml\""},
-		{"no extension", "kind = \"file\"\npath = \"topo/ring\"", "exp.toml:1: [topology] format: cannot tell the format"},
+		{"no extension", "kind = \"file\"\npath = \"topo/ring\"", "exp.toml:3: [topology] path: cannot tell the format"},
 		{"format on crossbar", "kind = \"crossbar\"\nhosts = 4\nformat = \"dot\"", "exp.toml:4: [topology] format: not used by topology crossbar"},
 		{"dims on file", "kind = \"file\"\npath = \"topo/ring.dot\"\ndims = [2]", "exp.toml:4: [topology] dims: not used by topology file (it uses path, format)"},
 	}

@@ -59,7 +59,7 @@ func buildFile(s Spec) (*Network, error) {
 	case FormatDot, FormatIBNetDiscover:
 	case "":
 		if !strings.EqualFold(filepath.Ext(s.Path), ".dot") {
-			return nil, fmt.Errorf("format: cannot tell the format of %q from its extension (expected format = %q or %q)",
+			return nil, fmt.Errorf("path: cannot tell the format of %q from its extension (expected a .dot file, or the key format = %q or %q)",
 				s.Path, FormatDot, FormatIBNetDiscover)
 		}
 		format = FormatDot

@@ -54,7 +54,7 @@ func TestBuildFile(t *testing.T) {
 		want string
 	}{
 		{Spec{Kind: "file"}, "path: missing (expected the topology file"},
-		{Spec{Kind: "file", Path: samplePath}, `format: cannot tell the format of "testdata/fabric.ibnetdiscover" from its extension (expected format = "dot" or "ibnetdiscover")`},
+		{Spec{Kind: "file", Path: samplePath}, `path: cannot tell the format of "testdata/fabric.ibnetdiscover" from its extension (expected a .dot file, or the key format = "dot" or "ibnetdiscover")`},
 		{Spec{Kind: "file", Path: dot, Format: "xml"}, `format: unknown format "xml"`},
 		{Spec{Kind: "file", Path: filepath.Join(dir, "none.dot")}, "path: cannot read the topology file: open " + filepath.Join(dir, "none.dot")},
 		{Spec{Kind: "file", Path: bad}, "path: " + bad + ":3: expected '}' to close the digraph opened on line 1"},

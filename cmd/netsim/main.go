@@ -4,6 +4,7 @@
 // Usage:
 //
 //	netsim run [FILE.toml ...] [-o DIR] [-j N] [--json]
+//	netsim topo export FILE.toml [-o OUT.dot] [--routes]
 //	netsim version
 //	netsim help [COMMAND]
 //

@@ -7,6 +7,8 @@ Usage:
 
   netsim run [FILE.toml ...] [-o DIR] [-j N] [--json]
         run experiments (the embedded quick start when no file is given)
+  netsim topo export FILE.toml [-o OUT.dot] [--routes]
+        write the network of FILE.toml in the ORCS dot format
   netsim version
         print the version
   netsim help [COMMAND]

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"fmt"
+	"io"
+)
+
+// topoUsage describes netsim topo.
+const topoUsage = `netsim topo SUBCOMMAND ...
+
+Works on topologies without simulating them.
+
+  netsim topo export FILE.toml [-o OUT.dot] [--routes]
+        write the network of FILE.toml in the ORCS dot format
+
+Run "netsim help topo" or "netsim topo SUBCOMMAND -h" for details.
+
+` + topoExportUsage
+
+// topoCommand implements netsim topo: it dispatches on the subcommand.
+func topoCommand(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintf(stderr, "netsim topo: missing subcommand\n\n%s", topoUsage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "export":
+		return topoExportCommand(args[1:], stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, topoUsage)
+		return exitOK
+	default:
+		fmt.Fprintf(stderr, "netsim topo: unknown subcommand %q\n\n%s", args[0], topoUsage)
+		return exitUsage
+	}
+}
