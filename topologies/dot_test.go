@@ -340,6 +340,11 @@ func TestReadDotSyntax(t *testing.T) {
 	if r := routes.Ports[0][2]; r.Given {
 		t.Errorf("A port 2 route %+v, want none given", r)
 	}
+	// B: port 0 (to A, from the chain) lists H1, port 1 is "*".
+	table := routes.Table(1, len(net.Hosts))
+	if !slices.Equal(table[0], []int32{0, 1}) || !slices.Equal(table[1], []int32{1}) {
+		t.Errorf("B table %v, want [[0 1] [1]]", table)
+	}
 }
 
 func TestReadDotPairing(t *testing.T) {

@@ -4,6 +4,10 @@
 // Every builder returns a *Network. Hosts are numbered switch-major
 // (host = switch·C + local index for regular families), so bit-permutation
 // traffic patterns act on the same addresses as in the seed papers.
+//
+// Networks also come from files (kind "file"): ReadDot reads the ORCS dot
+// format of seed 003, with its routing comments, and ReadIBNetDiscover the
+// output of InfiniBand's ibnetdiscover; WriteDot writes the dot format.
 package topologies
 
 import "fmt"
