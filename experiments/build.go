@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,7 +23,7 @@ func sectionNames() []string {
 func sectionKeys(section string) []string {
 	switch section {
 	case "topology":
-		return []string{"kind", "dims", "widths", "hosts_per_switch", "hosts", "switches"}
+		return []string{"kind", "dims", "widths", "hosts_per_switch", "hosts", "switches", "path", "format"}
 	case "routing":
 		return []string{"algorithm"}
 	case "flow_control":
@@ -49,6 +50,9 @@ func (d *decoder) build(e *Experiment) {
 	}
 	e.net = net
 	e.label = topologyLabel(net)
+	if e.Topology.Kind == "file" {
+		e.label = fmt.Sprintf("file %s h%d", filepath.Base(e.Topology.Path), len(net.Hosts))
+	}
 
 	r, err := routing.New(routing.Spec{Algorithm: e.Routing, VLs: e.FlowControl.VLs}, net)
 	if err != nil {

@@ -113,13 +113,29 @@ func (d *decoder) topology(e *Experiment, t map[string]any) {
 	if s, ok := d.str(t, sec, "kind"); ok {
 		e.Topology.Kind = s
 	} else if _, present := t["kind"]; !present {
-		d.fail(sec, "kind", "missing (expected one of: flatfly, hyperx, crossbar, ring)")
+		d.fail(sec, "kind", "missing (expected one of: flatfly, hyperx, crossbar, ring, file)")
 	}
 	e.Topology.Dims = d.intList(t, sec, "dims", 1, maxTopoInt)
 	e.Topology.Widths = d.intList(t, sec, "widths", 1, maxTopoInt)
 	e.Topology.HostsPerSwitch = int(d.integer(t, sec, "hosts_per_switch", 0, 1, maxTopoInt))
 	e.Topology.Hosts = int(d.integer(t, sec, "hosts", 0, 1, maxTopoInt))
 	e.Topology.Switches = int(d.integer(t, sec, "switches", 0, 1, maxTopoInt))
+	if p, ok := d.str(t, sec, "path"); ok {
+		if p == "" {
+			d.fail(sec, "path", "empty (expected the topology file, relative to the experiment file's directory)")
+		} else {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(filepath.Dir(d.file), p)
+			}
+			e.Topology.Path = p
+		}
+	}
+	if f, ok := d.str(t, sec, "format"); ok {
+		if f == "" {
+			d.fail(sec, "format", "empty (expected \"dot\" or \"ibnetdiscover\")")
+		}
+		e.Topology.Format = f
+	}
 }
 
 // routing decodes [routing].

@@ -108,3 +108,10 @@ func (e *Experiment) Hosts() int { return len(e.net.Hosts) }
 // TopologyLabel returns a compact, stable description of the network, such
 // as "flatfly 8x8 w1,1 c8".
 func (e *Experiment) TopologyLabel() string { return e.label }
+
+// Network returns the experiment's network, built by Load.
+func (e *Experiment) Network() *topologies.Network { return e.net }
+
+// RoutingFunc returns the experiment's routing on its network, built by
+// Load.
+func (e *Experiment) RoutingFunc() routing.Routing { return e.routing }

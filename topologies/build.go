@@ -21,15 +21,15 @@ const (
 )
 
 // knownKinds lists the kind values Build accepts, for error messages.
-const knownKinds = "flatfly, hyperx, crossbar, ring"
+const knownKinds = "flatfly, hyperx, crossbar, ring, file"
 
 // Spec describes a topology as written in the [topology] section of an
 // experiment file. A zero field means "not given"; Build rejects a field
 // the chosen kind does not use, so a misplaced key cannot be silently
 // ignored.
 type Spec struct {
-	// Kind is the family: "flatfly" (alias "hyperx"), "crossbar" or "ring".
-	// TOML key: kind.
+	// Kind is the family: "flatfly" (alias "hyperx"), "crossbar", "ring",
+	// or "file" (a network read from a topology file). TOML key: kind.
 	Kind string
 	// Dims holds K_n, the size of each dimension (flatfly). TOML key: dims.
 	Dims []int
@@ -44,6 +44,12 @@ type Spec struct {
 	Hosts int
 	// Switches is the number of switches of a ring. TOML key: switches.
 	Switches int
+	// Path is the topology file of kind "file", read as given (experiment
+	// files resolve it relative to their own directory). TOML key: path.
+	Path string
+	// Format is the format of Path: FormatDot or FormatIBNetDiscover;
+	// empty means FormatDot for a ".dot" file. TOML key: format.
+	Format string
 }
 
 // Build builds the network s describes. Errors name the offending TOML key
@@ -56,6 +62,8 @@ func Build(s Spec) (*Network, error) {
 		return buildCrossbar(s)
 	case "ring":
 		return buildRing(s)
+	case "file":
+		return buildFile(s)
 	case "":
 		return nil, errors.New("kind: missing topology kind (known: " + knownKinds + ")")
 	default:

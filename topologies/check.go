@@ -18,6 +18,8 @@ func checkUsed(s Spec, kind string, used ...string) error {
 		{"hosts_per_switch", s.HostsPerSwitch != 0},
 		{"hosts", s.Hosts != 0},
 		{"switches", s.Switches != 0},
+		{"path", s.Path != ""},
+		{"format", s.Format != ""},
 	}
 	for _, k := range keys {
 		if !k.set || slices.Contains(used, k.key) {

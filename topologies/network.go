@@ -4,6 +4,10 @@
 // Every builder returns a *Network. Hosts are numbered switch-major
 // (host = switch·C + local index for regular families), so bit-permutation
 // traffic patterns act on the same addresses as in the seed papers.
+//
+// Networks also come from files (kind "file"): ReadDot reads the ORCS dot
+// format of seed 003, with its routing comments, and ReadIBNetDiscover the
+// output of InfiniBand's ibnetdiscover; WriteDot writes the dot format.
 package topologies
 
 import "fmt"
@@ -63,10 +67,21 @@ type Network struct {
 	Widths []int
 	// HostsPerSwitch is C for regular families, 0 when it varies.
 	HostsPerSwitch int
+	// Names holds the node names of an imported network, so that an export
+	// keeps them; nil for built families, which export default names.
+	Names *Names
 	// Bisection is the relative bisection bandwidth from the family's
 	// formula: links crossing the narrowest balanced cut divided by half
 	// the hosts; 0 when no formula is known.
 	Bisection float64
+}
+
+// Names holds the names of a network's nodes, as read from a topology file.
+type Names struct {
+	// Switches holds one name per switch, by switch index.
+	Switches []string
+	// Hosts holds one name per host, by host index.
+	Hosts []string
 }
 
 // Radix returns the largest number of used ports on any switch.

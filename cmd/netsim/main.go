@@ -5,6 +5,7 @@
 //
 //	netsim run [FILE.toml ...] [-o DIR] [-j N] [--json]
 //	netsim topo describe FILE.toml [--json]
+//	netsim topo export FILE.toml [-o OUT.dot] [--routes]
 //	netsim version
 //	netsim help [COMMAND]
 //

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestTopoCommands(t *testing.T) {
+func TestTopoDescribeCommands(t *testing.T) {
 	dir := t.TempDir()
 	ff := filepath.Join("..", "..", "experiments", "testdata", "ff8x8-dor.toml")
 	tests := []struct {

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"netsim/experiments"
+	"netsim/routing"
+	"netsim/topologies"
+)
+
+// topoExportUsage describes netsim topo export.
+const topoExportUsage = `netsim topo export FILE.toml [-o OUT.dot] [--routes]
+
+Writes the network of FILE.toml's [topology] section in the ORCS dot format
+(seed 003): one edge per direction of every link, switches "S1", "S2", ...
+and hosts "H1", "H2", ... (networks read from a file keep their names),
+switch port numbers as srcport/dstport attributes. Only [topology] is read,
+unless --routes is given. Flags may come before or after the file.
+
+  -o OUT.dot  write to OUT.dot instead of stdout
+  --routes    add the routing of the experiment's [routing] section as
+              edge comments (the hosts each switch port leads to); the
+              whole file must then be a valid experiment
+`
+
+// topoExportFlags are the options of netsim topo export.
+type topoExportFlags struct {
+	out    string
+	routes bool
+	files  []string
+}
+
+// parseTopoExportFlags parses args, allowing flags before and after the
+// file name; every argument after "--" is a file name.
+func parseTopoExportFlags(args []string) (topoExportFlags, error) {
+	var f topoExportFlags
+	fs := flag.NewFlagSet("netsim topo export", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&f.out, "o", "", "write to `OUT.dot` instead of stdout")
+	fs.BoolVar(&f.routes, "routes", false, "add routing comments from [routing]")
+	var tail []string
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, tail = args[:i], args[i+1:]
+	}
+	for {
+		if err := fs.Parse(args); err != nil {
+			return f, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		f.files = append(f.files, args[0])
+		args = args[1:]
+	}
+	f.files = append(f.files, tail...)
+	if len(f.files) != 1 {
+		return f, fmt.Errorf("need exactly one experiment file, got %d", len(f.files))
+	}
+	return f, nil
+}
+
+// topoExportCommand implements netsim topo export.
+func topoExportCommand(args []string, stdout, stderr io.Writer) int {
+	f, err := parseTopoExportFlags(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, topoExportUsage)
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "netsim topo export: %v\n\n%s", err, topoExportUsage)
+		return exitUsage
+	}
+
+	var (
+		net    *topologies.Network
+		routes topologies.SwitchRoutes
+	)
+	if f.routes {
+		e, err := experiments.Load(f.files[0])
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return exitUsage
+		}
+		net = e.Network()
+		routes = routing.PortDestinations(e.RoutingFunc(), net)
+	} else if net, err = experiments.LoadNetwork(f.files[0]); err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+
+	w := stdout
+	var file *os.File
+	if f.out != "" {
+		if file, err = os.Create(f.out); err != nil {
+			fmt.Fprintf(stderr, "netsim topo export: -o: %v\n", err)
+			return exitUsage
+		}
+		w = file
+	}
+	bw := bufio.NewWriter(w)
+	err = topologies.WriteDot(bw, net, routes)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if file != nil {
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "netsim topo export: %v\n", err)
+		return exitFailed
+	}
+	return exitOK
+}
