@@ -38,7 +38,8 @@ type Switch struct {
 	// Ports lists the switch's ports; the port index is the position here.
 	Ports []Port
 	// Coord holds the switch's coordinates in coordinate families
-	// (FlatFly, torus, hypercube); nil otherwise.
+	// (FlatFly, torus, hypercube), [level, index within the level] in tree
+	// families (see Clos), and nil otherwise.
 	Coord []int32
 }
 
@@ -61,8 +62,14 @@ type Network struct {
 	// Widths holds L_n (parallel links per neighbour pair) for coordinate
 	// families, nil otherwise.
 	Widths []int
-	// HostsPerSwitch is C for regular families, 0 when it varies.
+	// HostsPerSwitch is C for regular families, 0 when it varies. Tree
+	// families (clos, fattree, xgft) give the hosts per leaf switch: their
+	// leaves are switches 0..L−1, so host = switch·C + local index holds.
 	HostsPerSwitch int
+	// Spec is the specification Build built the network from, with a
+	// preset resolved into its parameters; zero for networks built by the
+	// family constructors directly.
+	Spec Spec
 }
 
 // Radix returns the largest number of used ports on any switch.
