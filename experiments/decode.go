@@ -58,7 +58,7 @@ func parse(file string, data []byte) (*Experiment, *decoder, error) {
 	}
 	d := &decoder{file: file, lines: newKeyLines(text)}
 	e := &Experiment{File: file, lines: d.lines}
-	d.checkKeys(root, "", append([]string{"name", "description", "seed"}, sectionNames()...)...)
+	d.checkKeys(root, "", topLevelKeys()...)
 
 	base := filepath.Base(file)
 	e.Name = strings.TrimSuffix(base, filepath.Ext(base))

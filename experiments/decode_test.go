@@ -136,6 +136,8 @@ func TestParseErrors(t *testing.T) {
 		{"topology key for another kind", edit(t, "hosts = 16", "hosts = 16\ndims = [4]"), "f.toml:6: [topology] dims: not used by topology crossbar"},
 		{"zero hosts", edit(t, "hosts = 16", "hosts = 0"), "f.toml:5: [topology] hosts: 0 is out of range (expected 1..2147483647)"},
 		{"unknown routing", edit(t, `algorithm = "dor"`, `algorithm = "ugal"`), `f.toml:7: [routing] algorithm: unknown routing "ugal" for topology crossbar`},
+		{"bad distance extra hops", edit(t, `algorithm = "dor"`, `algorithm = "distance+x"`), `f.toml:7: [routing] algorithm: "distance+x": extra hops E must be a non-negative integer, got "x"`},
+		{"deflection without enough hops", edit(t, `algorithm = "dor"`, `algorithm = "deflection+1"`), `f.toml:7: [routing] algorithm: "deflection+1": deflection needs E ≥ 2 extra hops, got 1`},
 		{"missing routing", edit(t, "[routing]\nalgorithm = \"dor\"\n", ""), "f.toml: [routing] missing section"},
 		{"unknown pattern", edit(t, `patterns = ["uniform", "complement"]`, `patterns = ["uniform", "tornado"]`), `f.toml:15: [traffic] patterns: unknown pattern "tornado"`},
 		{"bit pattern on 12 hosts", edit(t, "hosts = 16", "hosts = 12"), `f.toml:15: [traffic] patterns: pattern "complement" needs a power-of-two host count, got 12 hosts`},

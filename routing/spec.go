@@ -52,6 +52,38 @@ type Spec struct {
 // (OutVL returns inVL). Each VL is then a copy of the single-VL routing, so
 // dor stays deadlock-free, and traffic spreads over every configured VL
 // (the same rule seed 004 uses to pick a dimension order in Mixed DOR).
+//
+// Every topology kind (including kinds added later) also accepts the
+// topology-agnostic Distance Based routings of seed 004 §3.7: "distance"
+// (fully adaptive minimal), "distance+E" (up to E ≥ 0 extra hops) and
+// "deflection+E" (E ≥ 2, extra hops may also move away from the
+// destination). With V = s.VLs, D the switch distance between source and
+// destination (breadth-first over switch links; all parallel links usable)
+// and d the remaining distance at the current switch:
+//
+//   - the source sets DLID = destination host and VL = (D + E) mod V (the
+//     seed has V = 8);
+//   - every switch-to-switch hop decrements the VL mod V (OutVL), the link
+//     to the destination host keeps it;
+//   - with out = (inVL − 1) mod V, a port to a switch at distance dp is a
+//     candidate of High priority if dp < d, Medium if dp = d ≤ out, and
+//     (deflection only) Low if d < dp ≤ out; at the destination switch the
+//     candidate is the host's port.
+//
+// Every path ends at the destination within D + E hops, whatever V: the
+// VL never exceeds the hops the packet may still take. The routings are
+// deadlock-free when D + E ≤ V for every pair of switches, i.e. diameter +
+// E ≤ V: the switch-to-switch hops of a path then use VLs D+E−1, …, 0 in
+// strictly decreasing order, so the channel dependency graph over (link,
+// VL) is acyclic (the injection link's VL, 0 when D + E = V, has no
+// dependency into it). When D + E > V the VL wraps from 0 to V−1 along the
+// path, which closes dependency cycles, and the routing can deadlock
+// (with V = 1 "distance" is plain minimal adaptive routing on one VL); the
+// wrapped VL also caps the extra hops, so paths only get more minimal.
+// VLs() returns V: these routings accept any V ≥ 1 and use all of them.
+// They keep an n×n byte table of switch distances, so networks of more
+// than MaxDistanceSwitches switches, of a switch diameter above
+// MaxDistanceDiameter, or disconnected are rejected.
 func New(s Spec, net *topologies.Network) (Routing, error) {
 	if net == nil {
 		return nil, errors.New("routing: no network to route on")
@@ -96,21 +128,32 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 			return func(n *topologies.Network, vls int) (Routing, error) { return newRingNoDateline(n, vls) }, nil
 		}
 	}
+	extra, deflect, ok, err := parseDistance(s.Algorithm)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		return func(n *topologies.Network, vls int) (Routing, error) { return newDistance(n, vls, extra, deflect) }, nil
+	}
 	if s.Algorithm == "" {
 		return nil, fmt.Errorf("algorithm: missing routing name for topology %s (known: %s)", kind, knownAlgorithms(kind))
 	}
 	return nil, fmt.Errorf("algorithm: unknown routing %q for topology %s (known: %s)", s.Algorithm, kind, knownAlgorithms(kind))
 }
 
+// anyAlgorithms lists, for error messages, the algorithms New accepts on
+// every topology kind.
+const anyAlgorithms = "distance, distance+E, deflection+E"
+
 // knownAlgorithms lists, for error messages, the algorithms New accepts on
 // a topology kind.
 func knownAlgorithms(kind string) string {
 	switch kind {
 	case "flatfly", "hyperx", "crossbar":
-		return "dor"
+		return "dor, " + anyAlgorithms
 	case "ring":
-		return "dor-nodateline"
+		return "dor-nodateline, " + anyAlgorithms
 	default:
-		return "none"
+		return anyAlgorithms
 	}
 }

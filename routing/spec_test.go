@@ -32,12 +32,14 @@ func TestNewErrors(t *testing.T) {
 		{"zero vls", Spec{Algorithm: "dor", VLs: 0}, ff, "vls: need at least 1 virtual lane, got 0"},
 		{"negative vls", Spec{Algorithm: "dor", VLs: -2}, ff, "vls: need at least 1 virtual lane, got -2"},
 		{"too many vls", Spec{Algorithm: "dor", VLs: MaxVLs + 1}, ff, "vls: 17 exceeds the limit of 16 virtual lanes"},
-		{"unknown on flatfly", Spec{Algorithm: "xyz", VLs: 1}, ff, `algorithm: unknown routing "xyz" for topology flatfly (known: dor)`},
-		{"missing on flatfly", Spec{VLs: 1}, ff, "algorithm: missing routing name for topology flatfly (known: dor)"},
-		{"nodateline on flatfly", Spec{Algorithm: "dor-nodateline", VLs: 1}, ff, `algorithm: unknown routing "dor-nodateline" for topology flatfly (known: dor)`},
-		{"unknown on crossbar", Spec{Algorithm: "minhop", VLs: 1}, xb, `algorithm: unknown routing "minhop" for topology crossbar (known: dor)`},
-		{"dor on ring", Spec{Algorithm: "dor", VLs: 1}, ring, `algorithm: unknown routing "dor" for topology ring (known: dor-nodateline)`},
-		{"unknown topology", Spec{Algorithm: "dor", VLs: 1}, other, `algorithm: unknown routing "dor" for topology dragonfly (known: none)`},
+		{"unknown on flatfly", Spec{Algorithm: "xyz", VLs: 1}, ff, `algorithm: unknown routing "xyz" for topology flatfly (known: dor, distance, distance+E, deflection+E)`},
+		{"missing on flatfly", Spec{VLs: 1}, ff, "algorithm: missing routing name for topology flatfly (known: dor, distance, distance+E, deflection+E)"},
+		{"nodateline on flatfly", Spec{Algorithm: "dor-nodateline", VLs: 1}, ff, `algorithm: unknown routing "dor-nodateline" for topology flatfly (known: dor, distance, distance+E, deflection+E)`},
+		{"unknown on crossbar", Spec{Algorithm: "minhop", VLs: 1}, xb, `algorithm: unknown routing "minhop" for topology crossbar (known: dor, distance, distance+E, deflection+E)`},
+		{"dor on ring", Spec{Algorithm: "dor", VLs: 1}, ring, `algorithm: unknown routing "dor" for topology ring (known: dor-nodateline, distance, distance+E, deflection+E)`},
+		{"unknown topology", Spec{Algorithm: "dor", VLs: 1}, other, `algorithm: unknown routing "dor" for topology dragonfly (known: distance, distance+E, deflection+E)`},
+		{"distance on empty network", Spec{Algorithm: "distance", VLs: 1}, other, `routing distance: network "dragonfly" has no switches`},
+		{"deflection+1 on ring", Spec{Algorithm: "deflection+1", VLs: 1}, ring, `algorithm: "deflection+1": deflection needs E ≥ 2 extra hops, got 1`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -59,9 +61,11 @@ func routings(t testing.TB) map[string]Routing {
 		spec topologies.Spec
 		alg  string
 	}{
-		"flatfly":  {topologies.Spec{Kind: "flatfly", Dims: []int{3, 4}, Widths: []int{1, 2}, HostsPerSwitch: 2}, "dor"},
-		"crossbar": {topologies.Spec{Kind: "crossbar", Hosts: 4}, "dor"},
-		"ring":     {topologies.Spec{Kind: "ring", Switches: 5, Widths: []int{2}, HostsPerSwitch: 2}, "dor-nodateline"},
+		"flatfly":              {topologies.Spec{Kind: "flatfly", Dims: []int{3, 4}, Widths: []int{1, 2}, HostsPerSwitch: 2}, "dor"},
+		"crossbar":             {topologies.Spec{Kind: "crossbar", Hosts: 4}, "dor"},
+		"ring":                 {topologies.Spec{Kind: "ring", Switches: 5, Widths: []int{2}, HostsPerSwitch: 2}, "dor-nodateline"},
+		"flatfly deflection+2": {topologies.Spec{Kind: "flatfly", Dims: []int{3, 4}, Widths: []int{1, 2}, HostsPerSwitch: 2}, "deflection+2"},
+		"ring distance+1":      {topologies.Spec{Kind: "ring", Switches: 5, Widths: []int{2}, HostsPerSwitch: 2}, "distance+1"},
 	}
 	out := map[string]Routing{}
 	for name, n := range nets {

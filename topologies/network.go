@@ -70,6 +70,10 @@ type Network struct {
 	// preset resolved into its parameters; zero for networks built by the
 	// family constructors directly.
 	Spec Spec
+	// Bisection is the relative bisection bandwidth from the family's
+	// formula: links crossing the narrowest balanced cut divided by half
+	// the hosts; 0 when no formula is known.
+	Bisection float64
 }
 
 // Radix returns the largest number of used ports on any switch.

@@ -4,6 +4,7 @@
 // Usage:
 //
 //	netsim run [FILE.toml ...] [-o DIR] [-j N] [--json]
+//	netsim topo describe FILE.toml [--json]
 //	netsim version
 //	netsim help [COMMAND]
 //

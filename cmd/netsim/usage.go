@@ -7,6 +7,8 @@ Usage:
 
   netsim run [FILE.toml ...] [-o DIR] [-j N] [--json]
         run experiments (the embedded quick start when no file is given)
+  netsim topo describe FILE.toml [--json]
+        print a network's size, diameter, distances and bisection
   netsim version
         print the version
   netsim help [COMMAND]
@@ -40,4 +42,23 @@ const versionUsage = `netsim version
 
 Prints netsim's version, the Go version it was built with and, when known,
 the module version and VCS revision.
+`
+
+// topoUsage describes netsim topo.
+const topoUsage = `netsim topo describe FILE.toml [--json]
+
+Builds the network of the [topology] section of FILE.toml (the other
+sections are not read) and prints its switches, hosts, inter-switch links
+(parallel links counted), radix (ports used on the fullest switch),
+diameter (switch-to-switch hops; host links do not count), the average
+distance between the switches of two distinct hosts, and its relative
+bisection bandwidth: the links crossing the narrowest balanced cut divided
+by half the hosts (50 % = half the hosts' injection bandwidth). The
+bisection comes from the family's formula when there is one; otherwise it
+is a graph-partition estimate, marked "(estimate)", which is never below
+the true value.
+
+  --json   print one JSON object: file, topology, kind, switches, hosts,
+           links, radix, diameter, avg_distance, bisection (a fraction),
+           bisection_exact, and cut_links for an estimate
 `
