@@ -18,6 +18,9 @@ import "fmt"
 // and the links parallel (128 hosts: 8 leaves, 4 links to each of 4
 // spines). At most ports leaves fit, so hosts ≤ ports·d.
 //
+// Network.Bisection is u·⌊L/2⌋/(hosts/2), u/d for an even L: the
+// narrowest balanced cut splits the leaves in halves.
+//
 // Layout, shared by the tree families (clos, fattree, xgft, deimos):
 //
 //   - switches are numbered level by level, leaves first (level 0), then
@@ -79,7 +82,12 @@ func buildClos(s Spec) (*Network, error) {
 	if err := t.checkPorts("hosts", sizes); err != nil {
 		return nil, err
 	}
-	return t.build(sizes), nil
+	net := t.build(sizes)
+	// A balanced cut puts ⌊L/2⌋ or more leaves on either side (all leaves
+	// carry d hosts); a spine then has p·⌊L/2⌋ links or more across, and
+	// exactly that with the spines on the larger side.
+	net.Bisection = float64(u*(leaves/2)) / (float64(s.Hosts) / 2)
+	return net, nil
 }
 
 // fill returns n copies of v.

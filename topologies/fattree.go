@@ -9,7 +9,11 @@ import "fmt"
 // oversubscription "D:U" of the leaves ("" for none; see Clos): with it a
 // leaf keeps its 2k ports but gives d = 2k·D/(D+U) to hosts and u = 2k − d
 // to k-ary upper levels of u·k^(n−2) switches each, so there are
-// d·k^(n−1) hosts and the relative bisection bandwidth is min(1, u/d).
+// d·k^(n−1) hosts.
+//
+// Network.Bisection is u/d (1 without oversubscription) for an even k and
+// n ≥ 2: the narrowest balanced cut splits every top switch's children in
+// halves, k/2 links across each; it is left 0 (unknown) for an odd k.
 //
 // Wiring (Petrini & Vanneschi, with levels counted from the leaves): the
 // switch at level l with index w, read as n−1 base-k digits w_0…w_{n−2}
@@ -64,5 +68,9 @@ func buildFatTree(s Spec) (*Network, error) {
 	if err := t.checkPorts("k/n", sizes); err != nil {
 		return nil, err
 	}
-	return t.build(sizes), nil
+	net := t.build(sizes)
+	if s.N > 1 && s.K%2 == 0 {
+		net.Bisection = float64(u) / float64(d)
+	}
+	return net, nil
 }

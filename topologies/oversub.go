@@ -9,7 +9,7 @@ import (
 // leafSplit splits the ports of a leaf switch into d host ports and u
 // uplinks by the oversubscription over, the ratio D:U of host ports to
 // uplinks written "D:U" ("" means "1:1"): d = ports·D/(D+U) must be whole.
-// The relative bisection bandwidth of the tree is then min(1, u/d). portsKey
+// portsKey
 // names the key the port count comes from, for the error when the default
 // 1:1 split is impossible.
 func leafSplit(over string, ports int, portsKey string) (d, u int, err error) {
