@@ -124,3 +124,17 @@ func TestTreeLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestParseTreeExperiment builds a whole experiment on a preset with the
+// distance routing, which serves any topology.
+func TestParseTreeExperiment(t *testing.T) {
+	text := "[topology]\npreset = \"deimos\"\nports = 8\nbox_hosts = [28, 24, 28]\nchain_links = 4\n" +
+		"[routing]\nalgorithm = \"distance\"\n[flow_control]\nvls = 8\n[traffic]\npatterns = [\"uniform\"]\n"
+	e, err := Parse("f.toml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Hosts() != 80 || e.TopologyLabel() != "deimos p8 h28,24,28 l4" {
+		t.Errorf("hosts %d label %q, want 80 and %q", e.Hosts(), e.TopologyLabel(), "deimos p8 h28,24,28 l4")
+	}
+}
