@@ -23,7 +23,8 @@ func sectionNames() []string {
 func sectionKeys(section string) []string {
 	switch section {
 	case "topology":
-		return []string{"kind", "dims", "widths", "hosts_per_switch", "hosts", "switches", "path", "format"}
+		return []string{"preset", "kind", "dims", "widths", "hosts_per_switch", "hosts", "switches",
+			"ports", "k", "n", "m", "w", "oversubscription", "box_hosts", "chain_links", "path", "format"}
 	case "routing":
 		return []string{"algorithm"}
 	case "flow_control":
@@ -110,9 +111,13 @@ func (d *decoder) builderError(home string, err error) {
 
 // topologyLabel describes a network compactly and stably: the family, the
 // dimension sizes, the link widths and the hosts per switch
-// ("flatfly 8x8 w1,1 c8", "ring 8 w1 c2"), or the host count for families
-// without coordinates ("crossbar h16").
+// ("flatfly 8x8 w1,1 c8", "ring 8 w1 c2"), the host count for families
+// without coordinates ("crossbar h16"), or the parameters of a tree family
+// (treeLabel).
 func topologyLabel(n *topologies.Network) string {
+	if l := treeLabel(n); l != "" {
+		return l
+	}
 	var b strings.Builder
 	b.WriteString(n.Kind)
 	if len(n.Dims) == 0 {
@@ -129,6 +134,35 @@ func topologyLabel(n *topologies.Network) string {
 		fmt.Fprintf(&b, " c%d", n.HostsPerSwitch)
 	}
 	return b.String()
+}
+
+// treeLabel labels the tree families by their parameters, from the
+// resolved spec the network was built from: "clos p32 h512", "fattree k4
+// n3", "xgft m6,6 w3,3 h512" (h only when level 0 is switches), "deimos
+// p24 h258,228,258 l30"; an oversubscription other than 1:1 is appended as
+// " o3:1". It returns "" for other kinds.
+func treeLabel(n *topologies.Network) string {
+	s := n.Spec
+	var l string
+	switch n.Kind {
+	case "clos":
+		l = fmt.Sprintf("clos p%d h%d", s.Ports, s.Hosts)
+	case "fattree":
+		l = fmt.Sprintf("fattree k%d n%d", s.K, s.N)
+	case "xgft":
+		l = "xgft m" + joinInts(s.M, ",") + " w" + joinInts(s.W, ",")
+		if s.Hosts > 0 {
+			l += fmt.Sprintf(" h%d", s.Hosts)
+		}
+	case "deimos":
+		return fmt.Sprintf("deimos p%d h%s l%d", s.Ports, joinInts(s.BoxHosts, ","), s.ChainLinks)
+	default:
+		return ""
+	}
+	if o := s.Oversubscription; o != "" && o != "1:1" {
+		l += " o" + o
+	}
+	return l
 }
 
 // joinInts joins xs with sep.

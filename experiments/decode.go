@@ -110,16 +110,26 @@ func (d *decoder) topology(e *Experiment, t map[string]any) {
 		return
 	}
 	d.checkKeys(t, sec, sectionKeys(sec)...)
+	tp := &e.Topology
+	tp.Preset = d.nonEmpty(t, sec, "preset")
 	if s, ok := d.str(t, sec, "kind"); ok {
-		e.Topology.Kind = s
-	} else if _, present := t["kind"]; !present {
-		d.fail(sec, "kind", "missing (expected one of: flatfly, hyperx, crossbar, ring, file)")
+		tp.Kind = s
+	} else if _, present := t["kind"]; !present && t["preset"] == nil {
+		d.fail(sec, "kind", "missing (expected one of: flatfly, hyperx, crossbar, ring, clos, fattree, xgft, deimos, file; or a preset)")
 	}
-	e.Topology.Dims = d.intList(t, sec, "dims", 1, maxTopoInt)
-	e.Topology.Widths = d.intList(t, sec, "widths", 1, maxTopoInt)
-	e.Topology.HostsPerSwitch = int(d.integer(t, sec, "hosts_per_switch", 0, 1, maxTopoInt))
-	e.Topology.Hosts = int(d.integer(t, sec, "hosts", 0, 1, maxTopoInt))
-	e.Topology.Switches = int(d.integer(t, sec, "switches", 0, 1, maxTopoInt))
+	tp.Dims = d.intList(t, sec, "dims", 1, maxTopoInt)
+	tp.Widths = d.intList(t, sec, "widths", 1, maxTopoInt)
+	tp.HostsPerSwitch = int(d.integer(t, sec, "hosts_per_switch", 0, 1, maxTopoInt))
+	tp.Hosts = int(d.integer(t, sec, "hosts", 0, 1, maxTopoInt))
+	tp.Switches = int(d.integer(t, sec, "switches", 0, 1, maxTopoInt))
+	tp.Ports = int(d.integer(t, sec, "ports", 0, 1, maxTopoInt))
+	tp.K = int(d.integer(t, sec, "k", 0, 1, maxTopoInt))
+	tp.N = int(d.integer(t, sec, "n", 0, 1, maxTopoInt))
+	tp.M = d.intList(t, sec, "m", 1, maxTopoInt)
+	tp.W = d.intList(t, sec, "w", 1, maxTopoInt)
+	tp.Oversubscription = d.nonEmpty(t, sec, "oversubscription")
+	tp.BoxHosts = d.intList(t, sec, "box_hosts", 1, maxTopoInt)
+	tp.ChainLinks = int(d.integer(t, sec, "chain_links", 0, 1, maxTopoInt))
 	if p, ok := d.str(t, sec, "path"); ok {
 		if p == "" {
 			d.fail(sec, "path", "empty (expected the topology file, relative to the experiment file's directory)")
@@ -127,15 +137,25 @@ func (d *decoder) topology(e *Experiment, t map[string]any) {
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(filepath.Dir(d.file), p)
 			}
-			e.Topology.Path = p
+			tp.Path = p
 		}
 	}
 	if f, ok := d.str(t, sec, "format"); ok {
 		if f == "" {
 			d.fail(sec, "format", "empty (expected \"dot\" or \"ibnetdiscover\")")
 		}
-		e.Topology.Format = f
+		tp.Format = f
 	}
+}
+
+// nonEmpty returns the string value of key, "" when absent, and reports an
+// empty string given explicitly (it would read as "not given").
+func (d *decoder) nonEmpty(t map[string]any, section, key string) string {
+	s, ok := d.str(t, section, key)
+	if ok && s == "" {
+		d.fail(section, key, "must not be empty (omit the key instead)")
+	}
+	return s
 }
 
 // routing decodes [routing].

@@ -41,8 +41,8 @@ func TestParseTopologyErrors(t *testing.T) {
 		{"no topology", "name = \"x\"\n", []string{"t.toml: [topology] missing section"}},
 		{"unknown top-level key", "topolgy = 1\n" + base, []string{
 			"t.toml:1: topolgy: unknown key (accepted: name, description, seed, topology, routing, flow_control, switch, traffic, sim, sweep)"}},
-		{"unknown topology key", edit(t, "hosts = 16", "hosts = 16\nports = 4"), []string{
-			"t.toml:6: [topology] ports: unknown key"}},
+		{"unknown topology key", edit(t, "hosts = 16", "hosts = 16\nportz = 4"), []string{
+			"t.toml:6: [topology] portz: unknown key"}},
 		{"wrong type", edit(t, "hosts = 16", `hosts = "16"`), []string{
 			`t.toml:5: [topology] hosts: expected an integer, got string "16"`}},
 		{"builder error on its line", "[topology]\nkind = \"flatfly\"\ndims = [4, 3]\nwidths = [1]\nhosts_per_switch = 2\n", []string{

@@ -12,8 +12,8 @@ func TestBuildErrors(t *testing.T) {
 		spec Spec
 		want string // exact error text, or a prefix when it ends with "…"
 	}{
-		{"no kind", Spec{}, "kind: missing topology kind (known: flatfly, hyperx, crossbar, ring, file)"},
-		{"unknown kind", Spec{Kind: "flatflyy"}, `kind: unknown topology "flatflyy" (known: flatfly, hyperx, crossbar, ring, file)`},
+		{"no kind", Spec{}, "kind: missing topology kind (known: flatfly, hyperx, crossbar, ring, clos, fattree, xgft, deimos, file)"},
+		{"unknown kind", Spec{Kind: "flatflyy"}, `kind: unknown topology "flatflyy" (known: flatfly, hyperx, crossbar, ring, clos, fattree, xgft, deimos, file)`},
 		{"case matters", Spec{Kind: "FlatFly"}, `kind: unknown topology "FlatFly" …`},
 
 		{"ff no dims", Spec{Kind: "flatfly", HostsPerSwitch: 1}, "dims: need at least one dimension, got []"},

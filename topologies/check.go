@@ -20,6 +20,14 @@ func checkUsed(s Spec, kind string, used ...string) error {
 		{"switches", s.Switches != 0},
 		{"path", s.Path != ""},
 		{"format", s.Format != ""},
+		{"ports", s.Ports != 0},
+		{"k", s.K != 0},
+		{"n", s.N != 0},
+		{"m", s.M != nil},
+		{"w", s.W != nil},
+		{"oversubscription", s.Oversubscription != ""},
+		{"box_hosts", s.BoxHosts != nil},
+		{"chain_links", s.ChainLinks != 0},
 	}
 	for _, k := range keys {
 		if !k.set || slices.Contains(used, k.key) {

@@ -42,7 +42,8 @@ type Switch struct {
 	// Ports lists the switch's ports; the port index is the position here.
 	Ports []Port
 	// Coord holds the switch's coordinates in coordinate families
-	// (FlatFly, torus, hypercube); nil otherwise.
+	// (FlatFly, torus, hypercube), [level, index within the level] in tree
+	// families (see Clos), and nil otherwise.
 	Coord []int32
 }
 
@@ -65,11 +66,17 @@ type Network struct {
 	// Widths holds L_n (parallel links per neighbour pair) for coordinate
 	// families, nil otherwise.
 	Widths []int
-	// HostsPerSwitch is C for regular families, 0 when it varies.
+	// HostsPerSwitch is C for regular families, 0 when it varies. Tree
+	// families (clos, fattree, xgft) give the hosts per leaf switch: their
+	// leaves are switches 0..L−1, so host = switch·C + local index holds.
 	HostsPerSwitch int
 	// Names holds the node names of an imported network, so that an export
 	// keeps them; nil for built families, which export default names.
 	Names *Names
+	// Spec is the specification Build built the network from, with a
+	// preset resolved into its parameters; zero for networks built by the
+	// family constructors directly.
+	Spec Spec
 	// Bisection is the relative bisection bandwidth from the family's
 	// formula: links crossing the narrowest balanced cut divided by half
 	// the hosts; 0 when no formula is known.
