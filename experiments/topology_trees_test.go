@@ -82,7 +82,7 @@ func TestParseTreeTopologyErrors(t *testing.T) {
 		{"unknown preset", "preset = \"myrinet\"", `f.toml:2: [topology] preset: unknown preset "myrinet" (known: myrinet512, deimos)`},
 		{"empty preset", "preset = \"\"", "f.toml:2: [topology] preset: must not be empty"},
 		{"preset kind conflict", "preset = \"myrinet512\"\nkind = \"fattree\"", `f.toml:3: [topology] kind: "fattree" conflicts with preset "myrinet512"`},
-		{"no kind, no preset", "ports = 32", "f.toml:1: [topology] kind: missing (expected one of: flatfly, hyperx, crossbar, ring, clos, fattree, xgft, deimos; or a preset)"},
+		{"no kind, no preset", "ports = 32", "f.toml:1: [topology] kind: missing (expected one of: flatfly, hyperx, crossbar, ring, clos, fattree, xgft, deimos, file; or a preset)"},
 		{"misspelt key", "kind = \"clos\"\nport = 32", "f.toml:3: [topology] port: unknown key"},
 	}
 	for _, tc := range tests {
