@@ -21,8 +21,10 @@ const randomTries = 64
 // random spanning tree first (the switches in a random order, each linked
 // to a uniformly chosen earlier one that has a free port), then the
 // remaining links between uniformly chosen non-adjacent pairs of switches
-// with free ports. It fails, naming links, when the degree limit leaves
-// no room for them.
+// with free ports. When the switches with free ports are all adjacent
+// (possible near the degree limit), a random link a–b elsewhere is
+// replaced by links from them to a and b (see rewire). It fails, naming
+// links, when even that finds no room.
 //
 // Ports: 0..c-1 are host ports (host = switch·c + port), then one port per
 // neighbour in increasing switch order, with Dim = -1. Switch.Coord is nil
@@ -141,7 +143,13 @@ func randomGraph(n, m, limit int, seed uint64) ([][]int32, error) {
 				}
 			}
 			if len(pairs) == 0 {
-				return nil, fmt.Errorf("links: only %d of %d links fit within the limit of %d links per switch", placed, m, limit)
+				if !rewire(&rng, adj, linked, free, limit) {
+					return nil, fmt.Errorf("links: only %d of %d links fit within the limit of %d links per switch", placed, m, limit)
+				}
+				for _, s := range slices.Clone(free) {
+					use(int(s))
+				}
+				continue
 			}
 			p := pairs[rng.IntN(len(pairs))]
 			u, v = p[0], p[1]
@@ -154,4 +162,56 @@ func randomGraph(n, m, limit int, seed uint64) ([][]int32, error) {
 		slices.Sort(adj[s])
 	}
 	return adj, nil
+}
+
+// rewire adds one link when the switches with free ports are all adjacent
+// to each other: for free switches u and v (u = v when it has two free
+// ports), it takes a random link a–b with a, b ∉ {u, v}, u not adjacent
+// to a and v not adjacent to b, and replaces it with u–a and v–b. Degrees
+// of a and b stay the same, and the graph stays connected (a and b each
+// reach u or v, which are linked to one of them). It reports false when
+// no such link exists.
+func rewire(rng *kernel.RNG, adj [][]int32, linked map[[2]int32]bool, free []int32, limit int) bool {
+	key := func(a, b int32) [2]int32 { return [2]int32{min(a, b), max(a, b)} }
+	var u, v int32
+	switch {
+	case len(free) >= 2:
+		u, v = free[0], free[1]
+	case len(free) == 1 && len(adj[free[0]]) <= limit-2:
+		u, v = free[0], free[0]
+	default:
+		return false
+	}
+	var cands [][2]int32
+	for a := range adj {
+		for _, b := range adj[a] {
+			a := int32(a)
+			if a == u || a == v || b == u || b == v {
+				continue
+			}
+			for _, e := range [][2]int32{{a, b}, {b, a}} {
+				if !linked[key(u, e[0])] && !linked[key(v, e[1])] {
+					cands = append(cands, e)
+				}
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return false
+	}
+	e := cands[rng.IntN(len(cands))]
+	a, b := e[0], e[1]
+	drop := func(x, y int32) {
+		i := slices.Index(adj[x], y)
+		adj[x] = slices.Delete(adj[x], i, i+1)
+	}
+	drop(a, b)
+	drop(b, a)
+	delete(linked, key(a, b))
+	for _, l := range [][2]int32{{u, a}, {v, b}} {
+		adj[l[0]] = append(adj[l[0]], l[1])
+		adj[l[1]] = append(adj[l[1]], l[0])
+		linked[key(l[0], l[1])] = true
+	}
+	return true
 }

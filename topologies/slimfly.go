@@ -37,9 +37,11 @@ const maxSlimFlyQ = 362
 // Network.Bisection is width·q/(2c) when q is a power of two, 0 otherwise:
 // splitting each half (t = 0, 1) into the switches with x in one of two
 // sets of q/2 columns cuts width·q³/2 links, and the tests check for
-// q = 4 and 8 that the Laplacian's second eigenvalue is width·q, so no
-// balanced cut crosses fewer than width·q·2q²/4 links (seed 004
-// conjectures the formula for q = 2^p).
+// q = 4, 8 and 16 that the Laplacian's second eigenvalue is width·q, so
+// no balanced cut crosses fewer than width·q·2q²/4 links (seed 004
+// conjectures the formula for q = 2^p). For odd q the second eigenvalue
+// is width·q as well (measured for q ≤ 13), but the best balanced cut
+// known here crosses width·q·(q²+1)/2 links, so there is no exact formula.
 //
 // SlimFly validates its arguments like Build does for the keys q, width (0
 // means 1) and hosts_per_switch.
