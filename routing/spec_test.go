@@ -22,6 +22,8 @@ func TestNewErrors(t *testing.T) {
 	xb := mustBuild(t, topologies.Spec{Kind: "crossbar", Hosts: 2})
 	ring := mustBuild(t, topologies.Spec{Kind: "ring", Switches: 3, HostsPerSwitch: 1})
 	other := &topologies.Network{Kind: "dragonfly"}
+	cube := mustBuild(t, topologies.Spec{Kind: "hypercube", Dimension: 2, HostsPerSwitch: 1})
+	torus := mustBuild(t, topologies.Spec{Kind: "torus", Dims: []int{3, 3}, HostsPerSwitch: 1})
 	tests := []struct {
 		name string
 		spec Spec
@@ -37,6 +39,8 @@ func TestNewErrors(t *testing.T) {
 		{"nodateline on flatfly", Spec{Algorithm: "dor-nodateline", VLs: 1}, ff, `algorithm: unknown routing "dor-nodateline" for topology flatfly (known: dor)`},
 		{"unknown on crossbar", Spec{Algorithm: "minhop", VLs: 1}, xb, `algorithm: unknown routing "minhop" for topology crossbar (known: dor)`},
 		{"dor on ring", Spec{Algorithm: "dor", VLs: 1}, ring, `algorithm: unknown routing "dor" for topology ring (known: dor-nodateline)`},
+		{"unknown on hypercube", Spec{Algorithm: "valiant", VLs: 1}, cube, `algorithm: unknown routing "valiant" for topology hypercube (known: dor)`},
+		{"dor on torus", Spec{Algorithm: "dor", VLs: 1}, torus, `algorithm: unknown routing "dor" for topology torus (known: none)`},
 		{"unknown topology", Spec{Algorithm: "dor", VLs: 1}, other, `algorithm: unknown routing "dor" for topology dragonfly (known: none)`},
 	}
 	for _, tc := range tests {
@@ -59,9 +63,10 @@ func routings(t testing.TB) map[string]Routing {
 		spec topologies.Spec
 		alg  string
 	}{
-		"flatfly":  {topologies.Spec{Kind: "flatfly", Dims: []int{3, 4}, Widths: []int{1, 2}, HostsPerSwitch: 2}, "dor"},
-		"crossbar": {topologies.Spec{Kind: "crossbar", Hosts: 4}, "dor"},
-		"ring":     {topologies.Spec{Kind: "ring", Switches: 5, Widths: []int{2}, HostsPerSwitch: 2}, "dor-nodateline"},
+		"flatfly":   {topologies.Spec{Kind: "flatfly", Dims: []int{3, 4}, Widths: []int{1, 2}, HostsPerSwitch: 2}, "dor"},
+		"crossbar":  {topologies.Spec{Kind: "crossbar", Hosts: 4}, "dor"},
+		"hypercube": {topologies.Spec{Kind: "hypercube", Dimension: 2, Width: 2, HostsPerSwitch: 2}, "dor"},
+		"ring":      {topologies.Spec{Kind: "ring", Switches: 5, Widths: []int{2}, HostsPerSwitch: 2}, "dor-nodateline"},
 	}
 	out := map[string]Routing{}
 	for name, n := range nets {
