@@ -22,7 +22,9 @@ func sectionNames() []string {
 func sectionKeys(section string) []string {
 	switch section {
 	case "topology":
-		return []string{"kind", "dims", "widths", "hosts_per_switch", "hosts", "switches"}
+		return []string{"preset", "kind", "dims", "widths", "hosts_per_switch", "hosts", "switches",
+			"dimension", "width", "group_size", "global_per_switch", "arrangement", "omit_one_global",
+			"q", "factors", "b", "n", "links", "ports", "seed"}
 	case "routing":
 		return []string{"algorithm"}
 	case "flow_control":
@@ -101,16 +103,64 @@ func (d *decoder) builderError(home string, err error) {
 	if first != key {
 		rest = key + ": " + rest
 	}
+	if first == "factors" {
+		if line := d.factorLine(rest); line > 0 {
+			d.failLine(line, section, first, "%s", rest)
+			return
+		}
+	}
 	d.fail(section, first, "%s", rest)
 }
 
 // topologyLabel describes a network compactly and stably: the family, the
 // dimension sizes, the link widths and the hosts per switch
-// ("flatfly 8x8 w1,1 c8", "ring 8 w1 c2"), or the host count for families
-// without coordinates ("crossbar h16").
+// ("flatfly 8x8 w1,1 c8", "ring 8 w1 c2", "torus 8x16x16 w3,5,5 c8"), the
+// parameters of families without such dimensions ("hypercube d11 w2 c8",
+// "dragonfly k16 g8 c8 absolute omit", "slimfly q5 w1 c4",
+// "product[slimfly q4 w2; flatfly 8x8 w1,1] c8", "kautz b3 n4 c2",
+// "random s64 l128 c16 seed1", with " p32" for a port limit), or the host
+// count otherwise ("crossbar h16").
 func topologyLabel(n *topologies.Network) string {
 	var b strings.Builder
 	b.WriteString(n.Kind)
+	s := n.Spec
+	switch n.Kind {
+	case "hypercube":
+		fmt.Fprintf(&b, " d%d w%d c%d", s.Dimension, s.Width, s.HostsPerSwitch)
+		return b.String()
+	case "dragonfly":
+		fmt.Fprintf(&b, " k%d g%d c%d %s", s.GroupSize, s.GlobalPerSwitch, s.HostsPerSwitch, s.Arrangement)
+		if s.OmitOneGlobal != nil && *s.OmitOneGlobal {
+			b.WriteString(" omit")
+		}
+		return b.String()
+	case "slimfly":
+		fmt.Fprintf(&b, " q%d w%d c%d", s.Q, s.Width, s.HostsPerSwitch)
+		return b.String()
+	case "product":
+		b.WriteByte('[')
+		for i, f := range s.Factors {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			fn := topologies.Network{Kind: f.Kind, Dims: f.Dims, Widths: f.Widths, Spec: f}
+			if fn.Widths == nil && len(f.Dims) > 0 {
+				fn.Widths = slices.Repeat([]int{1}, len(f.Dims))
+			}
+			b.WriteString(strings.TrimSuffix(topologyLabel(&fn), " c0"))
+		}
+		fmt.Fprintf(&b, "] c%d", s.HostsPerSwitch)
+		return b.String()
+	case "kautz":
+		fmt.Fprintf(&b, " b%d n%d c%d", s.B, s.N, s.HostsPerSwitch)
+		return b.String()
+	case "random":
+		fmt.Fprintf(&b, " s%d l%d c%d seed%d", s.Switches, s.Links, s.HostsPerSwitch, s.Seed)
+		if s.Ports > 0 {
+			fmt.Fprintf(&b, " p%d", s.Ports)
+		}
+		return b.String()
+	}
 	if len(n.Dims) == 0 {
 		fmt.Fprintf(&b, " h%d", len(n.Hosts))
 		return b.String()
