@@ -35,8 +35,8 @@ import "fmt"
 //
 // The absolute and relative rules are those of Hastings et al. (IEEE
 // Cluster 2015), as in SST/Merlin's dragonfly. Network.Bisection is
-// seed 004's min(k/(4c), g/(2c)): a minimal path crosses one global and
-// up to two local links.
+// seed 004's min(k/(4c), g/(2c)) (a minimal path crosses one global and
+// up to two local links) for k > 1, 0 for k = 1.
 //
 // Dragonfly validates its arguments like Build does for the keys
 // group_size, global_per_switch, hosts_per_switch, arrangement ("" means
@@ -132,11 +132,14 @@ func dragonfly(k, g, c, groups int, arrange func(groups, i, j int) (int, int)) *
 			ports[global+p] = Port{Kind: SwitchPort, Peer: int32(t*k + jj/g), PeerPort: int32(global + jj%g), Dim: 1}
 		}
 	}
-	return &Network{
+	net := &Network{
 		Kind:           "dragonfly",
 		Switches:       sw,
 		Hosts:          hosts,
 		HostsPerSwitch: c,
-		Bisection:      min(float64(k)/(4*float64(c)), float64(g)/(2*float64(c))),
 	}
+	if k > 1 { // with k = 1 there are no local links: the formula does not apply
+		net.Bisection = min(float64(k)/(4*float64(c)), float64(g)/(2*float64(c)))
+	}
+	return net
 }

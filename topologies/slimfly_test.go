@@ -20,6 +20,9 @@ func TestSlimFlyStructure(t *testing.T) {
 		{9, 1, 1, 13, 0},
 		{11, 2, 1, 17, 0},
 		{13, 1, 3, 19, 0},
+		{16, 1, 4, 24, 2},
+		{25, 1, 1, 37, 0}, // GF(5²)
+		{27, 1, 1, 41, 0}, // GF(3³), δ = −1
 	}
 	for _, tc := range tests {
 		net, err := SlimFly(tc.q, tc.width, tc.c)
