@@ -121,46 +121,11 @@ func (d *decoder) builderError(home string, err error) {
 // "random s64 l128 c16 seed1", with " p32" for a port limit), or the host
 // count otherwise ("crossbar h16").
 func topologyLabel(n *topologies.Network) string {
+	if l, ok := familyLabel(n); ok {
+		return l
+	}
 	var b strings.Builder
 	b.WriteString(n.Kind)
-	s := n.Spec
-	switch n.Kind {
-	case "hypercube":
-		fmt.Fprintf(&b, " d%d w%d c%d", s.Dimension, s.Width, s.HostsPerSwitch)
-		return b.String()
-	case "dragonfly":
-		fmt.Fprintf(&b, " k%d g%d c%d %s", s.GroupSize, s.GlobalPerSwitch, s.HostsPerSwitch, s.Arrangement)
-		if s.OmitOneGlobal != nil && *s.OmitOneGlobal {
-			b.WriteString(" omit")
-		}
-		return b.String()
-	case "slimfly":
-		fmt.Fprintf(&b, " q%d w%d c%d", s.Q, s.Width, s.HostsPerSwitch)
-		return b.String()
-	case "product":
-		b.WriteByte('[')
-		for i, f := range s.Factors {
-			if i > 0 {
-				b.WriteString("; ")
-			}
-			fn := topologies.Network{Kind: f.Kind, Dims: f.Dims, Widths: f.Widths, Spec: f}
-			if fn.Widths == nil && len(f.Dims) > 0 {
-				fn.Widths = slices.Repeat([]int{1}, len(f.Dims))
-			}
-			b.WriteString(strings.TrimSuffix(topologyLabel(&fn), " c0"))
-		}
-		fmt.Fprintf(&b, "] c%d", s.HostsPerSwitch)
-		return b.String()
-	case "kautz":
-		fmt.Fprintf(&b, " b%d n%d c%d", s.B, s.N, s.HostsPerSwitch)
-		return b.String()
-	case "random":
-		fmt.Fprintf(&b, " s%d l%d c%d seed%d", s.Switches, s.Links, s.HostsPerSwitch, s.Seed)
-		if s.Ports > 0 {
-			fmt.Fprintf(&b, " p%d", s.Ports)
-		}
-		return b.String()
-	}
 	if len(n.Dims) == 0 {
 		fmt.Fprintf(&b, " h%d", len(n.Hosts))
 		return b.String()
