@@ -24,7 +24,9 @@ func sectionKeys(section string) []string {
 	switch section {
 	case "topology":
 		return []string{"preset", "kind", "dims", "widths", "hosts_per_switch", "hosts", "switches",
-			"ports", "k", "n", "m", "w", "oversubscription", "box_hosts", "chain_links", "path", "format"}
+			"ports", "k", "n", "m", "w", "oversubscription", "box_hosts", "chain_links", "path", "format",
+			"dimension", "width", "group_size", "global_per_switch", "arrangement", "omit_one_global",
+			"q", "factors", "b", "links", "seed"}
 	case "routing":
 		return []string{"algorithm"}
 	case "flow_control":
@@ -106,16 +108,30 @@ func (d *decoder) builderError(home string, err error) {
 	if first != key {
 		rest = key + ": " + rest
 	}
+	if first == "factors" {
+		if line := d.factorLine(rest); line > 0 {
+			d.failLine(line, section, first, "%s", rest)
+			return
+		}
+	}
 	d.fail(section, first, "%s", rest)
 }
 
 // topologyLabel describes a network compactly and stably: the family, the
 // dimension sizes, the link widths and the hosts per switch
-// ("flatfly 8x8 w1,1 c8", "ring 8 w1 c2"), the host count for families
-// without coordinates ("crossbar h16"), or the parameters of a tree family
+// ("flatfly 8x8 w1,1 c8", "ring 8 w1 c2", "torus 8x16x16 w3,5,5 c8"), the
+// parameters of families without such dimensions ("hypercube d11 w2 c8",
+// "dragonfly k16 g8 c8 absolute omit", "slimfly q5 w1 c4",
+// "product[slimfly q4 w2; flatfly 8x8 w1,1] c8", "kautz b3 n4 c2",
+// "random s64 l128 c16 seed1", with " p32" for a port limit), or the host
+// count otherwise ("crossbar h16").
+// count otherwise ("crossbar h16"), or the parameters of a tree family
 // (treeLabel).
 func topologyLabel(n *topologies.Network) string {
 	if l := treeLabel(n); l != "" {
+		return l
+	}
+	if l, ok := familyLabel(n); ok {
 		return l
 	}
 	var b strings.Builder

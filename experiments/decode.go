@@ -12,6 +12,7 @@ import (
 
 	"netsim/flowctl"
 	switching "netsim/switch"
+	"netsim/topologies"
 )
 
 // Defaults of optional keys; [sim] drain defaults to the measure value.
@@ -110,26 +111,45 @@ func (d *decoder) topology(e *Experiment, t map[string]any) {
 		return
 	}
 	d.checkKeys(t, sec, sectionKeys(sec)...)
-	tp := &e.Topology
-	tp.Preset = d.nonEmpty(t, sec, "preset")
-	if s, ok := d.str(t, sec, "kind"); ok {
-		tp.Kind = s
-	} else if _, present := t["kind"]; !present && t["preset"] == nil {
-		d.fail(sec, "kind", "missing (expected one of: flatfly, hyperx, crossbar, ring, clos, fattree, xgft, deimos, file; or a preset)")
+	e.Topology.Preset = d.nonEmpty(t, sec, "preset")
+	d.topologyKeys(&e.Topology, t, sec)
+	if _, present := t["kind"]; !present && t["preset"] == nil {
+		d.fail(sec, "kind", "missing (expected one of: flatfly, hyperx, crossbar, ring, torus, hypercube, dragonfly, slimfly, product, kautz, random, clos, fattree, xgft, deimos, file; or preset = \"NAME\")")
 	}
-	tp.Dims = d.intList(t, sec, "dims", 1, maxTopoInt)
-	tp.Widths = d.intList(t, sec, "widths", 1, maxTopoInt)
-	tp.HostsPerSwitch = int(d.integer(t, sec, "hosts_per_switch", 0, 1, maxTopoInt))
-	tp.Hosts = int(d.integer(t, sec, "hosts", 0, 1, maxTopoInt))
-	tp.Switches = int(d.integer(t, sec, "switches", 0, 1, maxTopoInt))
-	tp.Ports = int(d.integer(t, sec, "ports", 0, 1, maxTopoInt))
-	tp.K = int(d.integer(t, sec, "k", 0, 1, maxTopoInt))
-	tp.N = int(d.integer(t, sec, "n", 0, 1, maxTopoInt))
-	tp.M = d.intList(t, sec, "m", 1, maxTopoInt)
-	tp.W = d.intList(t, sec, "w", 1, maxTopoInt)
-	tp.Oversubscription = d.nonEmpty(t, sec, "oversubscription")
-	tp.BoxHosts = d.intList(t, sec, "box_hosts", 1, maxTopoInt)
-	tp.ChainLinks = int(d.integer(t, sec, "chain_links", 0, 1, maxTopoInt))
+	e.Topology.Factors = d.factors(t, sec)
+}
+
+// topologyKeys decodes the keys of a topology table other than preset and
+// factors into s: those of [topology] and of each of its factors.
+func (d *decoder) topologyKeys(s *topologies.Spec, t map[string]any, sec string) {
+	if v, ok := d.str(t, sec, "kind"); ok {
+		s.Kind = v
+	}
+	s.Dims = d.intList(t, sec, "dims", 1, maxTopoInt)
+	s.Widths = d.intList(t, sec, "widths", 1, maxTopoInt)
+	s.HostsPerSwitch = int(d.integer(t, sec, "hosts_per_switch", 0, 1, maxTopoInt))
+	s.Hosts = int(d.integer(t, sec, "hosts", 0, 1, maxTopoInt))
+	s.Switches = int(d.integer(t, sec, "switches", 0, 1, maxTopoInt))
+	s.Dimension = int(d.integer(t, sec, "dimension", 0, 1, maxTopoInt))
+	s.Width = int(d.integer(t, sec, "width", 0, 1, maxTopoInt))
+	s.GroupSize = int(d.integer(t, sec, "group_size", 0, 1, maxTopoInt))
+	s.GlobalPerSwitch = int(d.integer(t, sec, "global_per_switch", 0, 1, maxTopoInt))
+	if v, ok := d.str(t, sec, "arrangement"); ok {
+		s.Arrangement = v
+	}
+	s.OmitOneGlobal = d.boolean(t, sec, "omit_one_global")
+	s.Q = int(d.integer(t, sec, "q", 0, 1, maxTopoInt))
+	s.B = int(d.integer(t, sec, "b", 0, 1, maxTopoInt))
+	s.N = int(d.integer(t, sec, "n", 0, 1, maxTopoInt))
+	s.Links = int(d.integer(t, sec, "links", 0, 1, maxTopoInt))
+	s.Ports = int(d.integer(t, sec, "ports", 0, 1, maxTopoInt))
+	s.Seed = uint64(d.integer(t, sec, "seed", 0, 0, math.MaxInt64))
+	s.K = int(d.integer(t, sec, "k", 0, 1, maxTopoInt))
+	s.M = d.intList(t, sec, "m", 1, maxTopoInt)
+	s.W = d.intList(t, sec, "w", 1, maxTopoInt)
+	s.Oversubscription = d.nonEmpty(t, sec, "oversubscription")
+	s.BoxHosts = d.intList(t, sec, "box_hosts", 1, maxTopoInt)
+	s.ChainLinks = int(d.integer(t, sec, "chain_links", 0, 1, maxTopoInt))
 	if p, ok := d.str(t, sec, "path"); ok {
 		if p == "" {
 			d.fail(sec, "path", "empty (expected the topology file, relative to the experiment file's directory)")
@@ -137,14 +157,14 @@ func (d *decoder) topology(e *Experiment, t map[string]any) {
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(filepath.Dir(d.file), p)
 			}
-			tp.Path = p
+			s.Path = p
 		}
 	}
 	if f, ok := d.str(t, sec, "format"); ok {
 		if f == "" {
 			d.fail(sec, "format", "empty (expected \"dot\" or \"ibnetdiscover\")")
 		}
-		tp.Format = f
+		s.Format = f
 	}
 }
 
@@ -156,6 +176,77 @@ func (d *decoder) nonEmpty(t map[string]any, section, key string) string {
 		d.fail(section, key, "must not be empty (omit the key instead)")
 	}
 	return s
+}
+
+// factors decodes the factors of a product: an array of tables
+// ([[topology.factors]], or an inline array), each with the keys of a
+// topology table but preset and factors. A problem in factor i is reported
+// against the factors key as "factor i: key: ...", on the key's line
+// within the i-th [[topology.factors]] table when there is one.
+func (d *decoder) factors(t map[string]any, sec string) []topologies.Spec {
+	v, ok := t["factors"]
+	if !ok {
+		return nil
+	}
+	var tables []map[string]any
+	switch x := v.(type) {
+	case []map[string]any:
+		tables = x
+	case []any:
+		for i, el := range x {
+			m, ok := el.(map[string]any)
+			if !ok {
+				d.fail(sec, "factors", "element %d: expected a table, got %s", i+1, describe(el))
+				return nil
+			}
+			tables = append(tables, m)
+		}
+	default:
+		d.fail(sec, "factors", "expected an array of tables ([[topology.factors]]), got %s", describe(v))
+		return nil
+	}
+	fsec := sec + ".factors"
+	var accepted []string
+	for _, k := range sectionKeys(sec) {
+		if k != "preset" && k != "factors" {
+			accepted = append(accepted, k)
+		}
+	}
+	out := make([]topologies.Spec, len(tables))
+	for i, ft := range tables {
+		mark := len(d.errs)
+		d.checkKeys(ft, fsec, accepted...)
+		d.topologyKeys(&out[i], ft, fsec)
+		if _, ok := ft["kind"]; !ok {
+			d.fail(fsec, "kind", "missing (expected slimfly, flatfly, hyperx or hypercube)")
+		}
+		for _, err := range d.errs[mark:] {
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				continue
+			}
+			if line := d.lines.arrayLine(fsec, i, ie.Key); line > 0 {
+				ie.Line = line
+			} else {
+				ie.Line = d.lines.line(sec, "factors")
+			}
+			ie.Section, ie.Key, ie.Msg = sec, "factors", fmt.Sprintf("factor %d: %s: %s", i, ie.Key, ie.Msg)
+		}
+	}
+	return out
+}
+
+// factorLine returns the line of the key a builder error about a product
+// factor names (msg is "factor 1 (slimfly): q: ..."), within that factor's
+// [[topology.factors]] table, or 0 when it cannot tell.
+func (d *decoder) factorLine(msg string) int {
+	var i int
+	if _, err := fmt.Sscanf(msg, "factor %d", &i); err != nil {
+		return 0
+	}
+	_, after, _ := strings.Cut(msg, "): ")
+	key, _, _ := strings.Cut(after, ": ")
+	return d.lines.arrayLine("topology.factors", i, key)
 }
 
 // routing decodes [routing].

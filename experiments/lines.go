@@ -93,6 +93,29 @@ func (kl keyLines) line(section, key string) int {
 	return 0
 }
 
+// arrayLine returns the 1-based line of key inside the index-th (0-based)
+// table of the array of tables [[path]], the table's header line when key
+// is not written there, or 0 when there is no such table (as for an inline
+// array).
+func (kl keyLines) arrayLine(path string, index int, key string) int {
+	n := -1
+	for i, e := range kl.entries {
+		if !e.header || e.path != path {
+			continue
+		}
+		if n++; n != index {
+			continue
+		}
+		for j := i + 1; j < len(kl.entries) && !kl.entries[j].header; j++ {
+			if kl.entries[j].path == path+"."+key {
+				return j + 1
+			}
+		}
+		return i + 1
+	}
+	return 0
+}
+
 // inlineKey matches "key =" inside an inline table.
 func inlineKey(key string) *regexp.Regexp {
 	return regexp.MustCompile(`(^|[{,\s])"?` + regexp.QuoteMeta(key) + `"?\s*=`)

@@ -79,10 +79,10 @@ func TestParseTreeTopologyErrors(t *testing.T) {
 		{"chain_links on clos", "kind = \"clos\"\nports = 32\nhosts = 512\nchain_links = 2",
 			"f.toml:5: [topology] chain_links: not used by topology clos"},
 		{"zero k", "kind = \"fattree\"\nk = 0\nn = 2", "f.toml:3: [topology] k: 0 is out of range"},
-		{"unknown preset", "preset = \"myrinet\"", `f.toml:2: [topology] preset: unknown preset "myrinet" (known: myrinet512, deimos)`},
+		{"unknown preset", "preset = \"myrinet\"", `f.toml:2: [topology] preset: unknown preset "myrinet" (known: torus3d, torus4d, flatfly, hypercube, dragonfly, sfxff1, sfxff2, myrinet512, deimos)`},
 		{"empty preset", "preset = \"\"", "f.toml:2: [topology] preset: must not be empty"},
-		{"preset kind conflict", "preset = \"myrinet512\"\nkind = \"fattree\"", `f.toml:3: [topology] kind: "fattree" conflicts with preset "myrinet512"`},
-		{"no kind, no preset", "ports = 32", "f.toml:1: [topology] kind: missing (expected one of: flatfly, hyperx, crossbar, ring, clos, fattree, xgft, deimos, file; or a preset)"},
+		{"preset kind conflict", "preset = \"myrinet512\"\nkind = \"fattree\"", `f.toml:3: [topology] kind: preset "myrinet512" is a clos topology, got kind "fattree"`},
+		{"no kind, no preset", "ports = 32", "f.toml:1: [topology] kind: missing (expected one of: flatfly, hyperx, crossbar, ring, torus, hypercube, dragonfly, slimfly, product, kautz, random, clos, fattree, xgft, deimos, file; or preset = \"NAME\")"},
 		{"misspelt key", "kind = \"clos\"\nport = 32", "f.toml:3: [topology] port: unknown key"},
 	}
 	for _, tc := range tests {

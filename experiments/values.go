@@ -22,9 +22,14 @@ type decoder struct {
 
 // fail records a problem with key of section.
 func (d *decoder) fail(section, key, format string, args ...any) {
+	d.failLine(d.lines.line(section, key), section, key, format, args...)
+}
+
+// failLine records a problem with key of section, written on line.
+func (d *decoder) failLine(line int, section, key, format string, args ...any) {
 	d.errs = append(d.errs, &InputError{
 		File:    d.file,
-		Line:    d.lines.line(section, key),
+		Line:    line,
 		Section: section,
 		Key:     key,
 		Msg:     fmt.Sprintf(format, args...),
@@ -100,6 +105,20 @@ func (d *decoder) oneOf(t map[string]any, section, key, def string, allowed ...s
 		return def
 	}
 	return s
+}
+
+// boolean returns the boolean value of key, nil when absent.
+func (d *decoder) boolean(t map[string]any, section, key string) *bool {
+	v, ok := t[key]
+	if !ok {
+		return nil
+	}
+	b, ok := v.(bool)
+	if !ok {
+		d.fail(section, key, "expected a boolean, got %s", describe(v))
+		return nil
+	}
+	return &b
 }
 
 // integer returns the integer value of key, def when absent, checking

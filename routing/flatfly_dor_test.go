@@ -16,6 +16,8 @@ func TestFlatFlyDORPaths(t *testing.T) {
 		{"2x2x3 C1", topologies.Spec{Kind: "flatfly", Dims: []int{2, 2, 3}, HostsPerSwitch: 1}, []int{1, 4}},
 		{"hyperx 1x3x2 C3 widths 2,3,1", topologies.Spec{Kind: "hyperx", Dims: []int{1, 3, 2}, Widths: []int{2, 3, 1}, HostsPerSwitch: 3}, []int{2, 8}},
 		{"K1 C4", topologies.Spec{Kind: "flatfly", Dims: []int{1}, HostsPerSwitch: 4}, []int{3}},
+		{"hypercube 3 width 2 C2", topologies.Spec{Kind: "hypercube", Dimension: 3, Width: 2, HostsPerSwitch: 2}, []int{1, 2}},
+		{"hypercube 4 C1", topologies.Spec{Kind: "hypercube", Dimension: 4, HostsPerSwitch: 1}, []int{1}},
 	}
 	for _, tc := range tests {
 		net, err := topologies.Build(tc.spec)

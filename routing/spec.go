@@ -40,6 +40,8 @@ type Spec struct {
 //     them by congestion). At the destination switch the candidate is the
 //     destination host's port. A packet crosses at most one link per
 //     dimension, so one VL suffices.
+//   - hypercube: "dor", the FlatFly's (a hypercube is the FlatFly
+//     2 × … × 2): correct the differing bits from the lowest dimension up.
 //   - crossbar: "dor", the single hop to the destination host's port.
 //   - ring: "dor-nodateline", minimal routing around the ring (the shorter
 //     direction; a tie goes the +1 way) over all parallel ports, with no
@@ -115,7 +117,7 @@ func New(s Spec, net *topologies.Network) (Routing, error) {
 // kind, or an error naming the algorithm.
 func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, error), error) {
 	switch kind {
-	case "flatfly", "hyperx":
+	case "flatfly", "hyperx", "hypercube":
 		if s.Algorithm == "dor" {
 			return func(n *topologies.Network, vls int) (Routing, error) { return newFlatFlyDOR(n, vls) }, nil
 		}
@@ -149,7 +151,7 @@ const anyAlgorithms = "distance, distance+E, deflection+E"
 // a topology kind.
 func knownAlgorithms(kind string) string {
 	switch kind {
-	case "flatfly", "hyperx", "crossbar":
+	case "flatfly", "hyperx", "hypercube", "crossbar":
 		return "dor, " + anyAlgorithms
 	case "ring":
 		return "dor-nodateline, " + anyAlgorithms

@@ -22,6 +22,8 @@ func TestNewErrors(t *testing.T) {
 	xb := mustBuild(t, topologies.Spec{Kind: "crossbar", Hosts: 2})
 	ring := mustBuild(t, topologies.Spec{Kind: "ring", Switches: 3, HostsPerSwitch: 1})
 	other := &topologies.Network{Kind: "dragonfly"}
+	cube := mustBuild(t, topologies.Spec{Kind: "hypercube", Dimension: 2, HostsPerSwitch: 1})
+	torus := mustBuild(t, topologies.Spec{Kind: "torus", Dims: []int{3, 3}, HostsPerSwitch: 1})
 	tests := []struct {
 		name string
 		spec Spec
@@ -40,6 +42,8 @@ func TestNewErrors(t *testing.T) {
 		{"unknown topology", Spec{Algorithm: "dor", VLs: 1}, other, `algorithm: unknown routing "dor" for topology dragonfly (known: distance, distance+E, deflection+E)`},
 		{"distance on empty network", Spec{Algorithm: "distance", VLs: 1}, other, `routing distance: network "dragonfly" has no switches`},
 		{"deflection+1 on ring", Spec{Algorithm: "deflection+1", VLs: 1}, ring, `algorithm: "deflection+1": deflection needs E ≥ 2 extra hops, got 1`},
+		{"unknown on hypercube", Spec{Algorithm: "valiant", VLs: 1}, cube, `algorithm: unknown routing "valiant" for topology hypercube (known: dor, distance, distance+E, deflection+E)`},
+		{"dor on torus", Spec{Algorithm: "dor", VLs: 1}, torus, `algorithm: unknown routing "dor" for topology torus (known: distance, distance+E, deflection+E)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -66,6 +70,7 @@ func routings(t testing.TB) map[string]Routing {
 		"ring":                 {topologies.Spec{Kind: "ring", Switches: 5, Widths: []int{2}, HostsPerSwitch: 2}, "dor-nodateline"},
 		"flatfly deflection+2": {topologies.Spec{Kind: "flatfly", Dims: []int{3, 4}, Widths: []int{1, 2}, HostsPerSwitch: 2}, "deflection+2"},
 		"ring distance+1":      {topologies.Spec{Kind: "ring", Switches: 5, Widths: []int{2}, HostsPerSwitch: 2}, "distance+1"},
+		"hypercube":            {topologies.Spec{Kind: "hypercube", Dimension: 2, Width: 2, HostsPerSwitch: 2}, "dor"},
 	}
 	out := map[string]Routing{}
 	for name, n := range nets {

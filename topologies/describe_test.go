@@ -84,27 +84,6 @@ func withBisection(net *Network, b float64) *Network {
 	return net
 }
 
-// dragonfly builds the seed-004 Dragonfly variant by hand: K·G groups of K
-// switches (a full graph inside each), C hosts per switch, one global link
-// between every two groups; group g's link to its k-th other group (in
-// increasing order) leaves from its switch k/G.
-func dragonfly(t testing.TB, k, g, c int) *Network {
-	t.Helper()
-	groups := k * g
-	var links [][2]int
-	for x := range groups {
-		for a := range k {
-			for b := a + 1; b < k; b++ {
-				links = append(links, [2]int{x*k + a, x*k + b})
-			}
-		}
-		for y := x + 1; y < groups; y++ {
-			links = append(links, [2]int{x*k + (y-1)/g, y*k + x/g})
-		}
-	}
-	return fromLinks(t, uniform(groups*k, c), links)
-}
-
 func TestDescribe(t *testing.T) {
 	// Bisection is zeroed where a builder may know the formula, so that the
 	// estimate is what is tested.
@@ -274,11 +253,13 @@ func TestDescribeSeedNetworks(t *testing.T) {
 		diameter int
 		bisect   float64
 	}{
-		{"torus3d", testTorus(t, []int{8, 16, 16}, []int{3, 5, 5}, 8), 34, 20, 0.15625},
-		{"torus4d", testTorus(t, []int{4, 8, 8, 8}, []int{2, 4, 4, 4}, 8), 36, 14, 0.25},
-		{"flatfly", mustBuild(t, Spec{Kind: "flatfly", Dims: []int{4, 8, 8, 8}, Widths: []int{2, 1, 1, 1}, HostsPerSwitch: 8}), 35, 4, 0.5},
-		{"hypercube", mustBuild(t, Spec{Kind: "flatfly", Dims: uniform(11, 2), Widths: uniform(11, 2), HostsPerSwitch: 8}), 30, 11, 0.25},
-		{"dragonfly", dragonfly(t, 16, 8, 8), 31, 3, 0.5},
+		{"torus3d", mustBuild(t, Spec{Preset: "torus3d"}), 34, 20, 0.15625},
+		{"torus4d", mustBuild(t, Spec{Preset: "torus4d"}), 36, 14, 0.25},
+		{"flatfly", mustBuild(t, Spec{Preset: "flatfly"}), 35, 4, 0.5},
+		{"hypercube", mustBuild(t, Spec{Preset: "hypercube"}), 30, 11, 0.25},
+		{"dragonfly", mustBuild(t, Spec{Preset: "dragonfly"}), 31, 3, 0.5},
+		{"sfxff1", mustBuild(t, Spec{Preset: "sfxff1"}), 34, 4, 0.5},
+		{"sfxff2", mustBuild(t, Spec{Preset: "sfxff2"}), 35, 3, 0.5},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -322,8 +303,8 @@ func BenchmarkDescribe(b *testing.B) {
 		net  *Network
 	}{
 		{"flatfly16384", mustBuild(b, Spec{Kind: "flatfly", Dims: []int{4, 8, 8, 8}, Widths: []int{2, 1, 1, 1}, HostsPerSwitch: 8})},
-		{"torus3d16384", testTorus(b, []int{8, 16, 16}, []int{3, 5, 5}, 8)},
-		{"dragonfly16384", dragonfly(b, 16, 8, 8)},
+		{"torus3d16384", mustBuild(b, Spec{Preset: "torus3d"})},
+		{"dragonfly16384", mustBuild(b, Spec{Preset: "dragonfly"})},
 	}
 	for _, n := range nets {
 		b.Run(n.name, func(b *testing.B) {

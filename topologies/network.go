@@ -41,9 +41,12 @@ type Port struct {
 type Switch struct {
 	// Ports lists the switch's ports; the port index is the position here.
 	Ports []Port
-	// Coord holds the switch's coordinates in coordinate families
-	// (FlatFly, torus, hypercube), [level, index within the level] in tree
-	// families (see Clos), and nil otherwise.
+	// Coord holds the switch's coordinates: one per dimension in the
+	// coordinate families (FlatFly, torus, ring, hypercube, product); the
+	// family's own coordinates otherwise ([group, index in group] in a
+	// Dragonfly, [t, x, y] in a Slim Fly, the symbols of the word in a
+	// Kautz graph, [level, index within the level] in tree families, see
+	// Clos); nil when there are none (crossbar, random, file).
 	Coord []int32
 }
 
@@ -73,14 +76,16 @@ type Network struct {
 	// Names holds the node names of an imported network, so that an export
 	// keeps them; nil for built families, which export default names.
 	Names *Names
-	// Spec is the specification Build built the network from, with a
-	// preset resolved into its parameters; zero for networks built by the
-	// family constructors directly.
-	Spec Spec
-	// Bisection is the relative bisection bandwidth from the family's
-	// formula: links crossing the narrowest balanced cut divided by half
-	// the hosts; 0 when no formula is known.
+	// Bisection is the relative bisection bandwidth: the links crossing
+	// the narrowest balanced cut (parallel links counted) divided by half
+	// the hosts, as a fraction (0.5 = 50 %). It is set where a formula is
+	// known (FlatFly/HyperX and torus with even sizes, hypercube,
+	// Dragonfly, Slim Fly with q = 2^p, products of those) and 0
+	// otherwise.
 	Bisection float64
+	// Spec is the specification Build built the network from, with any
+	// preset expanded and defaults filled in.
+	Spec Spec
 }
 
 // Names holds the names of a network's nodes, as read from a topology file.

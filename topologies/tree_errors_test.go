@@ -63,8 +63,8 @@ func TestTreeBuildErrors(t *testing.T) {
 		{"deimos middle box full", deimos(24, []int{258, 229, 258}, 30), "box_hosts: entry 1: 229 hosts and 60 chain links exceed the 288 external ports of a box (ports²/2)"},
 		{"deimos stray hosts", Spec{Kind: "deimos", Ports: 24, BoxHosts: []int{1, 1}, ChainLinks: 1, Hosts: 4}, "hosts: not used by topology deimos (it uses ports, box_hosts, chain_links)"},
 
-		{"unknown preset", Spec{Preset: "myrinet"}, `preset: unknown preset "myrinet" (known: myrinet512, deimos)`},
-		{"preset kind conflict", Spec{Preset: "myrinet512", Kind: "fattree"}, `kind: "fattree" conflicts with preset "myrinet512", a clos topology`},
+		{"unknown preset", Spec{Preset: "myrinet"}, `preset: unknown preset "myrinet" (known: torus3d, torus4d, flatfly, hypercube, dragonfly, sfxff1, sfxff2, myrinet512, deimos)`},
+		{"preset kind conflict", Spec{Preset: "myrinet512", Kind: "fattree"}, `kind: preset "myrinet512" is a clos topology, got kind "fattree" (leave kind out, or give the same)`},
 		{"preset stray key", Spec{Preset: "myrinet512", K: 4}, "k: not used by topology clos (it uses ports, hosts, oversubscription)"},
 		{"preset bad override", Spec{Preset: "myrinet512", Hosts: 1024}, "hosts: 1024 need 64 leaf crossbars, but a spine crossbar of 32 ports reaches at most 32 leaves (512 hosts)"},
 		{"preset override breaks deimos", Spec{Preset: "deimos", Ports: 8}, "box_hosts: entry 0: 258 hosts and 30 chain links exceed the 32 external ports of a box (ports²/2)"},

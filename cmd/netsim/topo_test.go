@@ -55,7 +55,7 @@ links         448 inter-switch
 radix         22 ports used
 diameter      2 switch hops
 avg distance  1.7534 switch hops between hosts
-bisection     50.0 % (estimate), 128 links cross the best balanced cut found
+bisection     50.0 % (exact)
 `},
 		// Ring of 8 with width 2: cut twice, 4 links over 12 hosts.
 		{"ring", "[topology]\nkind = \"ring\"\nswitches = 8\nwidths = [2]\nhosts_per_switch = 3\n", `topology      ring 8 w2 c3
