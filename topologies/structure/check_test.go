@@ -1,0 +1,198 @@
+package structure
+
+import (
+	"fmt"
+
+	"netsim/topologies"
+)
+
+// component returns the switches of g's largest connected component (the
+// first in switch order on a tie), found by breadth-first search
+// independently of the union-find in the package.
+func component(g *Graph) []bool {
+	n := g.Switches()
+	adj := make([][]int, n)
+	for _, l := range g.Links {
+		adj[l.A] = append(adj[l.A], l.B)
+		adj[l.B] = append(adj[l.B], l.A)
+	}
+	seen := make([]int, n)
+	for i := range seen {
+		seen[i] = -1
+	}
+	best, bestSize := -1, 0
+	for s := range n {
+		if seen[s] >= 0 {
+			continue
+		}
+		queue, size := []int{s}, 0
+		seen[s] = s
+		for len(queue) > 0 {
+			v := queue[0]
+			queue = queue[1:]
+			size++
+			for _, w := range adj[v] {
+				if seen[w] < 0 {
+					seen[w] = s
+					queue = append(queue, w)
+				}
+			}
+		}
+		if size > bestSize {
+			best, bestSize = s, size
+		}
+	}
+	in := make([]bool, n)
+	for s := range n {
+		in[s] = seen[s] == best
+	}
+	return in
+}
+
+// bijection records a one-to-one correspondence between recovered and true
+// labels, failing on the first pair that breaks it.
+type bijection struct {
+	fwd, back map[int]int
+}
+
+func newBijection() *bijection { return &bijection{map[int]int{}, map[int]int{}} }
+
+// add records rec ↔ truth and reports whether it agrees with every earlier
+// pair.
+func (b *bijection) add(rec, truth int) bool {
+	if t, ok := b.fwd[rec]; ok && t != truth {
+		return false
+	}
+	if r, ok := b.back[truth]; ok && r != rec {
+		return false
+	}
+	b.fwd[rec], b.back[truth] = truth, rec
+	return true
+}
+
+// checkFlatFly verifies that f maps g correctly: g is net with faults,
+// orig[s] the switch of net that switch s of g is. Correct means equal to
+// the truth up to the symmetries of a FlatFly: the mapped switches are
+// exactly g's largest component; recovered dimensions correspond one to
+// one to the true dimensions with K_n > 1 (links of one recovered
+// dimension all lie in one true dimension and vice versa); within every
+// matched pair of dimensions two mapped switches share the recovered
+// coordinate iff they share the true one; and the recovered K_n and L_n
+// are those of the true network seen through the faults.
+func checkFlatFly(f *FlatFly, g *Graph, orig []int, net *topologies.Network) error {
+	in := component(g)
+	mapped := 0
+	for s, c := range f.Coord {
+		if (c != nil) != in[s] {
+			return fmt.Errorf("switch %s: mapped %v, in the largest component %v", g.Names[s], c != nil, in[s])
+		}
+		if c != nil {
+			mapped++
+		}
+	}
+	if mapped != f.Mapped {
+		return fmt.Errorf("Mapped = %d, want %d", f.Mapped, mapped)
+	}
+	// Dimensions: match recovered to true through the links.
+	dims := newBijection()
+	pairs := make(map[[3]int]int) // (true dim, orig a, orig b) → parallel links
+	for i, l := range g.Links {
+		d := f.LinkDim[i]
+		if (d >= 0) != in[l.A] {
+			return fmt.Errorf("link %d: dimension %d, in the component %v", i, d, in[l.A])
+		}
+		if d < 0 {
+			continue
+		}
+		t := trueDim(net, orig[l.A], orig[l.B])
+		if !dims.add(d, t) {
+			return fmt.Errorf("link %s–%s: recovered dimension %d, true dimension %d, but the dimensions were matched %v", g.Names[l.A], g.Names[l.B], d, t, dims.fwd)
+		}
+		a, b := min(orig[l.A], orig[l.B]), max(orig[l.A], orig[l.B])
+		pairs[[3]int{t, a, b}]++
+	}
+	wantDims := 0
+	for _, k := range net.Dims {
+		if k > 1 {
+			wantDims++
+		}
+	}
+	if len(f.Dims) != wantDims || len(dims.fwd) != wantDims {
+		return fmt.Errorf("recovered %d dimensions (%d matched), want %d", len(f.Dims), len(dims.fwd), wantDims)
+	}
+	widths := make(map[int]int)
+	for p, c := range pairs {
+		widths[p[0]] = max(widths[p[0]], c)
+	}
+	for r, t := range dims.fwd {
+		if f.Widths[r] != widths[t] {
+			return fmt.Errorf("dimension %d (true %d): width %d, want %d", r, t, f.Widths[r], widths[t])
+		}
+	}
+	// Coordinates: one bijection of values per matched dimension.
+	for r, t := range dims.fwd {
+		values := newBijection()
+		for s, c := range f.Coord {
+			if c == nil {
+				continue
+			}
+			tv := int(net.Switches[orig[s]].Coord[t])
+			if !values.add(c[r], tv) {
+				return fmt.Errorf("switch %s: coordinate %d (dimension %d) = %d, true coordinate %d (dimension %d) = %d, inconsistent with other switches", g.Names[s], r, r, c[r], t, t, tv)
+			}
+		}
+		if f.Dims[r] != len(values.fwd) {
+			return fmt.Errorf("dimension %d: K = %d, but %d values in use", r, f.Dims[r], len(values.fwd))
+		}
+	}
+	return nil
+}
+
+// trueDim returns the dimension of the link between switches a and b of
+// net: the one coordinate in which they differ.
+func trueDim(net *topologies.Network, a, b int) int {
+	d := -1
+	for n, x := range net.Switches[a].Coord {
+		if x != net.Switches[b].Coord[n] {
+			if d >= 0 {
+				return -2 // not a FlatFly link: matches no recovered dimension
+			}
+			d = n
+		}
+	}
+	return d
+}
+
+// checkDragonfly verifies that d maps g correctly: orig[s] is the original
+// index of switch s of g and group[o] the true group of original switch o.
+// Correct means: the mapped switches are exactly g's largest component,
+// two mapped switches are in one recovered group iff they are in one true
+// group (groups are relabelled freely), and a mapped link is local iff its
+// ends are in one true group.
+func checkDragonfly(d *Dragonfly, g *Graph, orig []int, group []int) error {
+	in := component(g)
+	groups := newBijection()
+	mapped := 0
+	for s, r := range d.Group {
+		if (r >= 0) != in[s] {
+			return fmt.Errorf("switch %s: group %d, in the largest component %v", g.Names[s], r, in[s])
+		}
+		if r < 0 {
+			continue
+		}
+		mapped++
+		if !groups.add(r, group[orig[s]]) {
+			return fmt.Errorf("switch %s: recovered group %d, true group %d, inconsistent with other switches", g.Names[s], r, group[orig[s]])
+		}
+	}
+	if mapped != d.Mapped || d.Groups != len(groups.fwd) {
+		return fmt.Errorf("Mapped = %d, Groups = %d; want %d, %d", d.Mapped, d.Groups, mapped, len(groups.fwd))
+	}
+	for i, l := range g.Links {
+		want := in[l.A] && group[orig[l.A]] == group[orig[l.B]]
+		if d.Local[i] != want {
+			return fmt.Errorf("link %s–%s: local %v, want %v", g.Names[l.A], g.Names[l.B], d.Local[i], want)
+		}
+	}
+	return nil
+}
