@@ -21,34 +21,114 @@ const (
 )
 
 // knownKinds lists the kind values Build accepts, for error messages.
-const knownKinds = "flatfly, hyperx, crossbar, ring"
+const knownKinds = "flatfly, hyperx, crossbar, ring, torus, hypercube, dragonfly, slimfly, product, kautz, random"
 
 // Spec describes a topology as written in the [topology] section of an
 // experiment file. A zero field means "not given"; Build rejects a field
 // the chosen kind does not use, so a misplaced key cannot be silently
 // ignored.
 type Spec struct {
-	// Kind is the family: "flatfly" (alias "hyperx"), "crossbar" or "ring".
-	// TOML key: kind.
+	// Preset names a preset (see Presets) whose values fill every field
+	// not given here. TOML key: preset.
+	Preset string
+	// Kind is the family: "flatfly" (alias "hyperx"), "crossbar", "ring",
+	// "torus", "hypercube", "dragonfly", "slimfly", "product", "kautz" or
+	// "random". TOML key: kind.
 	Kind string
-	// Dims holds K_n, the size of each dimension (flatfly). TOML key: dims.
+	// Dims holds K_n, the size of each dimension (flatfly, torus). TOML
+	// key: dims.
 	Dims []int
 	// Widths holds L_n, the number of parallel links between two switches
-	// adjacent in dimension n (flatfly, ring); nil means 1 in every
+	// adjacent in dimension n (flatfly, torus, ring); nil means 1 in every
 	// dimension. TOML key: widths.
 	Widths []int
-	// HostsPerSwitch is C, the number of hosts on each switch (flatfly,
-	// ring). TOML key: hosts_per_switch.
+	// HostsPerSwitch is C, the number of hosts on each switch (every kind
+	// but crossbar; in a product it applies to the product, not to the
+	// factors). TOML key: hosts_per_switch.
 	HostsPerSwitch int
 	// Hosts is the number of hosts of a crossbar. TOML key: hosts.
 	Hosts int
-	// Switches is the number of switches of a ring. TOML key: switches.
+	// Switches is the number of switches of a ring or a random topology.
+	// TOML key: switches.
 	Switches int
+	// Dimension is n, the dimension of a hypercube. TOML key: dimension.
+	Dimension int
+	// Width is L, the number of parallel links between adjacent switches
+	// of a hypercube or a Slim Fly; 0 means 1. TOML key: width.
+	Width int
+	// GroupSize is K, the switches per Dragonfly group. TOML key:
+	// group_size.
+	GroupSize int
+	// GlobalPerSwitch is G, the global links per Dragonfly switch. TOML
+	// key: global_per_switch.
+	GlobalPerSwitch int
+	// Arrangement is the Dragonfly global-link arrangement: "absolute"
+	// (the default), "relative" or "palmtree". TOML key: arrangement.
+	Arrangement string
+	// OmitOneGlobal selects the Dragonfly variant of seed 004 with K·G
+	// groups, one global port per group left unused (nil: not given,
+	// false). TOML key: omit_one_global.
+	OmitOneGlobal *bool
+	// Q is the prime power q of a Slim Fly. TOML key: q.
+	Q int
+	// Factors lists the factors of a product (Slim Fly, FlatFly/HyperX or
+	// hypercube specs, without hosts_per_switch). TOML key: factors, an
+	// array of tables ([[topology.factors]]).
+	Factors []Spec
+	// B is the degree b of a Kautz graph K(b, n). TOML key: b.
+	B int
+	// N is the word length n of a Kautz graph K(b, n). TOML key: n.
+	N int
+	// Links is the number of inter-switch links of a random topology.
+	// TOML key: links.
+	Links int
+	// Ports bounds the ports of a random topology's switches (hosts
+	// included); 0 means no bound. TOML key: ports.
+	Ports int
+	// Seed seeds a random topology; 0 is a valid seed and the default.
+	// TOML key: seed.
+	Seed uint64
 }
 
 // Build builds the network s describes. Errors name the offending TOML key
 // of the [topology] section and say what was expected.
 func Build(s Spec) (*Network, error) {
+	s, err := expandPreset(s)
+	if err != nil {
+		return nil, err
+	}
+	net, err := build(s)
+	if err != nil {
+		return nil, err
+	}
+	net.Spec = withDefaults(s)
+	return net, nil
+}
+
+// withDefaults returns s, built successfully, with the defaults of its
+// kind's optional keys filled in, so that Network.Spec is explicit.
+func withDefaults(s Spec) Spec {
+	switch s.Kind {
+	case "hypercube", "slimfly":
+		s.Width = max(s.Width, 1)
+	case "dragonfly":
+		if s.Arrangement == "" {
+			s.Arrangement = "absolute"
+		}
+		if s.OmitOneGlobal == nil {
+			s.OmitOneGlobal = new(bool)
+		}
+	case "product":
+		s.Factors = append([]Spec(nil), s.Factors...)
+		for i := range s.Factors {
+			s.Factors[i] = withDefaults(s.Factors[i])
+		}
+	}
+	return s
+}
+
+// build dispatches on the kind of s, with any preset expanded.
+func build(s Spec) (*Network, error) {
 	switch s.Kind {
 	case "flatfly", "hyperx":
 		return buildFlatFly(s)
@@ -56,6 +136,20 @@ func Build(s Spec) (*Network, error) {
 		return buildCrossbar(s)
 	case "ring":
 		return buildRing(s)
+	case "torus":
+		return buildTorus(s)
+	case "hypercube":
+		return buildHypercube(s)
+	case "dragonfly":
+		return buildDragonfly(s)
+	case "slimfly":
+		return buildSlimFly(s)
+	case "product":
+		return buildProduct(s)
+	case "kautz":
+		return buildKautz(s)
+	case "random":
+		return buildRandom(s)
 	case "":
 		return nil, errors.New("kind: missing topology kind (known: " + knownKinds + ")")
 	default:

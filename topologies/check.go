@@ -18,6 +18,19 @@ func checkUsed(s Spec, kind string, used ...string) error {
 		{"hosts_per_switch", s.HostsPerSwitch != 0},
 		{"hosts", s.Hosts != 0},
 		{"switches", s.Switches != 0},
+		{"dimension", s.Dimension != 0},
+		{"width", s.Width != 0},
+		{"group_size", s.GroupSize != 0},
+		{"global_per_switch", s.GlobalPerSwitch != 0},
+		{"arrangement", s.Arrangement != ""},
+		{"omit_one_global", s.OmitOneGlobal != nil},
+		{"q", s.Q != 0},
+		{"factors", s.Factors != nil},
+		{"b", s.B != 0},
+		{"n", s.N != 0},
+		{"links", s.Links != 0},
+		{"ports", s.Ports != 0},
+		{"seed", s.Seed != 0},
 	}
 	for _, k := range keys {
 		if !k.set || slices.Contains(used, k.key) {

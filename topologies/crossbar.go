@@ -5,7 +5,7 @@ package topologies
 //
 // Crossbar validates n like Build does for the key hosts.
 func Crossbar(n int) (*Network, error) {
-	return buildCrossbar(Spec{Kind: "crossbar", Hosts: n})
+	return Build(Spec{Kind: "crossbar", Hosts: n})
 }
 
 // buildCrossbar validates s and builds the crossbar it describes.

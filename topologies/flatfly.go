@@ -24,10 +24,13 @@ import "fmt"
 // and v − 1 otherwise; parallel link i on one side is parallel link i on
 // the other.
 //
+// Network.Bisection is min_n K_n·L_n/(2c) over the dimensions with
+// K_n > 1 when all those K_n are even, 0 otherwise.
+//
 // FlatFly validates its arguments like Build does for the keys dims,
 // widths (nil means all 1) and hosts_per_switch.
 func FlatFly(dims, widths []int, c int) (*Network, error) {
-	return buildFlatFly(Spec{Kind: "flatfly", Dims: dims, Widths: widths, HostsPerSwitch: c})
+	return Build(Spec{Kind: "flatfly", Dims: dims, Widths: widths, HostsPerSwitch: c})
 }
 
 // buildFlatFly validates s and builds the FlatFly it describes.
@@ -35,13 +38,7 @@ func buildFlatFly(s Spec) (*Network, error) {
 	if err := checkUsed(s, s.Kind, "dims", "widths", "hosts_per_switch"); err != nil {
 		return nil, err
 	}
-	if len(s.Dims) == 0 {
-		return nil, fmt.Errorf("dims: need at least one dimension, got %v", s.Dims)
-	}
-	if len(s.Dims) > MaxDims {
-		return nil, fmt.Errorf("dims: has %d dimensions, more than the limit of %d", len(s.Dims), MaxDims)
-	}
-	if err := checkEntries("dims", s.Dims, 1, MaxSwitches); err != nil {
+	if err := checkDims(s.Dims); err != nil {
 		return nil, err
 	}
 	widths, err := widthsFor(s.Widths, len(s.Dims))
@@ -101,7 +98,34 @@ func flatFly(dims, widths []int, c, switches, radix int) *Network {
 		Dims:           dims,
 		Widths:         widths,
 		HostsPerSwitch: c,
+		Bisection:      flatFlyBisection(dims, widths, c),
 	}
+}
+
+// flatFlyBisection returns min_n K_n·L_n/(2C) over the dimensions with
+// K_n > 1, the relative bisection of a FlatFly (seed 004 §1.2, from
+// HyperX), or 0 when some K_n > 1 is odd or there is no such dimension.
+//
+// The formula is exact for even sizes: halving dimension n crosses
+// L_n·(K_n/2)²·(switches/K_n) = L_n·K_n·switches/4 links, and no balanced
+// cut crosses fewer, since the Laplacian's second eigenvalue of a product
+// of complete graphs K_{K_n} with multiplicities L_n is min_n L_n·K_n and
+// a balanced cut crosses at least that times switches/4 links.
+func flatFlyBisection(dims, widths []int, c int) float64 {
+	b := 0.0
+	for n, k := range dims {
+		if k == 1 {
+			continue
+		}
+		if k%2 != 0 {
+			return 0
+		}
+		v := float64(k*widths[n]) / (2 * float64(c))
+		if b == 0 || v < b {
+			b = v
+		}
+	}
+	return b
 }
 
 // slot returns the position of coordinate value v among the values other

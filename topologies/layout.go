@@ -1,5 +1,7 @@
 package topologies
 
+import "slices"
+
 // newSwitches returns n switches of radix ports each and, when dims > 0,
 // dims coordinates each. All ports share one backing array and all
 // coordinates another, so a network costs a handful of allocations; each
@@ -71,4 +73,41 @@ func product(dims []int, limit int) (p int, ok bool) {
 		}
 	}
 	return p, true
+}
+
+// fromAdjacency builds a network of kind from adj, the sorted, duplicate-
+// free and symmetric neighbour lists of its switches, with c hosts per
+// switch: ports 0..c-1 are host ports (host = switch·c + port), then one
+// port per neighbour in the order of adj[s], with Dim = -1. Switches have
+// as many ports as they use. Switch.Coord gets dims entries, to be filled
+// by the caller.
+func fromAdjacency(kind string, adj [][]int32, c, dims int) *Network {
+	n := len(adj)
+	total := 0
+	for _, a := range adj {
+		total += c + len(a)
+	}
+	sw := make([]Switch, n)
+	ports := make([]Port, total)
+	var coords []int32
+	if dims > 0 {
+		coords = make([]int32, n*dims)
+	}
+	at := 0
+	for s, a := range adj {
+		r := c + len(a)
+		sw[s].Ports = ports[at : at+r : at+r]
+		at += r
+		if dims > 0 {
+			sw[s].Coord = coords[s*dims : (s+1)*dims : (s+1)*dims]
+		}
+	}
+	hosts := attachHosts(sw, c)
+	for s, a := range adj {
+		for i, peer := range a {
+			back, _ := slices.BinarySearch(adj[peer], int32(s))
+			sw[s].Ports[c+i] = Port{Kind: SwitchPort, Peer: peer, PeerPort: int32(c + back), Dim: -1}
+		}
+	}
+	return &Network{Kind: kind, Switches: sw, Hosts: hosts, HostsPerSwitch: c}
 }

@@ -37,8 +37,11 @@ type Port struct {
 type Switch struct {
 	// Ports lists the switch's ports; the port index is the position here.
 	Ports []Port
-	// Coord holds the switch's coordinates in coordinate families
-	// (FlatFly, torus, hypercube); nil otherwise.
+	// Coord holds the switch's coordinates: one per dimension in the
+	// coordinate families (FlatFly, torus, ring, hypercube, product); the
+	// family's own coordinates otherwise ([group, index in group] in a
+	// Dragonfly, [t, x, y] in a Slim Fly, the symbols of the word in a
+	// Kautz graph); nil when there are none (crossbar, random).
 	Coord []int32
 }
 
@@ -63,6 +66,16 @@ type Network struct {
 	Widths []int
 	// HostsPerSwitch is C for regular families, 0 when it varies.
 	HostsPerSwitch int
+	// Bisection is the relative bisection bandwidth: the links crossing
+	// the narrowest balanced cut (parallel links counted) divided by half
+	// the hosts, as a fraction (0.5 = 50 %). It is set where a formula is
+	// known (FlatFly/HyperX and torus with even sizes, hypercube,
+	// Dragonfly, Slim Fly with q = 2^p, products of those) and 0
+	// otherwise.
+	Bisection float64
+	// Spec is the specification Build built the network from, with any
+	// preset expanded and defaults filled in.
+	Spec Spec
 }
 
 // Radix returns the largest number of used ports on any switch.

@@ -15,7 +15,7 @@ import "fmt"
 // Ring validates its arguments like Build does for the keys switches,
 // widths (width) and hosts_per_switch.
 func Ring(n, width, c int) (*Network, error) {
-	return buildRing(Spec{Kind: "ring", Switches: n, Widths: []int{width}, HostsPerSwitch: c})
+	return Build(Spec{Kind: "ring", Switches: n, Widths: []int{width}, HostsPerSwitch: c})
 }
 
 // buildRing validates s and builds the ring it describes.
