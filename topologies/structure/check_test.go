@@ -165,14 +165,23 @@ func trueDim(net *topologies.Network, a, b int) int {
 
 // checkDragonfly verifies that d maps g correctly: orig[s] is the original
 // index of switch s of g and group[o] the true group of original switch o.
-// Correct means: the mapped switches are exactly g's largest component,
-// two mapped switches are in one recovered group iff they are in one true
-// group (groups are relabelled freely), and a mapped link is local iff its
-// ends are in one true group.
-func checkDragonfly(d *Dragonfly, g *Graph, orig []int, group []int) error {
+// The mapped switches must be exactly g's largest component; no recovered
+// group may hold switches of two true groups; every true group with at
+// least minSize switches in the component must be exactly one recovered
+// group (groups are relabelled freely); and a link must be local iff its
+// ends are in one true group. Smaller groups (faults can leave a group
+// that no rule recovers, see MapDragonfly) may come out split, their links
+// taken for global ones; with minSize ≤ 1 the check is strict.
+func checkDragonfly(d *Dragonfly, g *Graph, orig []int, group []int, minSize int) error {
 	in := component(g)
-	groups := newBijection()
-	mapped := 0
+	size := make(map[int]int) // true group → switches in the component
+	for s := range g.Names {
+		if in[s] {
+			size[group[orig[s]]]++
+		}
+	}
+	owner := make(map[int]int) // recovered group → true group
+	split := make(map[int]int) // true group → recovered group
 	for s, r := range d.Group {
 		if (r >= 0) != in[s] {
 			return fmt.Errorf("switch %s: group %d, in the largest component %v", g.Names[s], r, in[s])
@@ -180,19 +189,39 @@ func checkDragonfly(d *Dragonfly, g *Graph, orig []int, group []int) error {
 		if r < 0 {
 			continue
 		}
-		mapped++
-		if !groups.add(r, group[orig[s]]) {
-			return fmt.Errorf("switch %s: recovered group %d, true group %d, inconsistent with other switches", g.Names[s], r, group[orig[s]])
+		tg := group[orig[s]]
+		if o, ok := owner[r]; ok && o != tg {
+			return fmt.Errorf("recovered group %d holds switches of true groups %d and %d", r, o, tg)
 		}
-	}
-	if mapped != d.Mapped || d.Groups != len(groups.fwd) {
-		return fmt.Errorf("Mapped = %d, Groups = %d; want %d, %d", d.Mapped, d.Groups, mapped, len(groups.fwd))
+		owner[r] = tg
+		if size[tg] < minSize {
+			continue
+		}
+		if o, ok := split[tg]; ok && o != r {
+			return fmt.Errorf("true group %d (%d switches left) split into recovered groups %d and %d", tg, size[tg], o, r)
+		}
+		split[tg] = r
 	}
 	for i, l := range g.Links {
-		want := in[l.A] && group[orig[l.A]] == group[orig[l.B]]
-		if d.Local[i] != want {
-			return fmt.Errorf("link %s–%s: local %v, want %v", g.Names[l.A], g.Names[l.B], d.Local[i], want)
+		if !in[l.A] {
+			continue
 		}
+		same := group[orig[l.A]] == group[orig[l.B]]
+		if d.Local[i] && !same {
+			return fmt.Errorf("global link %s–%s taken for a local link", g.Names[l.A], g.Names[l.B])
+		}
+		if same && !d.Local[i] && size[group[orig[l.A]]] >= minSize {
+			return fmt.Errorf("local link %s–%s taken for a global link", g.Names[l.A], g.Names[l.B])
+		}
+	}
+	mapped := 0
+	for _, in := range in {
+		if in {
+			mapped++
+		}
+	}
+	if d.Mapped != mapped || d.Groups != len(owner) {
+		return fmt.Errorf("Mapped = %d, Groups = %d; want %d, %d", d.Mapped, d.Groups, mapped, len(owner))
 	}
 	return nil
 }

@@ -6,7 +6,8 @@ import (
 )
 
 // epsilon computes the equivalence relation ε of seed 004 §2.1 on the
-// edges of sg and returns it as a union-find over edge indices. The seed
+// edges of sg and returns it as a union-find over edge indices; without
+// rect, rule 4 is left out (see MapDragonfly). The seed
 // builds ε from four rules and takes their transitive closure with
 // union-find:
 //
@@ -27,7 +28,7 @@ import (
 // every switch u, every path u–v–x of two edges is visited once; x
 // adjacent to u closes a triangle (rule 3), and two paths u–v–x and u–w–x
 // with x > u close the rectangle u–v–x–w (rule 4).
-func epsilon(sg *simpleGraph) *unionFind {
+func epsilon(sg *simpleGraph, rect bool) *unionFind {
 	uf := newUnionFind(len(sg.ends))
 	mark := make([]int32, sg.n) // edge u–v + 1 when v is adjacent to u
 	var paths []twoPath
@@ -48,7 +49,7 @@ func epsilon(sg *simpleGraph) *unionFind {
 					uf.union(int(v.edge), int(x.edge))
 					uf.union(int(v.edge), int(ux-1))
 				}
-				if int(x.s) > u {
+				if rect && int(x.s) > u {
 					paths = append(paths, twoPath{x.s, v.edge, x.edge})
 				}
 			}

@@ -62,7 +62,7 @@ func MapFlatFly(g *Graph) (*FlatFly, error) {
 		return nil, err
 	}
 	sg := newSimpleGraph(g)
-	class, classes := epsilon(sg).labels(nil)
+	class, classes := epsilon(sg, true).labels(nil)
 	if classes > topologies.MaxDims {
 		return nil, fmt.Errorf("ε has %d link classes, more than the limit of %d dimensions: not a FlatFly", classes, topologies.MaxDims)
 	}
