@@ -23,6 +23,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "run":
 		return runCommand(ctx, args[1:], stdout, stderr)
+	case "topo":
+		return topoCommand(args[1:], stdout, stderr)
 	case "version":
 		if len(args) > 1 {
 			fmt.Fprintf(stderr, "netsim: version takes no arguments, got %q\n", args[1:])
@@ -47,6 +49,8 @@ func helpCommand(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "run":
 		fmt.Fprint(stdout, runUsage)
+	case "topo":
+		fmt.Fprint(stdout, topoUsage)
 	case "version":
 		fmt.Fprint(stdout, versionUsage)
 	case "help":

@@ -7,6 +7,8 @@ Usage:
 
   netsim run [FILE.toml ...] [-o DIR] [-j N] [--json]
         run experiments (the embedded quick start when no file is given)
+  netsim topo recover FILE [--as flatfly|dragonfly] [--json]
+        recover FlatFly coordinates or Dragonfly groups from a link list
   netsim version
         print the version
   netsim help [COMMAND]
@@ -41,3 +43,6 @@ const versionUsage = `netsim version
 Prints netsim's version, the Go version it was built with and, when known,
 the module version and VCS revision.
 `
+
+// topoUsage describes netsim topo.
+const topoUsage = topoRecoverUsage

@@ -72,3 +72,27 @@ func TestReadLinkListErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestGraphValidate(t *testing.T) {
+	names := []string{"a", "b", "c"}
+	tests := []struct {
+		g    Graph
+		want string
+	}{
+		{Graph{Names: names, Links: []Link{{0, 3, -1, -1}}}, "link 0: switch out of range"},
+		{Graph{Names: names, Links: []Link{{1, 1, -1, -1}}}, "link 0: joins switch b to itself"},
+		{Graph{Names: names, Links: []Link{{0, 1, 2, 0}, {2, 0, 1, 2}}}, "link 1: switch a port 2 already carries link 0"},
+		{Graph{Names: names, Links: []Link{{0, 1, -2, 0}}}, "link 0: switch a port -2 is negative"},
+		{Graph{Names: names, Hosts: []int{1, 2}}, "hosts: 2 entries for 3 switches"},
+		{Graph{Names: names, Hosts: []int{1, -2, 0}}, "hosts: switch b has -2 hosts"},
+	}
+	for _, tc := range tests {
+		_, ferr := MapFlatFly(&tc.g)
+		_, derr := MapDragonfly(&tc.g)
+		for _, err := range []error{ferr, derr} {
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%+v: error %v, want %q", tc.g, err, tc.want)
+			}
+		}
+	}
+}
