@@ -143,7 +143,7 @@ type recovered struct {
 	// NeighbourFill is the mean over mapped switches of their neighbours
 	// divided by Σ (K_n − 1), the neighbours in the complete FlatFly.
 	NeighbourFill float64 `json:"neighbour_fill,omitempty"`
-	Stray  int     `json:"stray,omitempty"`
+	Stray         int     `json:"stray,omitempty"`
 	// Dragonfly.
 	Groups          int `json:"groups,omitempty"`
 	GroupSize       int `json:"group_size,omitempty"`
