@@ -13,21 +13,11 @@ import (
 	"netsim/topologies/structure"
 )
 
-// ffLinks is a 3 × 2 FlatFly: two rows of three switches.
-const ffLinks = `# a 3 × 2 FlatFly: two rows of three switches
-a0 1 a1 1
-a0 2 a2 1
-a1 2 a2 2
-b0 b1
-b0 b2
-b1 b2
-a0 b0
-a1 b1
-a2 b2
-hosts a0 2
-`
+// ffLinks is the README's example, a 3 × 2 FlatFly: two rows of three
+// switches.
+const ffLinks = "../../topologies/structure/testdata/ff3x2.links"
 
-// ffText is netsim topo recover's output for ffLinks.
+// ffText is netsim topo recover's output for ffLinks, as in the README.
 const ffText = `ff.links: FlatFly (detected)
 switches    6, 6 mapped (largest connected part)
 links       9
@@ -46,8 +36,7 @@ b2      2 1
 `
 
 func TestTopoRecoverText(t *testing.T) {
-	dir := t.TempDir()
-	file := writeFile(t, dir, "ff.links", ffLinks)
+	file := ffLinks
 	code, out, errs := netsim(t, "topo", "recover", file)
 	if code != exitOK || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
@@ -196,7 +185,7 @@ func TestTopoRecoverFamilies(t *testing.T) {
 
 func TestTopoRecoverErrors(t *testing.T) {
 	dir := t.TempDir()
-	good := writeFile(t, dir, "ff.links", ffLinks)
+	good := ffLinks
 	bad := writeFile(t, dir, "bad.links", "a 1 b 1\n# fine so far\nb 2 c\n")
 	ring := writeFile(t, dir, "ring.links", "a b\nb c\nc d\nd e\ne f\nf g\ng a\n")
 	dfly, _ := linkFile(t, topologies.Spec{Kind: "dragonfly", GroupSize: 4, GlobalPerSwitch: 2, HostsPerSwitch: 1}, 0, 0, 1)

@@ -36,9 +36,10 @@ type Dragonfly struct {
 // collapses into one group). So the mapping is:
 //
 //  1. ε is built from rules 1–3 of the seed only (links, parallel links,
-//     triangles; see epsilon). A group is a complete graph, so its local
-//     links are joined by its triangles, while a global link lies in a
-//     triangle only when global links close one.
+//     triangles; see the package documentation). A group is a complete
+//     graph, so its local links are joined by its triangles (groups need
+//     K ≥ 3), while a global link lies in a triangle only when global
+//     links close one.
 //  2. As in the seed, every class of more than one edge (pair of adjacent
 //     switches; parallel links count once) is a candidate set of local
 //     links.

@@ -36,7 +36,8 @@ type FlatFly struct {
 // MapFlatFly recovers the dimensions and coordinates of a FlatFly from the
 // link list g with the algorithm of seed 004 §2.1:
 //
-//   - every class D_i of the equivalence ε on links (see epsilon) is a
+//   - every class D_i of the equivalence ε on links (see the package
+//     documentation) is a
 //     dimension i;
 //   - for every dimension i an equivalence ε_i on switches is built by the
 //     rule "if a link e joins v1 and v2 and e ∈ D_j, then v1 ε_i v2 for all
