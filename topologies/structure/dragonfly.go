@@ -29,11 +29,13 @@ type Dragonfly struct {
 // The seed's algorithm (004 §2.2) builds the equivalence ε of MapFlatFly;
 // every class containing more than one edge is the set of local links of
 // one group, and all other links are global. Taken literally this merges
-// groups: every standard arrangement of global links (absolute, relative,
-// palm-tree) has rectangles of three global links and one local link,
-// and rule 4 then makes that local link equivalent to a global one and
-// chains the groups together (a complete Dragonfly with K = 16, G = 8
-// collapses into one group). So the mapping is:
+// groups: in every standard arrangement of global links (absolute,
+// relative, palm-tree) rule 4 puts global links into classes of more than
+// one edge — rectangles of global links, and in the relative and
+// palm-tree arrangements rectangles of three global links and one local
+// link, which join a group's local links to global ones — so a complete
+// Dragonfly with K = 16, G = 8 comes out as a single group. So the mapping
+// is:
 //
 //  1. ε is built from rules 1–3 of the seed only (links, parallel links,
 //     triangles; see the package documentation). A group is a complete

@@ -110,7 +110,8 @@ func TestMapDragonflyFaults(t *testing.T) {
 // rule 4: on a complete Dragonfly the seed's full ε puts global links into
 // classes of more than one edge, which the seed's §2.2 would take for the
 // local links of a group — and in the relative and palm-tree arrangements
-// into the very classes of the local links.
+// into the very classes of the local links — so the seed's rule, taken
+// literally, joins all 128 groups into one.
 func TestDragonflyRectanglesMergeGroups(t *testing.T) {
 	for _, arr := range arrangements {
 		net, group := dragonfly(t, 16, 8, arr, true)
@@ -140,6 +141,15 @@ func TestDragonflyRectanglesMergeGroups(t *testing.T) {
 		}
 		if arr != "absolute" && mixed == 0 {
 			t.Errorf("%s: no class of the full ε mixes local and global links", arr)
+		}
+		groups := newUnionFind(sg.n)
+		for e, ends := range sg.ends {
+			if edges[class[e]] > 1 {
+				groups.union(int(ends[0]), int(ends[1]))
+			}
+		}
+		if _, n := groups.labels(nil); n != 1 {
+			t.Errorf("%s: the seed's rule taken literally finds %d groups, want 1 (all merged)", arr, n)
 		}
 		t.Logf("%s: full ε has %d classes; %d of more than one edge hold global links, %d of them local links too", arr, classes, len(global), mixed)
 	}

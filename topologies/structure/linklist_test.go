@@ -96,3 +96,18 @@ func TestGraphValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestMapDegenerate maps graphs with no switches or no links: nothing to
+// recover, but no panic and an empty structure.
+func TestMapDegenerate(t *testing.T) {
+	for _, g := range []*Graph{{}, {Names: []string{"a", "b"}}} {
+		f, err := MapFlatFly(g)
+		if err != nil || len(f.Dims) != 0 || f.Mapped != min(1, g.Switches()) {
+			t.Errorf("%d switches: FlatFly %+v, %v", g.Switches(), f, err)
+		}
+		d, err := MapDragonfly(g)
+		if err != nil || d.Groups != min(1, g.Switches()) || d.GroupSize != d.Groups {
+			t.Errorf("%d switches: Dragonfly %+v, %v", g.Switches(), d, err)
+		}
+	}
+}
