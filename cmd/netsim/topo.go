@@ -14,10 +14,12 @@ Works on topologies without simulating them.
         print a network's size, diameter, distances and bisection
   netsim topo export FILE.toml [-o OUT.dot] [--routes]
         write the network of FILE.toml in the ORCS dot format
+  netsim topo recover FILE [--as flatfly|dragonfly] [--json]
+        recover FlatFly coordinates or Dragonfly groups from a link list
 
 Run "netsim help topo" or "netsim topo SUBCOMMAND -h" for details.
 
-` + topoDescribeUsage + "\n" + topoExportUsage
+` + topoDescribeUsage + "\n" + topoExportUsage + "\n" + topoRecoverUsage
 
 // topoCommand implements netsim topo: it dispatches on the subcommand.
 func topoCommand(args []string, stdout, stderr io.Writer) int {
@@ -30,6 +32,8 @@ func topoCommand(args []string, stdout, stderr io.Writer) int {
 		return topoDescribe(args[1:], stdout, stderr)
 	case "export":
 		return topoExportCommand(args[1:], stdout, stderr)
+	case "recover":
+		return topoRecover(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, topoUsage)
 		return exitOK

@@ -11,6 +11,8 @@ Usage:
         print a network's size, diameter, distances and bisection
   netsim topo export FILE.toml [-o OUT.dot] [--routes]
         write the network of FILE.toml in the ORCS dot format
+  netsim topo recover FILE [--as flatfly|dragonfly] [--json]
+        recover FlatFly coordinates or Dragonfly groups from a link list
   netsim version
         print the version
   netsim help [COMMAND]

@@ -1,0 +1,339 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"netsim/topologies/structure"
+)
+
+// topoRecoverUsage describes netsim topo recover.
+const topoRecoverUsage = `netsim topo recover FILE [--as flatfly|dragonfly] [--json]
+
+Recovers the structure of a network from its link list alone, with the
+mapping algorithms of seed 004 §2: the dimensions, sizes K_n, widths L_n
+and switch coordinates of a FlatFly (hypercubes included), or the groups
+of a Dragonfly. Missing switches and links are tolerated; the structure
+covers the largest connected part of the network. FILE is a link list
+(see the README): lines "SWITCH PORT SWITCH PORT" or "SWITCH SWITCH", and
+optional "hosts SWITCH COUNT"; '#' starts a comment.
+
+  --as F   map as F (flatfly or dragonfly) instead of detecting the family:
+           a FlatFly when the FlatFly mapping is consistent and has at
+           least half the switches of the complete FlatFly and, on
+           average, half of their neighbours in it; else a Dragonfly when
+           groups of more than one switch are found
+  --json   print one JSON object instead of text
+
+Exit status: 0 mapped; 1 the network could not be mapped consistently
+(the mapping found is still printed with --as); 2 bad command line or
+link list.
+`
+
+// recoverFlags are the options of netsim topo recover.
+type recoverFlags struct {
+	as   string
+	json bool
+	file string
+}
+
+// parseRecoverFlags parses args, allowing flags before and after the file.
+func parseRecoverFlags(args []string) (recoverFlags, error) {
+	var f recoverFlags
+	fs := flag.NewFlagSet("netsim topo recover", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&f.as, "as", "", "map as `FAMILY` (flatfly or dragonfly)")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object")
+	var files []string
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, files = args[:i], args[i+1:]
+	}
+	for {
+		if err := fs.Parse(args); err != nil {
+			return f, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(files) != 1 {
+		return f, fmt.Errorf("need one link-list file, got %d", len(files))
+	}
+	f.file = files[0]
+	switch f.as {
+	case "", "flatfly", "dragonfly":
+	default:
+		return f, fmt.Errorf("--as: unknown family %q (expected flatfly or dragonfly)", f.as)
+	}
+	return f, nil
+}
+
+// topoRecover implements netsim topo recover.
+func topoRecover(args []string, stdout, stderr io.Writer) int {
+	f, err := parseRecoverFlags(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, topoRecoverUsage)
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "netsim topo recover: %v\n\n%s", err, topoRecoverUsage)
+		return exitUsage
+	}
+	g, err := readLinkList(f.file)
+	if err != nil {
+		fmt.Fprintf(stderr, "netsim topo recover: %v\n", err)
+		return exitUsage
+	}
+	r, err := recoverStructure(g, f.as)
+	if err != nil {
+		fmt.Fprintf(stderr, "netsim topo recover: %s: %v\n", f.file, err)
+		if r == nil {
+			return exitFailed
+		}
+	}
+	r.File = f.file
+	if f.json {
+		enc := json.NewEncoder(stdout)
+		if werr := enc.Encode(r); werr != nil {
+			fmt.Fprintf(stderr, "netsim topo recover: %v\n", werr)
+			return exitFailed
+		}
+	} else if werr := r.writeText(stdout); werr != nil {
+		fmt.Fprintf(stderr, "netsim topo recover: %v\n", werr)
+		return exitFailed
+	}
+	if err != nil {
+		return exitFailed
+	}
+	return exitOK
+}
+
+// readLinkList reads the link list in file.
+func readLinkList(file string) (*structure.Graph, error) {
+	fh, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	return structure.ReadLinkList(fh, file)
+}
+
+// recovered is the structure netsim topo recover prints; it is also its
+// --json output.
+type recovered struct {
+	File     string `json:"file"`
+	Family   string `json:"family"`   // "flatfly" or "dragonfly"
+	Detected bool   `json:"detected"` // the family was detected, not given with --as
+	Switches int    `json:"switches"`
+	Mapped   int    `json:"mapped"` // switches in the largest connected part
+	Links    int    `json:"links"`
+	// FlatFly.
+	Dims   []int   `json:"dims,omitempty"`
+	Widths []int   `json:"widths,omitempty"`
+	Fill   float64 `json:"fill,omitempty"` // mapped / Π K_n
+	// NeighbourFill is the mean over mapped switches of their neighbours
+	// divided by Σ (K_n − 1), the neighbours in the complete FlatFly.
+	NeighbourFill float64 `json:"neighbour_fill,omitempty"`
+	Stray         int     `json:"stray,omitempty"`
+	// Dragonfly.
+	Groups          int `json:"groups,omitempty"`
+	GroupSize       int `json:"group_size,omitempty"`
+	GlobalPerSwitch int `json:"global_per_switch,omitempty"`
+	LocalLinks      int `json:"local_links,omitempty"`
+	GlobalLinks     int `json:"global_links,omitempty"`
+
+	SwitchList []switchJSON `json:"switch_list"`
+	LinkList   []linkJSON   `json:"link_list"`
+}
+
+// switchJSON is one switch of the recovered structure.
+type switchJSON struct {
+	Name   string `json:"name"`
+	Hosts  int    `json:"hosts"`
+	Mapped bool   `json:"mapped"`
+	Coord  []int  `json:"coord,omitempty"` // FlatFly
+	Group  *int   `json:"group,omitempty"` // Dragonfly
+}
+
+// linkJSON is one link of the recovered structure.
+type linkJSON struct {
+	A     string `json:"a"`
+	PortA int    `json:"port_a"` // -1 when not given
+	B     string `json:"b"`
+	PortB int    `json:"port_b"`
+	Dim   *int   `json:"dim,omitempty"`   // FlatFly; absent outside the mapped part
+	Local *bool  `json:"local,omitempty"` // Dragonfly; absent outside the mapped part
+}
+
+// recoverStructure maps g as the family as ("" to detect it). With an
+// error and a non-nil result, the mapping is inconsistent but printable.
+func recoverStructure(g *structure.Graph, as string) (*recovered, error) {
+	var ffErr error
+	if as != "dragonfly" {
+		f, err := structure.MapFlatFly(g)
+		if err == nil {
+			err = f.Check(g)
+			r := fromFlatFly(g, f)
+			switch {
+			case as == "flatfly":
+				return r, err
+			case err == nil && r.Fill >= 0.5 && r.NeighbourFill >= 0.5:
+				r.Detected = true
+				return r, nil
+			case err == nil:
+				err = fmt.Errorf("the mapping covers %.0f %% of the switches of the complete FlatFly %s and %.0f %% of their neighbours (need 50 %%)",
+					100*r.Fill, join(r.Dims, " × "), 100*r.NeighbourFill)
+			}
+		} else if as == "flatfly" {
+			return nil, err
+		}
+		ffErr = err
+	}
+	d, err := structure.MapDragonfly(g)
+	if err != nil {
+		return nil, err
+	}
+	r := fromDragonfly(g, d)
+	if as == "dragonfly" {
+		return r, nil
+	}
+	if r.LocalLinks == 0 || r.Groups < 2 {
+		return nil, fmt.Errorf("not recognised: not a FlatFly (%v), and no Dragonfly groups found", ffErr)
+	}
+	r.Detected = true
+	return r, nil
+}
+
+// base returns the parts of the result common to both families.
+func base(g *structure.Graph, family string) *recovered {
+	r := &recovered{Family: family, Switches: g.Switches(), Links: len(g.Links),
+		SwitchList: make([]switchJSON, g.Switches()), LinkList: make([]linkJSON, len(g.Links))}
+	for s, name := range g.Names {
+		r.SwitchList[s].Name = name
+		if g.Hosts != nil {
+			r.SwitchList[s].Hosts = g.Hosts[s]
+		}
+	}
+	for i, l := range g.Links {
+		r.LinkList[i] = linkJSON{A: g.Names[l.A], PortA: l.PortA, B: g.Names[l.B], PortB: l.PortB}
+	}
+	return r
+}
+
+// fromFlatFly converts a FlatFly mapping.
+func fromFlatFly(g *structure.Graph, f *structure.FlatFly) *recovered {
+	r := base(g, "flatfly")
+	r.Mapped, r.Dims, r.Widths, r.Stray = f.Mapped, f.Dims, f.Widths, f.Stray
+	complete := 1.0
+	for _, k := range f.Dims {
+		complete *= float64(k)
+	}
+	r.Fill = float64(f.Mapped) / complete
+	neighbours := 0
+	for _, k := range f.Dims {
+		neighbours += k - 1
+	}
+	pairs := make(map[[2]int]bool)
+	for _, l := range g.Links {
+		if f.Coord[l.A] != nil {
+			pairs[[2]int{min(l.A, l.B), max(l.A, l.B)}] = true
+		}
+	}
+	if f.Mapped > 0 && neighbours > 0 {
+		r.NeighbourFill = float64(2*len(pairs)) / float64(f.Mapped*neighbours)
+	}
+	for s, c := range f.Coord {
+		r.SwitchList[s].Mapped = c != nil
+		r.SwitchList[s].Coord = c
+	}
+	for i, d := range f.LinkDim {
+		if d >= 0 {
+			r.LinkList[i].Dim = &d
+		}
+	}
+	return r
+}
+
+// fromDragonfly converts a Dragonfly mapping.
+func fromDragonfly(g *structure.Graph, d *structure.Dragonfly) *recovered {
+	r := base(g, "dragonfly")
+	r.Mapped, r.Groups, r.GroupSize, r.GlobalPerSwitch = d.Mapped, d.Groups, d.GroupSize, d.GlobalPerSwitch
+	for s, grp := range d.Group {
+		r.SwitchList[s].Mapped = grp >= 0
+		if grp >= 0 {
+			r.SwitchList[s].Group = &grp
+		}
+	}
+	for i, l := range g.Links {
+		if d.Group[l.A] < 0 {
+			continue
+		}
+		local := d.Local[i]
+		r.LinkList[i].Local = &local
+		if local {
+			r.LocalLinks++
+		} else {
+			r.GlobalLinks++
+		}
+	}
+	return r
+}
+
+// join formats the integers v separated by sep.
+func join(v []int, sep string) string {
+	s := make([]string, len(v))
+	for i, k := range v {
+		s[i] = fmt.Sprint(k)
+	}
+	return strings.Join(s, sep)
+}
+
+// writeText prints r for people: a summary, then one line per switch.
+func (r *recovered) writeText(w io.Writer) error {
+	how := "detected"
+	if !r.Detected {
+		how = "as asked"
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	switch r.Family {
+	case "flatfly":
+		fmt.Fprintf(tw, "%s: FlatFly (%s)\n", r.File, how)
+		fmt.Fprintf(tw, "switches\t%d, %d mapped (largest connected part)\n", r.Switches, r.Mapped)
+		fmt.Fprintf(tw, "links\t%d", r.Links)
+		if r.Stray > 0 {
+			fmt.Fprintf(tw, " (%d neighbour pairs placed by their coordinates)", r.Stray)
+		}
+		fmt.Fprintf(tw, "\ndimensions\t%d\nK\t%s\nL\t%s\n", len(r.Dims), join(r.Dims, " × "), join(r.Widths, ", "))
+		fmt.Fprintf(tw, "fill\t%.1f %% of the switches of the complete FlatFly, %.1f %% of their neighbours\n\nswitch\tcoordinates\n", 100*r.Fill, 100*r.NeighbourFill)
+		for _, s := range r.SwitchList {
+			c := "-"
+			if s.Mapped {
+				c = join(s.Coord, " ")
+			}
+			fmt.Fprintf(tw, "%s\t%s\n", s.Name, c)
+		}
+	case "dragonfly":
+		fmt.Fprintf(tw, "%s: Dragonfly (%s)\n", r.File, how)
+		fmt.Fprintf(tw, "switches\t%d, %d mapped (largest connected part)\n", r.Switches, r.Mapped)
+		fmt.Fprintf(tw, "links\t%d: %d local, %d global\n", r.Links, r.LocalLinks, r.GlobalLinks)
+		fmt.Fprintf(tw, "groups\t%d, up to %d switches (K)\n", r.Groups, r.GroupSize)
+		fmt.Fprintf(tw, "global links\tup to %d per switch (G)\n\nswitch\tgroup\n", r.GlobalPerSwitch)
+		for _, s := range r.SwitchList {
+			grp := "-"
+			if s.Group != nil {
+				grp = fmt.Sprint(*s.Group)
+			}
+			fmt.Fprintf(tw, "%s\t%s\n", s.Name, grp)
+		}
+	}
+	return tw.Flush()
+}

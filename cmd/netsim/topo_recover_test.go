@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"netsim/kernel"
+	"netsim/topologies"
+	"netsim/topologies/structure"
+)
+
+// ffLinks is the README's example, a 3 × 2 FlatFly: two rows of three
+// switches.
+const ffLinks = "../../topologies/structure/testdata/ff3x2.links"
+
+// ffText is netsim topo recover's output for ffLinks, as in the README.
+const ffText = `ff.links: FlatFly (detected)
+switches    6, 6 mapped (largest connected part)
+links       9
+dimensions  2
+K           3 × 2
+L           1, 1
+fill        100.0 % of the switches of the complete FlatFly, 100.0 % of their neighbours
+
+switch  coordinates
+a0      0 0
+a1      1 0
+a2      2 0
+b0      0 1
+b1      1 1
+b2      2 1
+`
+
+func TestTopoRecoverText(t *testing.T) {
+	file := ffLinks
+	code, out, errs := netsim(t, "topo", "recover", file)
+	if code != exitOK || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if want := strings.Replace(ffText, "ff.links", file, 1); out != want {
+		t.Errorf("output\n%s\nwant\n%s", out, want)
+	}
+	code, out, _ = netsim(t, "topo", "recover", "--as", "dragonfly", file)
+	if code != exitOK || !strings.Contains(out, "Dragonfly (as asked)") || !strings.Contains(out, "links         9: 6 local, 3 global") {
+		t.Errorf("--as dragonfly: exit %d, output\n%s", code, out)
+	}
+}
+
+// linkFile writes the link list of the network s describes, without the
+// fraction switchFrac of its switches and then linkFrac of the remaining
+// links (drawn with seed), and returns its path and the surviving
+// switches' original indices.
+func linkFile(t *testing.T, s topologies.Spec, switchFrac, linkFrac float64, seed uint64) (string, []int) {
+	t.Helper()
+	net, err := topologies.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := structure.FromNetwork(net)
+	rng := kernel.NewRNG(seed, 7)
+	gone := make([]bool, g.Switches())
+	for range int(switchFrac * float64(g.Switches())) {
+		i := rng.IntN(len(gone))
+		for gone[i] {
+			i = rng.IntN(len(gone))
+		}
+		gone[i] = true
+	}
+	for s, x := range gone {
+		if x {
+			g.Hosts[s] = 0
+		}
+	}
+	var kept []structure.Link
+	for _, l := range g.Links {
+		if !gone[l.A] && !gone[l.B] && rng.Float64() >= linkFrac {
+			kept = append(kept, l)
+		}
+	}
+	g.Links = kept
+	var buf bytes.Buffer
+	if err := structure.WriteLinkList(&buf, g); err != nil {
+		t.Fatal(err)
+	}
+	var alive []int
+	for i, x := range gone {
+		if !x {
+			alive = append(alive, i)
+		}
+	}
+	return writeFile(t, t.TempDir(), "net.links", buf.String()), alive
+}
+
+// recoverJSON runs netsim topo recover --json with args and decodes its
+// output.
+func recoverJSON(t *testing.T, args ...string) recovered {
+	t.Helper()
+	code, out, errs := netsim(t, append([]string{"topo", "recover", "--json"}, args...)...)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var r recovered
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v in %q", err, out)
+	}
+	return r
+}
+
+func TestTopoRecoverFamilies(t *testing.T) {
+	yes := true
+	tests := []struct {
+		name                 string
+		spec                 topologies.Spec
+		switchFrac, linkFrac float64
+		family               string
+		dims, widths         []int // sorted by K, then L
+		groups, k, g         int
+	}{
+		{"FlatFly, 20 % switches and 15 % links missing",
+			topologies.Spec{Kind: "flatfly", Dims: []int{4, 8, 8, 8}, Widths: []int{2, 1, 1, 1}, HostsPerSwitch: 8},
+			0.2, 0.15, "flatfly", []int{4, 8, 8, 8}, []int{2, 1, 1, 1}, 0, 0, 0},
+		{"hypercube 6-D",
+			topologies.Spec{Kind: "hypercube", Dimension: 6, Width: 2, HostsPerSwitch: 1},
+			0, 0, "flatfly", []int{2, 2, 2, 2, 2, 2}, []int{2, 2, 2, 2, 2, 2}, 0, 0, 0},
+		{"Dragonfly K=16 G=8",
+			topologies.Spec{Kind: "dragonfly", GroupSize: 16, GlobalPerSwitch: 8, HostsPerSwitch: 8, OmitOneGlobal: &yes},
+			0, 0, "dragonfly", nil, nil, 128, 16, 8},
+		{"Dragonfly K=6 G=3 relative",
+			topologies.Spec{Kind: "dragonfly", GroupSize: 6, GlobalPerSwitch: 3, HostsPerSwitch: 2, Arrangement: "relative"},
+			0, 0, "dragonfly", nil, nil, 19, 6, 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			file, alive := linkFile(t, tc.spec, tc.switchFrac, tc.linkFrac, 1)
+			r := recoverJSON(t, file)
+			if r.Family != tc.family || !r.Detected || r.Switches != len(alive) {
+				t.Fatalf("family %q detected %v, %d switches; want %q, true, %d", r.Family, r.Detected, r.Switches, tc.family, len(alive))
+			}
+			if len(r.SwitchList) != r.Switches || len(r.LinkList) != r.Links {
+				t.Errorf("%d switches and %d links listed, want %d and %d", len(r.SwitchList), len(r.LinkList), r.Switches, r.Links)
+			}
+			if tc.family == "flatfly" {
+				type kl struct{ k, l int }
+				got := make([]kl, len(r.Dims))
+				for i := range r.Dims {
+					got[i] = kl{r.Dims[i], r.Widths[i]}
+				}
+				slices.SortFunc(got, func(a, b kl) int { return a.k*100 + b.l - b.k*100 - a.l })
+				for i := range got {
+					if i >= len(tc.dims) || got[i] != (kl{tc.dims[i], tc.widths[i]}) {
+						t.Fatalf("K = %v, L = %v; want %v, %v", r.Dims, r.Widths, tc.dims, tc.widths)
+					}
+				}
+				for _, l := range r.LinkList {
+					if l.Dim == nil && r.Mapped == r.Switches {
+						t.Errorf("link %s–%s has no dimension", l.A, l.B)
+					}
+				}
+				return
+			}
+			if r.Groups != tc.groups || r.GroupSize != tc.k || r.GlobalPerSwitch != tc.g || r.Mapped != r.Switches {
+				t.Errorf("%d groups, K = %d, G = %d, %d mapped; want %d, %d, %d, %d", r.Groups, r.GroupSize, r.GlobalPerSwitch, r.Mapped, tc.groups, tc.k, tc.g, r.Switches)
+			}
+			local := 0
+			for _, s := range r.SwitchList {
+				if s.Group == nil || *s.Group >= r.Groups {
+					t.Fatalf("switch %s: group %v", s.Name, s.Group)
+				}
+			}
+			for _, l := range r.LinkList {
+				if *l.Local {
+					local++
+				}
+			}
+			if want := tc.groups * tc.k * (tc.k - 1) / 2; local != want || r.LocalLinks != want || r.GlobalLinks != r.Links-want {
+				t.Errorf("%d local links listed, %d and %d global counted; want %d local", local, r.LocalLinks, r.GlobalLinks, want)
+			}
+		})
+	}
+}
+
+func TestTopoRecoverErrors(t *testing.T) {
+	dir := t.TempDir()
+	good := ffLinks
+	bad := writeFile(t, dir, "bad.links", "a 1 b 1\n# fine so far\nb 2 c\n")
+	ring := writeFile(t, dir, "ring.links", "a b\nb c\nc d\nd e\ne f\nf g\ng a\n")
+	dfly, _ := linkFile(t, topologies.Spec{Kind: "dragonfly", GroupSize: 4, GlobalPerSwitch: 2, HostsPerSwitch: 1}, 0, 0, 1)
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"no file", nil, exitUsage, "need one link-list file, got 0"},
+		{"two files", []string{good, good}, exitUsage, "need one link-list file, got 2"},
+		{"bad --as", []string{"--as", "torus", good}, exitUsage, `--as: unknown family "torus"`},
+		{"unknown flag", []string{"--fast", good}, exitUsage, "flag provided but not defined: -fast"},
+		{"missing file", []string{filepath.Join(dir, "none.links")}, exitUsage, "none.links: no such file"},
+		{"bad line", []string{bad}, exitUsage, "bad.links:3: want \"SWITCH PORT SWITCH PORT\""},
+		{"neither family", []string{ring}, exitFailed, "not recognised"},
+		{"Dragonfly as FlatFly", []string{"--as", "flatfly", dfly}, exitFailed, "net.links: "},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errs := netsim(t, append([]string{"topo", "recover"}, tc.args...)...)
+			if code != tc.code || !strings.Contains(errs, tc.stderr) {
+				t.Errorf("exit %d, stderr %q; want %d, %q", code, errs, tc.code, tc.stderr)
+			}
+		})
+	}
+}
+
+func TestTopoHelp(t *testing.T) {
+	for _, args := range [][]string{{"topo", "recover", "-h"}, {"help", "topo"}, {"topo", "help"}} {
+		code, out, _ := netsim(t, args...)
+		if code != exitOK || !strings.Contains(out, "netsim topo recover FILE [--as flatfly|dragonfly] [--json]") {
+			t.Errorf("%v: exit %d, output %q", args, code, out)
+		}
+	}
+	if code, _, errs := netsim(t, "topo"); code != exitUsage || !strings.Contains(errs, "missing subcommand") {
+		t.Errorf("topo: exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs := netsim(t, "topo", "fly"); code != exitUsage || !strings.Contains(errs, `unknown subcommand "fly"`) {
+		t.Errorf("topo fly: exit %d, stderr %q", code, errs)
+	}
+}

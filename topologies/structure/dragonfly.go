@@ -1,0 +1,198 @@
+package structure
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Dragonfly is the structure of a Dragonfly recovered by MapDragonfly.
+// Groups are numbered in the order of their first switch.
+type Dragonfly struct {
+	// Group holds the group of every switch, -1 for switches outside the
+	// mapped component.
+	Group []int
+	// Groups is the number of groups found.
+	Groups int
+	// Local says, for every link of the graph, whether it is a local link
+	// (inside a group); false for global links and links outside the
+	// mapped component.
+	Local []bool
+	// Mapped is the number of switches in the mapped component.
+	Mapped int
+	// GroupSize is K found: the most switches in one group.
+	GroupSize int
+	// GlobalPerSwitch is G found: the most global links on one switch.
+	GlobalPerSwitch int
+}
+
+// MapDragonfly recovers the groups of a Dragonfly from the link list g.
+// The seed's algorithm (004 §2.2) builds the equivalence ε of MapFlatFly;
+// every class containing more than one edge is the set of local links of
+// one group, and all other links are global. Taken literally this merges
+// groups: in every standard arrangement of global links (absolute,
+// relative, palm-tree) rule 4 puts global links into classes of more than
+// one edge — rectangles of global links, and in the relative and
+// palm-tree arrangements rectangles of three global links and one local
+// link, which join a group's local links to global ones — so a complete
+// Dragonfly with K = 16, G = 8 comes out as a single group. So the mapping
+// is:
+//
+//  1. ε is built from rules 1–3 of the seed only (links, parallel links,
+//     triangles; see the package documentation). A group is a complete
+//     graph, so its local links are joined by its triangles (groups need
+//     K ≥ 3), while a global link lies in a triangle only when global
+//     links close one.
+//  2. As in the seed, every class of more than one edge (pair of adjacent
+//     switches; parallel links count once) is a candidate set of local
+//     links.
+//  3. A switch lies in one group, so candidates sharing a switch compete:
+//     while some candidate has fewer than half of its switches to itself
+//     (touching no other candidate), the one with the smallest such share
+//     is set aside (its links are global). This removes the complete
+//     graphs that global links form in the absolute arrangement (switch r
+//     of groups r·G … r·G+G), every switch of which also lies in its own
+//     group's class.
+//  4. A group is a set of switches joined by local links; a switch with
+//     none is a group of its own.
+//  5. For faults: the Dragonfly joins two groups by at most one global
+//     link, so two groups found joined by two or more edges are one group
+//     cut apart by missing switches or links, and are merged, repeatedly,
+//     as long as the merged group is no larger than the largest group
+//     found (which keeps one wrong merge from cascading).
+//  6. A link between two switches of one group is local (a group is a
+//     complete graph); every other link is global.
+//
+// Faults can leave a group that no rule recovers: a switch with a single
+// local link left, or a group whose remaining switches are joined only by
+// one link per pair of parts, looks like several groups. Only the largest
+// connected component is mapped; the error reports an invalid graph.
+func MapDragonfly(g *Graph) (*Dragonfly, error) {
+	if err := g.Validate(); err != nil {
+		return nil, err
+	}
+	sg := newSimpleGraph(g)
+	class, classes := epsilon(sg, false).labels(nil)
+	local := localClasses(sg, class, classes)
+	groups := newUnionFind(sg.n)
+	for e, ends := range sg.ends {
+		if local[class[e]] {
+			groups.union(int(ends[0]), int(ends[1]))
+		}
+	}
+	mergeJoined(sg, groups)
+
+	d := &Dragonfly{Local: make([]bool, len(g.Links))}
+	d.Group, d.Groups = groups.labels(sg.inComp)
+	sizes := make([]int, d.Groups)
+	for _, grp := range d.Group {
+		if grp >= 0 {
+			d.Mapped++
+			sizes[grp]++
+		}
+	}
+	d.GroupSize = slices.Max(append(sizes, 0))
+	for i, l := range g.Links {
+		d.Local[i] = d.Group[l.A] >= 0 && d.Group[l.A] == d.Group[l.B]
+	}
+	for s, nbs := range sg.adj {
+		global := 0
+		for _, nb := range nbs {
+			if d.Group[nb.s] != d.Group[s] {
+				global++
+			}
+		}
+		d.GlobalPerSwitch = max(d.GlobalPerSwitch, global)
+	}
+	return d, nil
+}
+
+// localClasses returns, for every class of ε, whether it is taken as the
+// local links of a group (steps 2 and 3 of MapDragonfly).
+func localClasses(sg *simpleGraph, class []int, classes int) []bool {
+	edges := make([]int, classes)
+	for _, c := range class {
+		edges[c]++
+	}
+	local := make([]bool, classes) // the candidates still in the running
+	for c := range local {
+		local[c] = edges[c] > 1
+	}
+	touched := make([]int, classes) // switches touching the candidate
+	alone := make([]int, classes)   // … and no other candidate
+	var seen []int                  // candidates at the current switch
+	for {
+		clear(touched)
+		clear(alone)
+		for s := range sg.n {
+			seen = seen[:0]
+			for _, nb := range sg.adj[s] {
+				if c := class[nb.edge]; local[c] && !slices.Contains(seen, c) {
+					seen = append(seen, c)
+				}
+			}
+			for _, c := range seen {
+				touched[c]++
+				if len(seen) == 1 {
+					alone[c]++
+				}
+			}
+		}
+		worst := -1 // the candidate with the smallest share of its own switches
+		for c, ok := range local {
+			if !ok {
+				continue
+			}
+			if worst < 0 || alone[c]*touched[worst] < alone[worst]*touched[c] ||
+				alone[c]*touched[worst] == alone[worst]*touched[c] && edges[c] < edges[worst] {
+				worst = c
+			}
+		}
+		if worst < 0 || 2*alone[worst] >= touched[worst] {
+			return local
+		}
+		local[worst] = false
+	}
+}
+
+// mergeJoined merges groups joined by two or more edges while the merged
+// group is no larger than the largest group before merging (step 5 of
+// MapDragonfly). Pairs are merged in a fixed order, so the result does not
+// depend on map iteration.
+func mergeJoined(sg *simpleGraph, groups *unionFind) {
+	limit := int32(0)
+	for s := range sg.n {
+		if sg.inComp[s] {
+			limit = max(limit, groups.size[groups.find(s)])
+		}
+	}
+	joins := make(map[[2]int]int)
+	var pairs [][2]int
+	for {
+		clear(joins)
+		pairs = pairs[:0]
+		for _, ends := range sg.ends {
+			a, b := groups.find(int(ends[0])), groups.find(int(ends[1]))
+			if a == b {
+				continue
+			}
+			p := [2]int{min(a, b), max(a, b)}
+			if joins[p]++; joins[p] == 2 {
+				pairs = append(pairs, p)
+			}
+		}
+		slices.SortFunc(pairs, func(x, y [2]int) int {
+			return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1]))
+		})
+		merged := false
+		for _, p := range pairs {
+			a, b := groups.find(p[0]), groups.find(p[1])
+			if a != b && groups.size[a]+groups.size[b] <= limit {
+				groups.union(a, b)
+				merged = true
+			}
+		}
+		if !merged {
+			return
+		}
+	}
+}
