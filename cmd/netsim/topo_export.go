@@ -90,7 +90,7 @@ func topoExportCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		net = e.Network()
 		routes = routing.PortDestinations(e.RoutingFunc(), net)
-	} else if net, err = experiments.LoadNetwork(f.files[0]); err != nil {
+	} else if net, err = experiments.LoadTopology(f.files[0]); err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}

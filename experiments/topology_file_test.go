@@ -33,14 +33,14 @@ func writeTopologyFiles(t *testing.T) string {
 	return dir
 }
 
-func TestLoadNetworkFile(t *testing.T) {
+func TestLoadTopologyRelativePath(t *testing.T) {
 	dir := writeTopologyFiles(t)
 	exp := filepath.Join(dir, "exp.toml")
 	// Only [topology]: the path is relative to the experiment file.
 	if err := os.WriteFile(exp, []byte("[topology]\nkind = \"file\"\npath = \"topo/ring.dot\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	net, err := LoadNetwork(exp)
+	net, err := LoadTopology(exp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestFileTopologyErrors(t *testing.T) {
 			if err := os.WriteFile(exp, []byte("[topology]\n"+tc.topology+"\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := LoadNetwork(exp)
+			_, err := LoadTopology(exp)
 			if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, tc.want)) {
 				t.Errorf("error %v, want %q", err, tc.want)
 			}
