@@ -35,22 +35,9 @@ func FlatFly(dims, widths []int, c int) (*Network, error) {
 
 // buildFlatFly validates s and builds the FlatFly it describes.
 func buildFlatFly(s Spec) (*Network, error) {
-	if err := checkUsed(s, s.Kind, "dims", "widths", "hosts_per_switch"); err != nil {
-		return nil, err
-	}
-	if err := checkDims(s.Dims); err != nil {
-		return nil, err
-	}
-	widths, err := widthsFor(s.Widths, len(s.Dims))
+	widths, switches, err := checkGrid(s)
 	if err != nil {
 		return nil, err
-	}
-	if err := checkCount("hosts_per_switch", s.HostsPerSwitch, 1, MaxHosts); err != nil {
-		return nil, err
-	}
-	switches, ok := product(s.Dims, MaxSwitches)
-	if !ok {
-		return nil, fmt.Errorf("dims: %v gives more than the limit of %d switches", s.Dims, MaxSwitches)
 	}
 	radix := s.HostsPerSwitch
 	for n, k := range s.Dims {
@@ -135,4 +122,27 @@ func slot(v, own int) int {
 		return v
 	}
 	return v - 1
+}
+
+// checkGrid checks the keys of a coordinate family (flatfly, torus): dims,
+// widths (nil means all 1) and hosts_per_switch, and returns the widths and
+// the number of switches.
+func checkGrid(s Spec) (widths []int, switches int, err error) {
+	if err := checkUsed(s, s.Kind, "dims", "widths", "hosts_per_switch"); err != nil {
+		return nil, 0, err
+	}
+	if err := checkDims(s.Dims); err != nil {
+		return nil, 0, err
+	}
+	if widths, err = widthsFor(s.Widths, len(s.Dims)); err != nil {
+		return nil, 0, err
+	}
+	if err := checkCount("hosts_per_switch", s.HostsPerSwitch, 1, MaxHosts); err != nil {
+		return nil, 0, err
+	}
+	switches, ok := product(s.Dims, MaxSwitches)
+	if !ok {
+		return nil, 0, fmt.Errorf("dims: %v gives more than the limit of %d switches", s.Dims, MaxSwitches)
+	}
+	return widths, switches, nil
 }

@@ -23,27 +23,14 @@ func Torus(dims, widths []int, c int) (*Network, error) {
 
 // buildTorus validates s and builds the torus it describes.
 func buildTorus(s Spec) (*Network, error) {
-	if err := checkUsed(s, s.Kind, "dims", "widths", "hosts_per_switch"); err != nil {
-		return nil, err
-	}
-	if err := checkDims(s.Dims); err != nil {
+	widths, switches, err := checkGrid(s)
+	if err != nil {
 		return nil, err
 	}
 	for i, k := range s.Dims {
 		if k < 2 {
 			return nil, fmt.Errorf("dims: entry %d is %d, a torus dimension needs at least 2 switches", i, k)
 		}
-	}
-	widths, err := widthsFor(s.Widths, len(s.Dims))
-	if err != nil {
-		return nil, err
-	}
-	if err := checkCount("hosts_per_switch", s.HostsPerSwitch, 1, MaxHosts); err != nil {
-		return nil, err
-	}
-	switches, ok := product(s.Dims, MaxSwitches)
-	if !ok {
-		return nil, fmt.Errorf("dims: %v gives more than the limit of %d switches", s.Dims, MaxSwitches)
 	}
 	radix := s.HostsPerSwitch
 	for _, l := range widths {
