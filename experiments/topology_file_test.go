@@ -79,8 +79,8 @@ func TestFileTopologyErrors(t *testing.T) {
 }
 
 // TestFileTopologyExperiment: a whole experiment on a file topology gets
-// its network and label; no routing applies to imported networks yet, and
-// the error says so against [routing] algorithm.
+// its network and label; dor does not apply to imported networks (only the
+// distance routings do), and the error says so against [routing] algorithm.
 func TestFileTopologyExperiment(t *testing.T) {
 	dir := writeTopologyFiles(t)
 	text := strings.Replace(base, "kind = \"crossbar\"\nhosts = 16", "kind = \"file\"\npath = \"topo/ring.dot\"\nformat = \"dot\"", 1)

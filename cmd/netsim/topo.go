@@ -10,10 +10,10 @@ const topoUsage = `netsim topo SUBCOMMAND ...
 
 Works on topologies without simulating them.
 
-  netsim topo describe FILE.toml [--json]
+  netsim topo describe (FILE.toml | --preset NAME) [--json]
         print a network's size, diameter, distances and bisection
-  netsim topo export FILE.toml [-o OUT.dot] [--routes]
-        write the network of FILE.toml in the ORCS dot format
+  netsim topo export (FILE.toml | --preset NAME) [-o OUT.dot] [--routes]
+        write a network in the ORCS dot format
   netsim topo recover FILE [--as flatfly|dragonfly] [--json]
         recover FlatFly coordinates or Dragonfly groups from a link list
 

@@ -14,27 +14,32 @@ import (
 )
 
 // topoDescribeUsage describes netsim topo describe.
-const topoDescribeUsage = `netsim topo describe FILE.toml [--json]
+const topoDescribeUsage = `netsim topo describe (FILE.toml | --preset NAME) [--json]
 
 Builds the network of the [topology] section of FILE.toml (the other
-sections are not read) and prints its switches, hosts, inter-switch links
-(parallel links counted), radix (ports used on the fullest switch),
-diameter (switch-to-switch hops; host links do not count), the average
-distance between the switches of two distinct hosts, and its relative
-bisection bandwidth: the links crossing the narrowest balanced cut divided
-by half the hosts (50 % = half the hosts' injection bandwidth). The
-bisection comes from the family's formula when there is one; otherwise it
-is a graph-partition estimate, marked "(estimate)", which is never below
-the true value.
+sections are not read), or the named preset, and prints its switches,
+hosts, inter-switch links (parallel links counted), radix (ports used on
+the fullest switch), diameter (switch-to-switch hops; host links do not
+count), the average distance between the switches of two distinct hosts,
+and its relative bisection bandwidth: the links crossing the narrowest
+balanced cut divided by half the hosts (50 % = half the hosts' injection
+bandwidth). The bisection comes from the family's formula when there is
+one; otherwise it is a graph-partition estimate, marked "(estimate)",
+which is never below the true value.
 
-  --json   print one JSON object: file, topology, kind, switches, hosts,
-           links, radix, diameter, avg_distance, bisection (a fraction),
-           bisection_exact, and cut_links for an estimate
+  --preset NAME  describe a preset instead of a file: torus3d, torus4d,
+                 flatfly, hypercube, dragonfly, sfxff1, sfxff2 (seed 004's
+                 16,384-host networks), myrinet512, deimos
+  --json         print one JSON object: file or preset, topology, kind,
+                 switches, hosts, links, radix, diameter, avg_distance,
+                 bisection (a fraction), bisection_exact, and cut_links for
+                 an estimate
 `
 
 // describeJSON is the --json output of netsim topo describe.
 type describeJSON struct {
-	File           string  `json:"file"`
+	File           string  `json:"file,omitempty"`
+	Preset         string  `json:"preset,omitempty"`
 	Topology       string  `json:"topology"`
 	Kind           string  `json:"kind"`
 	Switches       int     `json:"switches"`
@@ -48,11 +53,13 @@ type describeJSON struct {
 	CutLinks       int     `json:"cut_links,omitempty"`
 }
 
-// topoDescribe implements netsim topo describe FILE.toml [--json].
+// topoDescribe implements netsim topo describe (FILE.toml | --preset NAME)
+// [--json].
 func topoDescribe(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("netsim topo describe", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	preset := fs.String("preset", "", "describe the preset `NAME`")
 	var files []string
 	if i := slices.Index(args, "--"); i >= 0 {
 		args, files = args[:i], args[i+1:]
@@ -73,24 +80,38 @@ func topoDescribe(args []string, stdout, stderr io.Writer) int {
 		files = append(files, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
-	if len(files) != 1 {
-		fmt.Fprintf(stderr, "netsim topo describe: need one experiment file, got %d\n\n%s", len(files), topoDescribeUsage)
+	if err := oneSource(files, *preset); err != nil {
+		fmt.Fprintf(stderr, "netsim topo describe: %v\n\n%s", err, topoDescribeUsage)
 		return exitUsage
 	}
-	file := files[0]
-	net, err := experiments.LoadTopology(file)
+	var (
+		net  *topologies.Network
+		err  error
+		file string
+		what = "--preset " + *preset // where a Describe error comes from
+	)
+	if *preset != "" {
+		net, err = presetNetwork(*preset)
+		if err != nil {
+			err = fmt.Errorf("netsim topo describe: %w", err)
+		}
+	} else {
+		file = files[0]
+		what = file + ": [topology]"
+		net, err = experiments.LoadTopology(file)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
 	s, err := topologies.Describe(net)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: [topology] %v\n", file, err)
+		fmt.Fprintf(stderr, "%s %v\n", what, err)
 		return exitUsage
 	}
 	if *asJSON {
 		return writeDescribeJSON(stdout, stderr, describeJSON{
-			File: file, Topology: experiments.NetworkLabel(net), Kind: s.Kind,
+			File: file, Preset: *preset, Topology: experiments.NetworkLabel(net), Kind: s.Kind,
 			Switches: s.Switches, Hosts: s.Hosts, Links: s.Links, Radix: s.Radix,
 			Diameter: s.Diameter, AvgDistance: round6(s.AvgDistance),
 			Bisection: round6(s.Bisection), BisectionExact: s.BisectionExact, CutLinks: s.CutLinks,
@@ -100,8 +121,12 @@ func topoDescribe(args []string, stdout, stderr io.Writer) int {
 	if !s.BisectionExact {
 		bisection = fmt.Sprintf("%.1f %% (estimate), %d links cross the best balanced cut found", 100*s.Bisection, s.CutLinks)
 	}
+	source := [2]string{"file", file}
+	if *preset != "" {
+		source = [2]string{"preset", *preset}
+	}
 	rows := [][2]string{
-		{"file", file},
+		source,
 		{"topology", experiments.NetworkLabel(net)},
 		{"switches", fmt.Sprint(s.Switches)},
 		{"hosts", fmt.Sprint(s.Hosts)},

@@ -15,34 +15,40 @@ import (
 )
 
 // topoExportUsage describes netsim topo export.
-const topoExportUsage = `netsim topo export FILE.toml [-o OUT.dot] [--routes]
+const topoExportUsage = `netsim topo export (FILE.toml | --preset NAME) [-o OUT.dot] [--routes]
 
-Writes the network of FILE.toml's [topology] section in the ORCS dot format
+Writes the network of FILE.toml's [topology] section, or the named preset
+(see netsim topo describe -h for the list), in the ORCS dot format
 (seed 003): one edge per direction of every link, switches "S1", "S2", ...
 and hosts "H1", "H2", ... (networks read from a file keep their names),
 switch port numbers as srcport/dstport attributes. Only [topology] is read,
 unless --routes is given. Flags may come before or after the file.
 
-  -o OUT.dot  write to OUT.dot instead of stdout
-  --routes    add the routing of the experiment's [routing] section as
-              edge comments (the hosts each switch port leads to); the
-              whole file must then be a valid experiment
+  -o OUT.dot     write to OUT.dot instead of stdout
+  --preset NAME  export a preset instead of a file
+  --routes       add the routing of the experiment's [routing] section as
+                 edge comments (the hosts each switch port leads to); the
+                 whole file must then be a valid experiment (not with
+                 --preset)
 `
 
 // topoExportFlags are the options of netsim topo export.
 type topoExportFlags struct {
 	out    string
+	preset string
 	routes bool
 	files  []string
 }
 
 // parseTopoExportFlags parses args, allowing flags before and after the
-// file name; every argument after "--" is a file name.
+// file name; every argument after "--" is a file name. Exactly one of a
+// file and --preset must be given, and --routes needs a file.
 func parseTopoExportFlags(args []string) (topoExportFlags, error) {
 	var f topoExportFlags
 	fs := flag.NewFlagSet("netsim topo export", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&f.out, "o", "", "write to `OUT.dot` instead of stdout")
+	fs.StringVar(&f.preset, "preset", "", "export the preset `NAME`")
 	fs.BoolVar(&f.routes, "routes", false, "add routing comments from [routing]")
 	var tail []string
 	if i := slices.Index(args, "--"); i >= 0 {
@@ -60,8 +66,11 @@ func parseTopoExportFlags(args []string) (topoExportFlags, error) {
 		args = args[1:]
 	}
 	f.files = append(f.files, tail...)
-	if len(f.files) != 1 {
-		return f, fmt.Errorf("need exactly one experiment file, got %d", len(f.files))
+	if err := oneSource(f.files, f.preset); err != nil {
+		return f, err
+	}
+	if f.routes && f.preset != "" {
+		return f, errors.New("--routes needs an experiment file with a [routing] section, not --preset")
 	}
 	return f, nil
 }
@@ -82,7 +91,13 @@ func topoExportCommand(args []string, stdout, stderr io.Writer) int {
 		net    *topologies.Network
 		routes topologies.SwitchRoutes
 	)
-	if f.routes {
+	switch {
+	case f.preset != "":
+		if net, err = presetNetwork(f.preset); err != nil {
+			fmt.Fprintf(stderr, "netsim topo export: %v\n", err)
+			return exitUsage
+		}
+	case f.routes:
 		e, err := experiments.Load(f.files[0])
 		if err != nil {
 			fmt.Fprintln(stderr, err)
@@ -90,9 +105,11 @@ func topoExportCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		net = e.Network()
 		routes = routing.PortDestinations(e.RoutingFunc(), net)
-	} else if net, err = experiments.LoadTopology(f.files[0]); err != nil {
-		fmt.Fprintln(stderr, err)
-		return exitUsage
+	default:
+		if net, err = experiments.LoadTopology(f.files[0]); err != nil {
+			fmt.Fprintln(stderr, err)
+			return exitUsage
+		}
 	}
 
 	w := stdout

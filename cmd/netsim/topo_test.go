@@ -18,12 +18,16 @@ func TestTopoDescribeCommands(t *testing.T) {
 	}{
 		{"no subcommand", []string{"topo"}, exitUsage, "", "netsim topo: missing subcommand"},
 		{"unknown subcommand", []string{"topo", "draw"}, exitUsage, "", `netsim topo: unknown subcommand "draw"`},
-		{"topo help", []string{"topo", "help"}, exitOK, "netsim topo describe FILE.toml [--json]", ""},
-		{"help topo", []string{"help", "topo"}, exitOK, "relative\nbisection bandwidth", ""},
+		{"topo help", []string{"topo", "help"}, exitOK, "netsim topo describe (FILE.toml | --preset NAME) [--json]", ""},
+		{"help topo", []string{"help", "topo"}, exitOK, "and its relative bisection bandwidth", ""},
 		{"describe -h", []string{"topo", "describe", "-h"}, exitOK, "--json", ""},
-		{"describe no file", []string{"topo", "describe"}, exitUsage, "", "need one experiment file, got 0"},
-		{"describe two files", []string{"topo", "describe", ff, ff}, exitUsage, "", "need one experiment file, got 2"},
-		{"describe unknown flag", []string{"topo", "describe", "--preset", "flatfly"}, exitUsage, "", "flag provided but not defined: -preset"},
+		{"describe no file", []string{"topo", "describe"}, exitUsage, "", "need one experiment file or --preset NAME, got 0 files"},
+		{"describe two files", []string{"topo", "describe", ff, ff}, exitUsage, "", "need one experiment file or --preset NAME, got 2 files"},
+		{"describe file and preset", []string{"topo", "describe", ff, "--preset", "flatfly"}, exitUsage, "", "give an experiment file or --preset, not both"},
+		{"describe unknown preset", []string{"topo", "describe", "--preset", "torus5d"}, exitUsage, "",
+			`netsim topo describe: --preset: unknown preset "torus5d" (known: torus3d, torus4d, flatfly, hypercube, dragonfly, sfxff1, sfxff2, myrinet512, deimos)`},
+		{"describe preset missing value", []string{"topo", "describe", "--preset"}, exitUsage, "", "flag needs an argument: -preset"},
+		{"describe unknown flag", []string{"topo", "describe", "--routes", ff}, exitUsage, "", "flag provided but not defined: -routes"},
 		{"describe missing file", []string{"topo", "describe", filepath.Join(dir, "none.toml")}, exitUsage, "", "none.toml: cannot read"},
 	}
 	for _, tc := range tests {

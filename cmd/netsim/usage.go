@@ -7,10 +7,10 @@ Usage:
 
   netsim run [FILE.toml ...] [-o DIR] [-j N] [--json]
         run experiments (the embedded quick start when no file is given)
-  netsim topo describe FILE.toml [--json]
+  netsim topo describe (FILE.toml | --preset NAME) [--json]
         print a network's size, diameter, distances and bisection
-  netsim topo export FILE.toml [-o OUT.dot] [--routes]
-        write the network of FILE.toml in the ORCS dot format
+  netsim topo export (FILE.toml | --preset NAME) [-o OUT.dot] [--routes]
+        write a network in the ORCS dot format
   netsim topo recover FILE [--as flatfly|dragonfly] [--json]
         recover FlatFly coordinates or Dragonfly groups from a link list
   netsim version
