@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // Exit statuses.
@@ -60,4 +62,25 @@ func helpCommand(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return exitOK
+}
+
+// parseArgs parses args with fs, allowing flags before, between and after
+// the positional arguments, which it returns in order; every argument after
+// "--" is positional, even one starting with "-".
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var tail, pos []string
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, tail = args[:i], args[i+1:]
+	}
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	return append(pos, tail...), nil
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"netsim/experiments"
@@ -31,22 +30,11 @@ func parseRunFlags(args []string) (runFlags, error) {
 	fs.StringVar(&f.outDir, "o", "", "write results.jsonl and table.md to `DIR`")
 	fs.IntVar(&f.jobs, "j", 0, "simulate up to `N` points at once (default: number of CPUs)")
 	fs.BoolVar(&f.json, "json", false, "print JSON lines instead of a table")
-	var tail []string
-	if i := slices.Index(args, "--"); i >= 0 {
-		args, tail = args[:i], args[i+1:]
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return f, err
 	}
-	for {
-		if err := fs.Parse(args); err != nil {
-			return f, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		f.files = append(f.files, args[0])
-		args = args[1:]
-	}
-	f.files = append(f.files, tail...)
+	f.files = files
 	if f.jobs < 0 {
 		return f, fmt.Errorf("-j: %d is not a valid number of jobs (expected ≥ 1, or 0 for the number of CPUs)", f.jobs)
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 
 	"netsim/experiments"
 	"netsim/topologies"
@@ -60,25 +59,14 @@ func topoDescribe(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	preset := fs.String("preset", "", "describe the preset `NAME`")
-	var files []string
-	if i := slices.Index(args, "--"); i >= 0 {
-		args, files = args[:i], args[i+1:]
+	files, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, topoDescribeUsage)
+		return exitOK
 	}
-	for {
-		err := fs.Parse(args)
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, topoDescribeUsage)
-			return exitOK
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "netsim topo describe: %v\n\n%s", err, topoDescribeUsage)
-			return exitUsage
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		args = fs.Args()[1:]
+	if err != nil {
+		fmt.Fprintf(stderr, "netsim topo describe: %v\n\n%s", err, topoDescribeUsage)
+		return exitUsage
 	}
 	if err := oneSource(files, *preset); err != nil {
 		fmt.Fprintf(stderr, "netsim topo describe: %v\n\n%s", err, topoDescribeUsage)
@@ -86,7 +74,6 @@ func topoDescribe(args []string, stdout, stderr io.Writer) int {
 	}
 	var (
 		net  *topologies.Network
-		err  error
 		file string
 		what = "--preset " + *preset // where a Describe error comes from
 	)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 
 	"netsim/experiments"
 	"netsim/routing"
@@ -50,22 +49,11 @@ func parseTopoExportFlags(args []string) (topoExportFlags, error) {
 	fs.StringVar(&f.out, "o", "", "write to `OUT.dot` instead of stdout")
 	fs.StringVar(&f.preset, "preset", "", "export the preset `NAME`")
 	fs.BoolVar(&f.routes, "routes", false, "add routing comments from [routing]")
-	var tail []string
-	if i := slices.Index(args, "--"); i >= 0 {
-		args, tail = args[:i], args[i+1:]
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return f, err
 	}
-	for {
-		if err := fs.Parse(args); err != nil {
-			return f, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		f.files = append(f.files, args[0])
-		args = args[1:]
-	}
-	f.files = append(f.files, tail...)
+	f.files = files
 	if err := oneSource(f.files, f.preset); err != nil {
 		return f, err
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -51,19 +50,9 @@ func parseRecoverFlags(args []string) (recoverFlags, error) {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&f.as, "as", "", "map as `FAMILY` (flatfly or dragonfly)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object")
-	var files []string
-	if i := slices.Index(args, "--"); i >= 0 {
-		args, files = args[:i], args[i+1:]
-	}
-	for {
-		if err := fs.Parse(args); err != nil {
-			return f, err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		args = fs.Args()[1:]
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return f, err
 	}
 	if len(files) != 1 {
 		return f, fmt.Errorf("need one link-list file, got %d", len(files))
