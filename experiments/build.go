@@ -43,25 +43,68 @@ func sectionKeys(section string) []string {
 	return nil
 }
 
+// buildCache holds the networks and routings built for the variants of
+// one file, so variants that differ elsewhere share them (they are
+// read-only once built).
+type buildCache struct {
+	nets     map[string]builtNetwork
+	routings map[string]builtRouting
+}
+
+// builtNetwork is a network built, or why it could not be.
+type builtNetwork struct {
+	net *topologies.Network
+	err error
+}
+
+// builtRouting is a routing built, or why it could not be.
+type builtRouting struct {
+	r   routing.Routing
+	err error
+}
+
+// newBuildCache returns an empty cache.
+func newBuildCache() *buildCache {
+	return &buildCache{nets: map[string]builtNetwork{}, routings: map[string]builtRouting{}}
+}
+
 // build builds the network, the routing and the patterns of e, recording
-// every problem against the key at fault.
-func (d *decoder) build(e *Experiment) {
-	net, err := topologies.Build(e.Topology)
-	if err != nil {
-		d.builderError("topology", err)
+// every problem against the key at fault. Variants whose [topology] (and
+// routing and VLs) agree share the network (and routing) through cache.
+func (d *decoder) build(e *Experiment, cache *buildCache) {
+	var topoParams []Param
+	for _, p := range e.Params {
+		if strings.HasPrefix(p.Key, "topology.") {
+			topoParams = append(topoParams, p)
+		}
+	}
+	topoKey := variantKey(topoParams)
+	bn, ok := cache.nets[topoKey]
+	if !ok {
+		bn.net, bn.err = topologies.Build(e.Topology)
+		cache.nets[topoKey] = bn
+	}
+	if bn.err != nil {
+		d.builderError("topology", bn.err)
 		return
 	}
+	net := bn.net
 	e.net = net
 	e.label = topologyLabel(net)
 	if e.Topology.Kind == "file" {
 		e.label = fmt.Sprintf("file %s h%d", filepath.Base(e.Topology.Path), len(net.Hosts))
 	}
 
-	r, err := routing.New(routing.Spec{Algorithm: e.Routing, VLs: e.FlowControl.VLs}, net)
-	if err != nil {
-		d.builderError("routing", err)
+	routeKey := fmt.Sprintf("%s\x00%s\x00%d", topoKey, e.Routing, e.FlowControl.VLs)
+	br, ok := cache.routings[routeKey]
+	if !ok {
+		br.r, br.err = routing.New(routing.Spec{Algorithm: e.Routing, VLs: e.FlowControl.VLs}, net)
+		cache.routings[routeKey] = br
+	}
+	if br.err != nil {
+		d.builderError("routing", br.err)
 	} else {
-		e.routing = r
+		e.routing = br.r
 	}
 
 	key := d.patternKey
@@ -80,7 +123,9 @@ func (d *decoder) build(e *Experiment) {
 	cfg := e.Config(0, 1)
 	if err := cfg.Validate(); err != nil {
 		d.builderError("switch", err)
+		return
 	}
+	e.config = configHash(e)
 }
 
 // builderError records err, whose message starts with the key at fault
@@ -109,8 +154,8 @@ func (d *decoder) builderError(home string, err error) {
 		rest = key + ": " + rest
 	}
 	if first == "factors" {
-		if line := d.factorLine(rest); line > 0 {
-			d.failLine(line, section, first, "%s", rest)
+		if file, line := d.factorLine(rest); line > 0 {
+			d.failAt(file, line, section, first, "%s", rest)
 			return
 		}
 	}

@@ -48,17 +48,29 @@ const (
 	maxTopoInt     = math.MaxInt32
 )
 
-// parse decodes and checks the text of an experiment file, without building
-// the network. All problems are returned, joined, in order of discovery;
-// each is an *InputError. The decoder is returned for the build step.
+// parse decodes and checks the text of an experiment file that sweeps
+// nothing, without building the network. All problems are returned, joined,
+// in order of discovery; each is an *InputError. The decoder is returned for
+// the build step.
 func parse(file string, data []byte) (*Experiment, *decoder, error) {
-	text := string(data)
-	var root map[string]any
-	if _, err := toml.Decode(text, &root); err != nil {
-		return nil, nil, syntaxError(file, text, err)
+	root, src, err := readTree(file, data)
+	if err != nil {
+		return nil, nil, err
 	}
-	d := &decoder{file: file, lines: newKeyLines(text)}
-	e := &Experiment{File: file, lines: d.lines}
+	d := &decoder{src: src}
+	e := d.decodeTree(file, root)
+	if len(d.errs) > 0 {
+		d.sortErrors()
+		return nil, nil, errors.Join(d.errs...)
+	}
+	return e, d, nil
+}
+
+// decodeTree decodes and checks the merged tree of one variant of the
+// experiment file called file, without building the network. Problems are
+// recorded in d.errs, each an *InputError.
+func (d *decoder) decodeTree(file string, root map[string]any) *Experiment {
+	e := &Experiment{File: file, src: d.src}
 	d.checkKeys(root, "", topLevelKeys()...)
 
 	base := filepath.Base(file)
@@ -81,11 +93,7 @@ func parse(file string, data []byte) (*Experiment, *decoder, error) {
 	d.sim(e, d.table(root, "sim", false))
 	d.sweep(e, d.table(root, "sweep", false))
 	d.crossChecks(e)
-	if len(d.errs) > 0 {
-		d.sortErrors()
-		return nil, nil, errors.Join(d.errs...)
-	}
-	return e, d, nil
+	return e
 }
 
 // syntaxError converts a TOML decoding error into an *InputError. The line
@@ -155,7 +163,7 @@ func (d *decoder) topologyKeys(s *topologies.Spec, t map[string]any, sec string)
 			d.fail(sec, "path", "empty (expected the topology file, relative to the experiment file's directory)")
 		} else {
 			if !filepath.IsAbs(p) {
-				p = filepath.Join(filepath.Dir(d.file), p)
+				p = filepath.Join(filepath.Dir(d.src.fileOf(sec, "path")), p)
 			}
 			s.Path = p
 		}
@@ -225,10 +233,10 @@ func (d *decoder) factors(t map[string]any, sec string) []topologies.Spec {
 			if !errors.As(err, &ie) {
 				continue
 			}
-			if line := d.lines.arrayLine(fsec, i, ie.Key); line > 0 {
-				ie.Line = line
+			if file, line := d.src.arrayLine(fsec, i, ie.Key); line > 0 {
+				ie.File, ie.Line = file, line
 			} else {
-				ie.Line = d.lines.line(sec, "factors")
+				ie.File, ie.Line = d.src.locate(sec, "factors")
 			}
 			ie.Section, ie.Key, ie.Msg = sec, "factors", fmt.Sprintf("factor %d: %s: %s", i, ie.Key, ie.Msg)
 		}
@@ -236,17 +244,17 @@ func (d *decoder) factors(t map[string]any, sec string) []topologies.Spec {
 	return out
 }
 
-// factorLine returns the line of the key a builder error about a product
-// factor names (msg is "factor 1 (slimfly): q: ..."), within that factor's
-// [[topology.factors]] table, or 0 when it cannot tell.
-func (d *decoder) factorLine(msg string) int {
+// factorLine returns the file and line of the key a builder error about a
+// product factor names (msg is "factor 1 (slimfly): q: ..."), within that
+// factor's [[topology.factors]] table, or line 0 when it cannot tell.
+func (d *decoder) factorLine(msg string) (string, int) {
 	var i int
 	if _, err := fmt.Sscanf(msg, "factor %d", &i); err != nil {
-		return 0
+		return "", 0
 	}
 	_, after, _ := strings.Cut(msg, "): ")
 	key, _, _ := strings.Cut(after, ": ")
-	return d.lines.arrayLine("topology.factors", i, key)
+	return d.src.arrayLine("topology.factors", i, key)
 }
 
 // routing decodes [routing].
@@ -404,9 +412,18 @@ func (d *decoder) crossChecks(e *Experiment) {
 	}
 }
 
+// DisplayName returns the experiment's name, followed by its variant in
+// brackets when the file sweeps keys: "ff [routing.algorithm=dor]".
+func (e *Experiment) DisplayName() string {
+	if e.Variant == "" {
+		return e.Name
+	}
+	return e.Name + " [" + e.Variant + "]"
+}
+
 // String describes the experiment's configuration on one line.
 func (e *Experiment) String() string {
 	return fmt.Sprintf("%s: %s, %s, %s %d VL × %d flits, %s, %d-flit packets",
-		e.Name, e.label, e.Routing, e.FlowControl.Kind, e.FlowControl.VLs,
+		e.DisplayName(), e.label, e.Routing, e.FlowControl.Kind, e.FlowControl.VLs,
 		e.FlowControl.BufferFlits, e.Switch.Switching, e.Traffic.PacketFlits)
 }

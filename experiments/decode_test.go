@@ -63,7 +63,7 @@ func TestParseValid(t *testing.T) {
 	}
 	want.Topology.Kind, want.Topology.Hosts = "crossbar", 16
 	got := *e
-	got.net, got.routing, got.patterns, got.label, got.lines = nil, nil, nil, "", keyLines{}
+	got.net, got.routing, got.patterns, got.label, got.src, got.config = nil, nil, nil, "", nil, ""
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Parse:\n got %+v\nwant %+v", got, want)
 	}

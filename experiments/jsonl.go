@@ -47,16 +47,20 @@ func formatDecimal(v float64, places int) string {
 
 // identity holds the fields that identify a record.
 type identity struct {
-	Kind        string `json:"kind"`
-	Experiment  string `json:"experiment"`
-	Topology    string `json:"topology"`
-	Routing     string `json:"routing"`
-	Pattern     string `json:"pattern"`
-	FlowControl string `json:"flow_control"`
-	Switching   string `json:"switching"`
-	VLs         int    `json:"vls"`
-	PacketFlits int    `json:"packet_flits"`
-	Seed        uint64 `json:"seed"`
+	Kind        string          `json:"kind"`
+	Experiment  string          `json:"experiment"`
+	Topology    string          `json:"topology"`
+	Routing     string          `json:"routing"`
+	Pattern     string          `json:"pattern"`
+	FlowControl string          `json:"flow_control"`
+	Switching   string          `json:"switching"`
+	VLs         int             `json:"vls"`
+	PacketFlits int             `json:"packet_flits"`
+	Seed        uint64          `json:"seed"`
+	Variant     string          `json:"variant"`
+	Params      json.RawMessage `json:"params,omitempty"`
+	Point       string          `json:"point"`
+	Config      string          `json:"config"`
 }
 
 // pointLine is the JSON form of a point record.
@@ -104,6 +108,10 @@ func WriteJSON(w io.Writer, r Record) error {
 		VLs:         e.FlowControl.VLs,
 		PacketFlits: e.Traffic.PacketFlits,
 		Seed:        r.Seed,
+		Variant:     e.Variant,
+		Params:      paramsJSON(e.Params),
+		Point:       r.Key(),
+		Config:      e.config,
 	}
 	var v any
 	switch r.Kind {

@@ -4,60 +4,112 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 )
 
-// Load reads, decodes, validates and builds the experiment file at path.
-// Every problem is reported, each as an *InputError naming the file, the
-// line where possible, the section and the key; several are joined with
-// errors.Join.
+// Load reads, decodes, validates and builds the experiment file at path,
+// which must describe one experiment (a file that sweeps keys is an error;
+// LoadFile returns its variants). Every problem is reported, each as an
+// *InputError naming the file, the line where possible, the section and
+// the key; several are joined with errors.Join.
 func Load(path string) (*Experiment, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
-		return nil, &InputError{File: path, Msg: fmt.Sprintf("cannot read: %v", errors.Unwrap(err))}
+		return nil, err
 	}
 	return Parse(path, data)
 }
 
 // Parse is Load for the contents data of a file called file.
 func Parse(file string, data []byte) (*Experiment, error) {
-	e, d, err := parse(file, data)
+	exps, err := ParseFile(file, data)
 	if err != nil {
 		return nil, err
 	}
-	d.build(e)
-	if len(d.errs) > 0 {
-		d.sortErrors()
-		return nil, errors.Join(d.errs...)
+	if len(exps) > 1 {
+		keys := make([]string, len(exps[0].Params))
+		for i, p := range exps[0].Params {
+			keys[i] = p.Key
+		}
+		return nil, &InputError{File: file, Msg: fmt.Sprintf("sweeps %s: %d variants, expected a single experiment (give one value per key)",
+			strings.Join(keys, ", "), len(exps))}
 	}
-	return e, nil
+	return exps[0], nil
 }
 
-// LoadAll loads every file of paths and checks that experiment names are
-// unique, so that results can be told apart. It returns every problem of
+// LoadFile reads the experiment file at path with the files it includes,
+// and returns one built experiment per variant of its sweeps (one when it
+// sweeps nothing), in canonical order. Problems are reported as by Load.
+func LoadFile(path string) ([]*Experiment, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFile(path, data)
+}
+
+// ParseFile is LoadFile for the contents data of a file called file;
+// included files are read from disk, relative to file's directory.
+func ParseFile(file string, data []byte) ([]*Experiment, error) {
+	root, src, err := readTree(file, data)
+	if err != nil {
+		return nil, err
+	}
+	return expand(file, root, src, true)
+}
+
+// readFile reads an experiment file, reporting failure as an *InputError.
+func readFile(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &InputError{File: path, Msg: fmt.Sprintf("cannot read: %v", errors.Unwrap(err))}
+	}
+	return data, nil
+}
+
+// LoadAll loads every file of paths (LoadFile) and checks that experiment
+// names are unique across files, so that results can be told apart. It
+// returns the variants of every file, file by file, or every problem of
 // every file.
 func LoadAll(paths []string) ([]*Experiment, error) {
 	var (
 		exps []*Experiment
 		errs []error
-		seen = map[string]string{}
 	)
 	for _, p := range paths {
-		e, err := Load(p)
+		e, err := LoadFile(p)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		if other, dup := seen[e.Name]; dup {
-			d := &decoder{file: p, lines: e.lines}
-			d.fail("", "name", "experiment name %q is also used by %s (expected unique names)", e.Name, other)
-			errs = append(errs, d.errs...)
-			continue
-		}
-		seen[e.Name] = p
-		exps = append(exps, e)
+		exps = append(exps, e...)
+	}
+	if err := UniqueNames(exps); err != nil {
+		errs = append(errs, err)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	return exps, nil
+}
+
+// UniqueNames checks that experiments loaded from different files have
+// different names (the variants of one file share theirs).
+func UniqueNames(exps []*Experiment) error {
+	var errs []error
+	seen := map[string]string{}
+	reported := map[string]bool{}
+	for _, e := range exps {
+		other, dup := seen[e.Name]
+		switch {
+		case !dup:
+			seen[e.Name] = e.File
+		case other != e.File && !reported[e.File]:
+			reported[e.File] = true
+			d := &decoder{src: e.src}
+			d.fail("", "name", "experiment name %q is also used by %s (expected unique names)", e.Name, other)
+			errs = append(errs, d.errs...)
+		}
+	}
+	return errors.Join(errs...)
 }

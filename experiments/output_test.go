@@ -53,9 +53,9 @@ func sampleRecords(t *testing.T) []Record {
 
 func TestWriteJSON(t *testing.T) {
 	want := []string{
-		`{"kind":"point","experiment":"small","topology":"crossbar h16","routing":"dor","pattern":"uniform","flow_control":"credit","switching":"cut-through","vls":2,"packet_flits":8,"seed":42,"offered":0.5,"generated":0.5,"accepted":0.491235,"latency_avg":40.123,"latency_p99":99,"hops_avg":1,"delivered":9,"measured_packets":10,"cycles":2100,"stable":true}`,
-		`{"kind":"saturation","experiment":"small","topology":"crossbar h16","routing":"dor","pattern":"uniform","flow_control":"credit","switching":"cut-through","vls":2,"packet_flits":8,"seed":7,"saturation":0.6015625,"resolution":128,"tolerance":0.02}`,
-		`{"kind":"error","experiment":"small","topology":"crossbar h16","routing":"dor","pattern":"complement","flow_control":"credit","switching":"cut-through","vls":2,"packet_flits":8,"seed":43,"offered":0.75,"deadlock":true,"error":"experiment small, pattern complement, load 0.75\ndeadlock: no progress for 10 cycles (last progress at cycle 10, detected at cycle 20) with flits in flight"}`,
+		`{"kind":"point","experiment":"small","topology":"crossbar h16","routing":"dor","pattern":"uniform","flow_control":"credit","switching":"cut-through","vls":2,"packet_flits":8,"seed":42,"variant":"","point":"small||uniform|0.5","config":"96eb11f04415c5d9","offered":0.5,"generated":0.5,"accepted":0.491235,"latency_avg":40.123,"latency_p99":99,"hops_avg":1,"delivered":9,"measured_packets":10,"cycles":2100,"stable":true}`,
+		`{"kind":"saturation","experiment":"small","topology":"crossbar h16","routing":"dor","pattern":"uniform","flow_control":"credit","switching":"cut-through","vls":2,"packet_flits":8,"seed":7,"variant":"","point":"small||uniform|saturation 1/128","config":"96eb11f04415c5d9","saturation":0.6015625,"resolution":128,"tolerance":0.02}`,
+		`{"kind":"error","experiment":"small","topology":"crossbar h16","routing":"dor","pattern":"complement","flow_control":"credit","switching":"cut-through","vls":2,"packet_flits":8,"seed":43,"variant":"","point":"small||complement|0.75","config":"96eb11f04415c5d9","offered":0.75,"deadlock":true,"error":"experiment small, pattern complement, load 0.75\ndeadlock: no progress for 10 cycles (last progress at cycle 10, detected at cycle 20) with flits in flight"}`,
 	}
 	for i, r := range sampleRecords(t) {
 		var b bytes.Buffer

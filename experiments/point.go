@@ -55,7 +55,7 @@ func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, lo
 			return Record{}, ctx.Err()
 		}
 		rec.Kind = KindError
-		rec.Err = fmt.Errorf("experiment %s, pattern %s, load %v: %w", e.Name, rec.Pattern, load, err)
+		rec.Err = fmt.Errorf("experiment %s, pattern %s, load %v: %w", e.DisplayName(), rec.Pattern, load, err)
 		return rec, nil
 	}
 	rec.Stats = st

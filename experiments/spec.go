@@ -26,6 +26,13 @@ type Experiment struct {
 	Description string
 	// Seed is the experiment seed; every point's seed derives from it.
 	Seed uint64
+	// Variant identifies the variant of a file that sweeps keys:
+	// "section.key=value" pairs joined by ";" (see Params), "" when the
+	// file sweeps nothing.
+	Variant string
+	// Params are the swept keys' values in this variant, in canonical
+	// order.
+	Params []Param
 
 	// Topology is the [topology] section, as topologies.Build takes it.
 	Topology topologies.Spec
@@ -48,8 +55,12 @@ type Experiment struct {
 	routing  routing.Routing
 	patterns []traffic.Pattern
 	label    string
-	// lines locates keys in the file, for errors found after loading.
-	lines keyLines
+	// config is the hash of the point-independent configuration (see
+	// configHash).
+	config string
+	// src locates keys in the file and its includes, for errors found
+	// after loading.
+	src *sources
 }
 
 // FlowControl is the [flow_control] section.

@@ -40,7 +40,7 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 		for _, r := range t.points {
 			e, s := r.Experiment, r.Stats
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %.4f | %.1f | %.1f | %.3f | %s |\n",
-				cell(e.Name), cell(e.label), cell(e.Routing), cell(r.Pattern),
+				cell(e.DisplayName()), cell(e.label), cell(e.Routing), cell(r.Pattern),
 				formatDecimal(r.Offered, -1), s.Accepted, s.LatencyAvg, s.LatencyP99, s.HopsAvg, yesNo(r.Stable))
 		}
 	}
@@ -83,7 +83,7 @@ func (t *Table) writeSaturation(b *strings.Builder) {
 	}
 	b.WriteString("\n|---|---|---|" + strings.Repeat("---:|", len(patterns)) + "\n")
 	for _, e := range exps {
-		fmt.Fprintf(b, "| %s | %s | %s |", cell(e.Name), cell(e.label), cell(e.Routing))
+		fmt.Fprintf(b, "| %s | %s | %s |", cell(e.DisplayName()), cell(e.label), cell(e.Routing))
 		for _, p := range patterns {
 			v := "—"
 			for _, r := range t.sats {

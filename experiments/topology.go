@@ -2,10 +2,6 @@ package experiments
 
 import (
 	"errors"
-	"fmt"
-	"os"
-
-	"github.com/BurntSushi/toml"
 
 	"netsim/topologies"
 )
@@ -16,27 +12,36 @@ func topLevelKeys() []string {
 	return append([]string{"name", "description", "seed"}, sectionNames()...)
 }
 
-// LoadTopology reads the experiment file at path and builds the network of
-// its [topology] section alone. The file's top-level keys are checked, the
+// LoadTopology reads the experiment file at path, with the files it
+// includes, and builds the network of its [topology] section alone (which
+// must not sweep keys). The file's top-level keys are checked, the
 // other sections are not (netsim run checks them), so a file holding only
 // a [topology] section is accepted. Problems are reported as by Load.
 func LoadTopology(path string) (*topologies.Network, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
-		return nil, &InputError{File: path, Msg: fmt.Sprintf("cannot read: %v", errors.Unwrap(err))}
+		return nil, err
 	}
 	return ParseTopology(path, data)
 }
 
 // ParseTopology is LoadTopology for the contents data of a file called file.
 func ParseTopology(file string, data []byte) (*topologies.Network, error) {
-	text := string(data)
-	var root map[string]any
-	if _, err := toml.Decode(text, &root); err != nil {
-		return nil, syntaxError(file, text, err)
+	root, src, err := readTree(file, data)
+	if err != nil {
+		return nil, err
 	}
-	d := &decoder{file: file, lines: newKeyLines(text)}
+	d := &decoder{src: src}
 	d.checkKeys(root, "", topLevelKeys()...)
+	for _, a := range d.findSweeps(root) {
+		if a.section == "topology" {
+			d.fail(a.section, a.key, "sweeps %d values; a topology command takes one network (give a single value)", len(a.values))
+		}
+	}
+	if len(d.errs) > 0 {
+		d.sortErrors()
+		return nil, errors.Join(d.errs...)
+	}
 	var e Experiment
 	d.topology(&e, d.table(root, "topology", true))
 	if len(d.errs) == 0 {

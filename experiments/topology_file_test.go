@@ -92,7 +92,7 @@ func TestFileTopologyExperiment(t *testing.T) {
 	if want := filepath.Join(dir, "topo", "ring.dot"); e.Topology.Path != want || e.Topology.Format != "dot" {
 		t.Errorf("path %q format %q, want %q dot", e.Topology.Path, e.Topology.Format, want)
 	}
-	d.build(e)
+	d.build(e, newBuildCache())
 	if e.label != "file ring.dot h8" || e.net == nil || len(e.net.Hosts) != 8 {
 		t.Errorf("label %q, network %v", e.label, e.net)
 	}

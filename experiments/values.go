@@ -13,22 +13,22 @@ import (
 // decoder walks the generic map the TOML parser produces, converting and
 // checking each key, and collects every problem as an *InputError.
 type decoder struct {
-	file  string
-	lines keyLines
-	errs  []error
+	src  *sources
+	errs []error
 	// patternKey is the [traffic] key the patterns were given under.
 	patternKey string
 }
 
 // fail records a problem with key of section.
 func (d *decoder) fail(section, key, format string, args ...any) {
-	d.failLine(d.lines.line(section, key), section, key, format, args...)
+	file, line := d.src.locate(section, key)
+	d.failAt(file, line, section, key, format, args...)
 }
 
-// failLine records a problem with key of section, written on line.
-func (d *decoder) failLine(line int, section, key, format string, args ...any) {
+// failAt records a problem with key of section, written on line of file.
+func (d *decoder) failAt(file string, line int, section, key, format string, args ...any) {
 	d.errs = append(d.errs, &InputError{
-		File:    d.file,
+		File:    file,
 		Line:    line,
 		Section: section,
 		Key:     key,
@@ -36,12 +36,22 @@ func (d *decoder) failLine(line int, section, key, format string, args ...any) {
 	})
 }
 
-// sortErrors orders the recorded problems by line.
+// sortErrors orders the recorded problems file by file (the experiment
+// file first, then its includes), and by line within a file.
 func (d *decoder) sortErrors() {
-	slices.SortStableFunc(d.errs, func(a, b error) int {
+	sortInputErrors(d.errs, d.src)
+}
+
+// sortInputErrors orders errs file by file, in the order of src, and by
+// line within a file.
+func sortInputErrors(errs []error, src *sources) {
+	slices.SortStableFunc(errs, func(a, b error) int {
 		var x, y *InputError
 		if !errors.As(a, &x) || !errors.As(b, &y) {
 			return 0
+		}
+		if rx, ry := src.rank(x.File), src.rank(y.File); rx != ry {
+			return rx - ry
 		}
 		return x.Line - y.Line
 	})

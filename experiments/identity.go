@@ -1,0 +1,65 @@
+package experiments
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"path/filepath"
+	"strings"
+)
+
+// configHash returns a short hash of everything that determines the
+// results of e's points other than the pattern and the load: the
+// experiment seed, the network, routing, flow control, switch, packet
+// length, phases and stability tolerance. Results read back for resuming
+// must carry the hash of the experiment they are resumed into, so a file
+// edited since they were computed is noticed. The list of patterns and of
+// loads and the search resolution are left out: adding a load or a pattern
+// keeps the points already computed.
+func configHash(e *Experiment) string {
+	topo := e.Topology
+	topo.Path = filepath.Base(topo.Path) // the same file from another directory
+	b, err := json.Marshal(struct {
+		Seed        uint64
+		Topology    any
+		Label       string
+		Routing     string
+		FlowControl FlowControl
+		Switch      Switch
+		PacketFlits int
+		Sim         Sim
+		Tolerance   float64
+	}{e.Seed, topo, e.label, e.Routing, e.FlowControl, e.Switch, e.Traffic.PacketFlits, e.Sim, e.Sweep.Tolerance})
+	if err != nil {
+		b = fmt.Appendf(nil, "%v", err) // cannot happen: plain data
+	}
+	h := fnv.New64a()
+	h.Write(b)
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// keySep separates the fields of a point key.
+const keySep = "|"
+
+// pointKey returns the identity of the point of e at pattern and load:
+// "EXPERIMENT|VARIANT|PATTERN|LOAD", the load in its shortest exact form.
+func (e *Experiment) pointKey(pattern string, load float64) string {
+	return strings.Join([]string{e.Name, e.Variant, pattern, formatDecimal(load, -1)}, keySep)
+}
+
+// saturationKey returns the identity of the saturation result of e for
+// pattern: "EXPERIMENT|VARIANT|PATTERN|saturation 1/RESOLUTION".
+func (e *Experiment) saturationKey(pattern string) string {
+	return strings.Join([]string{e.Name, e.Variant, pattern, fmt.Sprintf("saturation 1/%d", e.Sweep.Resolution)}, keySep)
+}
+
+// Key returns the record's point key, the identity under which results
+// files store it and resumed runs find it: "EXPERIMENT|VARIANT|PATTERN|LOAD"
+// for points and failed points, "EXPERIMENT|VARIANT|PATTERN|saturation
+// 1/RESOLUTION" for saturation results.
+func (r Record) Key() string {
+	if r.Kind == KindSaturation {
+		return r.Experiment.saturationKey(r.Pattern)
+	}
+	return r.Experiment.pointKey(r.Pattern, r.Offered)
+}

@@ -1,0 +1,302 @@
+package experiments
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// source is one file of an experiment: its name as reported in errors and
+// where each of its keys is written.
+type source struct {
+	file  string
+	lines keyLines
+}
+
+// sources locates the keys of an experiment assembled from a file and the
+// files it includes: every key of the merged tree remembers the file whose
+// value won, so an error names that file and line.
+type sources struct {
+	// files[0] is the experiment file itself; included files follow in the
+	// order they were read (a file included twice appears twice).
+	files []source
+	// origin maps the dotted path of every key of the merged tree (tables
+	// included) to the index in files of the file that set it last.
+	origin map[string]int
+}
+
+// singleSource returns the sources of a file without includes.
+func singleSource(file, text string) *sources {
+	return &sources{files: []source{{file: file, lines: newKeyLines(text)}}, origin: map[string]int{}}
+}
+
+// locate returns the file and 1-based line where key of section is written
+// (line 0 when unknown). A key absent from the merged tree, as in "missing
+// key" errors, is located at its section in the file that set the section
+// last, and otherwise in the experiment file itself.
+func (s *sources) locate(section, key string) (string, int) {
+	path := joinPath(section, key)
+	for _, p := range []string{path, section} {
+		if p == "" {
+			continue
+		}
+		if i, ok := s.origin[p]; ok {
+			if line := s.files[i].lines.line(section, key); line > 0 {
+				return s.files[i].file, line
+			}
+		}
+	}
+	return s.files[0].file, s.files[0].lines.line(section, key)
+}
+
+// arrayLine returns the file and line of key in the index-th table of the
+// array of tables [[path]] (see keyLines.arrayLine), looked up in the file
+// that set the array.
+func (s *sources) arrayLine(path string, index int, key string) (string, int) {
+	i := s.origin[path]
+	return s.files[i].file, s.files[i].lines.arrayLine(path, index, key)
+}
+
+// fileOf returns the file that set key of section, or the one that set its
+// closest enclosing table, or the experiment file.
+func (s *sources) fileOf(section, key string) string {
+	for p := joinPath(section, key); p != ""; {
+		if i, ok := s.origin[p]; ok {
+			return s.files[i].file
+		}
+		dot := strings.LastIndexByte(p, '.')
+		if dot < 0 {
+			break
+		}
+		p = p[:dot]
+	}
+	return s.files[0].file
+}
+
+// rank returns the position of file in s, for ordering errors file by
+// file; files not in s come last.
+func (s *sources) rank(file string) int {
+	for i, f := range s.files {
+		if f.file == file {
+			return i
+		}
+	}
+	return len(s.files)
+}
+
+// joinPath joins a section and a key into a dotted path.
+func joinPath(section, key string) string {
+	switch {
+	case section == "":
+		return key
+	case key == "":
+		return section
+	}
+	return section + "." + key
+}
+
+// includeKey is the top-level key listing the files a file includes.
+const includeKey = "include"
+
+// includer reads an experiment file and, recursively, the files it
+// includes, and merges them into one tree.
+type includer struct {
+	src  *sources
+	errs []error
+}
+
+// readTree decodes the experiment file called file, whose contents are
+// data, merged with the files it includes (see mergeTree), and returns the
+// merged tree and where its keys come from. Problems (syntax errors, files
+// that cannot be read, cycles) are returned joined, each an *InputError.
+func readTree(file string, data []byte) (map[string]any, *sources, error) {
+	in := &includer{src: &sources{origin: map[string]int{}}}
+	root, origin := in.load(file, data, nil)
+	if len(in.errs) > 0 {
+		return nil, nil, errors.Join(in.errs...)
+	}
+	in.src.origin = origin
+	return root, in.src, nil
+}
+
+// load decodes one file and its includes; stack holds the files being
+// included, outermost first, to detect cycles. It returns the file's
+// merged tree and the origin of each of its keys.
+func (in *includer) load(file string, data []byte, stack []string) (map[string]any, map[string]int) {
+	text := string(data)
+	idx := len(in.src.files)
+	in.src.files = append(in.src.files, source{file: file, lines: newKeyLines(text)})
+	var own map[string]any
+	if _, err := toml.Decode(text, &own); err != nil {
+		in.errs = append(in.errs, syntaxError(file, text, err))
+		return nil, nil
+	}
+	merged, origin := map[string]any{}, map[string]int{}
+	stack = append(stack, file)
+	for _, inc := range in.includes(idx, own) {
+		path := inc
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(filepath.Dir(file), inc)
+		}
+		if cycle := includeCycle(stack, path); cycle != "" {
+			in.fail(idx, "cycle: %s (a file may not include itself, directly or not)", cycle)
+			continue
+		}
+		incData, err := os.ReadFile(path)
+		if err != nil {
+			in.fail(idx, "cannot read %s: %v", path, errors.Unwrap(err))
+			continue
+		}
+		tree, treeOrigin := in.load(path, incData, stack)
+		if tree == nil {
+			continue
+		}
+		delete(tree, "name") // an experiment's name is its own
+		mergeTree(merged, tree, origin, treeOrigin, "")
+	}
+	delete(own, includeKey)
+	ownOrigin := map[string]int{}
+	markOrigin(own, "", idx, ownOrigin)
+	mergeTree(merged, own, origin, ownOrigin, "")
+	return merged, origin
+}
+
+// includes returns the files listed by the include key of the tree of file
+// idx, reporting a value that is not a string or an array of strings.
+func (in *includer) includes(idx int, tree map[string]any) []string {
+	v, ok := tree[includeKey]
+	if !ok {
+		return nil
+	}
+	if s, ok := v.(string); ok {
+		return []string{s}
+	}
+	list, ok := v.([]any)
+	if !ok {
+		in.fail(idx, "expected an array of file names, got %s", describe(v))
+		return nil
+	}
+	var out []string
+	for i, x := range list {
+		s, ok := x.(string)
+		if !ok || s == "" {
+			in.fail(idx, "element %d: expected a file name, got %s", i+1, describe(x))
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// fail records a problem with the include key of file idx.
+func (in *includer) fail(idx int, format string, args ...any) {
+	f := in.src.files[idx]
+	in.errs = append(in.errs, &InputError{File: f.file, Line: f.lines.line("", includeKey),
+		Key: includeKey, Msg: fmt.Sprintf(format, args...)})
+}
+
+// includeCycle returns the chain "a → b → a" when path is already being
+// included (stack holds the files being included), or "".
+func includeCycle(stack []string, path string) string {
+	for i, f := range stack {
+		if sameFile(f, path) {
+			return strings.Join(append(append([]string(nil), stack[i:]...), path), " → ")
+		}
+	}
+	return ""
+}
+
+// sameFile reports whether two paths name the same file: the same cleaned
+// absolute path, or the same file on disk.
+func sameFile(a, b string) bool {
+	aa, errA := filepath.Abs(a)
+	bb, errB := filepath.Abs(b)
+	if errA == nil && errB == nil && aa == bb {
+		return true
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
+}
+
+// mergeTree merges src into dst: tables are merged key by key, any other
+// value (arrays included) replaces dst's. origin receives the origin of
+// every key set from srcOrigin.
+func mergeTree(dst, src map[string]any, origin, srcOrigin map[string]int, prefix string) {
+	for k, v := range src {
+		path := joinPath(prefix, k)
+		if sm, ok := v.(map[string]any); ok {
+			if dm, ok := dst[k].(map[string]any); ok {
+				mergeTree(dm, sm, origin, srcOrigin, path)
+				origin[path] = srcOrigin[path]
+				continue
+			}
+		}
+		forgetOrigin(origin, path)
+		dst[k] = copyValue(v)
+		copyOrigin(origin, srcOrigin, path)
+	}
+}
+
+// markOrigin sets the origin of every key of tree, under prefix, to idx.
+func markOrigin(tree map[string]any, prefix string, idx int, origin map[string]int) {
+	for k, v := range tree {
+		path := joinPath(prefix, k)
+		origin[path] = idx
+		if m, ok := v.(map[string]any); ok {
+			markOrigin(m, path, idx, origin)
+		}
+	}
+}
+
+// forgetOrigin removes path and the keys below it from origin.
+func forgetOrigin(origin map[string]int, path string) {
+	delete(origin, path)
+	for p := range origin {
+		if strings.HasPrefix(p, path+".") {
+			delete(origin, p)
+		}
+	}
+}
+
+// copyOrigin copies the origin of path and of the keys below it.
+func copyOrigin(dst, src map[string]int, path string) {
+	if i, ok := src[path]; ok {
+		dst[path] = i
+	}
+	for p, i := range src {
+		if strings.HasPrefix(p, path+".") {
+			dst[p] = i
+		}
+	}
+}
+
+// copyValue returns a deep copy of a decoded TOML value, so merged and
+// expanded trees never share tables.
+func copyValue(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = copyValue(e)
+		}
+		return m
+	case []map[string]any:
+		out := make([]map[string]any, len(x))
+		for i, e := range x {
+			out[i] = copyValue(e).(map[string]any)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = copyValue(e)
+		}
+		return out
+	}
+	return v
+}

@@ -1,0 +1,324 @@
+package experiments
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// maxVariants bounds the variants one file may sweep: far beyond what can
+// be simulated, it catches a sweep written by mistake.
+const maxVariants = 100000
+
+// Param is the value one swept key takes in a variant.
+type Param struct {
+	// Key is the swept key qualified by its section, as in
+	// "routing.algorithm" or "flow_control.buffer_flits".
+	Key string
+	// Value is the key's value in the variant as TOML decodes it: a
+	// string, int64, float64, bool or, for dims and the other array keys,
+	// []any.
+	Value any
+}
+
+// sweepAxis is one swept key and the values it takes, in file order.
+type sweepAxis struct {
+	section, key string
+	values       []any
+}
+
+// sweptSections lists the sections whose keys may be swept, in the order
+// the swept keys are enumerated.
+func sweptSections() []string {
+	return []string{"topology", "routing", "flow_control", "switch", "traffic"}
+}
+
+// arrayValued reports whether a single value of key is already an array,
+// so that a sweep over it is an array of arrays.
+func arrayValued(section, key string) bool {
+	return section == "topology" && slices.Contains([]string{"dims", "widths", "m", "w", "box_hosts"}, key)
+}
+
+// sweepable reports whether key of section may be swept: every key of the
+// swept sections but the product's factors and the traffic patterns (a
+// list of patterns is simulated pattern by pattern within each variant).
+func sweepable(section, key string) bool {
+	switch {
+	case !slices.Contains(sweptSections(), section):
+		return false
+	case section == "topology" && key == "factors":
+		return false
+	case section == "traffic" && (key == "patterns" || key == "pattern"):
+		return false
+	}
+	return true
+}
+
+// findSweeps returns the swept keys of root in canonical order — section
+// by section in the order of sweptSections, and within a section in the
+// order of sectionKeys — reporting malformed sweeps.
+func (d *decoder) findSweeps(root map[string]any) []sweepAxis {
+	var axes []sweepAxis
+	for _, sec := range sweptSections() {
+		t, ok := root[sec].(map[string]any)
+		if !ok {
+			continue
+		}
+		for _, key := range sectionKeys(sec) {
+			list, ok := t[key].([]any)
+			if !ok || !sweepable(sec, key) {
+				continue
+			}
+			if arrayValued(sec, key) {
+				nested := 0
+				for _, x := range list {
+					if _, ok := x.([]any); ok {
+						nested++
+					}
+				}
+				switch {
+				case nested == 0:
+					continue // a single value
+				case nested < len(list):
+					d.fail(sec, key, "mixes arrays and single values (a sweep over %s is an array of arrays, as in %s = [[4, 4], [8, 8]])", key, key)
+					continue
+				}
+			}
+			if len(list) == 0 {
+				d.fail(sec, key, "empty sweep (expected one value, or an array of the values to sweep)")
+				continue
+			}
+			for i, x := range list {
+				for j := range i {
+					if formatValue(list[j]) == formatValue(x) {
+						d.fail(sec, key, "sweep value %d (%s) appears twice", i+1, formatValue(x))
+					}
+				}
+			}
+			axes = append(axes, sweepAxis{section: sec, key: key, values: list})
+		}
+	}
+	return axes
+}
+
+// variantCount returns the number of variants of axes, or an error beyond
+// maxVariants.
+func variantCount(axes []sweepAxis) (int, error) {
+	n := 1
+	for _, a := range axes {
+		n *= len(a.values)
+		if n > maxVariants {
+			return 0, fmt.Errorf("the sweeps make more than %d variants", maxVariants)
+		}
+	}
+	return n, nil
+}
+
+// choice returns the index into each axis's values of variant v: variants
+// enumerate the cartesian product with the last axis varying fastest.
+func choice(axes []sweepAxis, v int) []int {
+	idx := make([]int, len(axes))
+	for k := len(axes) - 1; k >= 0; k-- {
+		n := len(axes[k].values)
+		idx[k] = v % n
+		v /= n
+	}
+	return idx
+}
+
+// variantTree returns root with each swept key set to its value in the
+// variant idx; root itself is not modified.
+func variantTree(root map[string]any, axes []sweepAxis, idx []int) map[string]any {
+	tree := make(map[string]any, len(root))
+	for k, v := range root {
+		tree[k] = v
+	}
+	copied := map[string]bool{}
+	for k, a := range axes {
+		orig, ok := root[a.section].(map[string]any)
+		if !ok {
+			continue
+		}
+		if !copied[a.section] {
+			t := make(map[string]any, len(orig))
+			for key, v := range orig {
+				t[key] = v
+			}
+			tree[a.section], copied[a.section] = t, true
+		}
+		tree[a.section].(map[string]any)[a.key] = a.values[idx[k]]
+	}
+	return tree
+}
+
+// paramsOf returns the swept keys' values in the variant idx.
+func paramsOf(axes []sweepAxis, idx []int) []Param {
+	if len(axes) == 0 {
+		return nil
+	}
+	params := make([]Param, len(axes))
+	for k, a := range axes {
+		params[k] = Param{Key: a.section + "." + a.key, Value: a.values[idx[k]]}
+	}
+	return params
+}
+
+// variantKey renders params as the variant's key: "section.key=value"
+// pairs joined by ";", in canonical order ("" without sweeps).
+func variantKey(params []Param) string {
+	parts := make([]string, len(params))
+	for i, p := range params {
+		parts[i] = p.Key + "=" + formatValue(p.Value)
+	}
+	return strings.Join(parts, ";")
+}
+
+// formatValue renders a swept value in a variant key: strings as they are
+// (quoted when empty or holding a blank or one of ;=[],"|), numbers in
+// their shortest form, arrays as [a,b].
+func formatValue(v any) string {
+	switch x := v.(type) {
+	case string:
+		if x == "" || strings.ContainsAny(x, " \t\n;=[],\"|") {
+			return strconv.Quote(x)
+		}
+		return x
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = formatValue(e)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	}
+	return fmt.Sprintf("%v", v)
+}
+
+// paramsJSON renders params as a JSON object in canonical order, or nil
+// when there are none.
+func paramsJSON(params []Param) json.RawMessage {
+	if len(params) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, p := range params {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(p.Key)
+		v, err := json.Marshal(p.Value)
+		if err != nil {
+			v, _ = json.Marshal(formatValue(p.Value))
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return json.RawMessage(b.String())
+}
+
+// expand decodes every variant of the tree root of file and, when build is
+// set, builds its network, routing and patterns. Problems are returned
+// joined, each an *InputError; a problem common to every variant is
+// reported once, as for a file without sweeps, and one that is not names
+// the sweep value or the variant it comes from.
+func expand(file string, root map[string]any, src *sources, build bool) ([]*Experiment, error) {
+	d := &decoder{src: src}
+	axes := d.findSweeps(root)
+	n, err := variantCount(axes)
+	if err != nil {
+		f, line := src.locate(axes[0].section, axes[0].key)
+		d.failAt(f, line, "", "", "%v", err)
+	}
+	if len(d.errs) > 0 {
+		d.sortErrors()
+		return nil, errors.Join(d.errs...)
+	}
+	cache := newBuildCache()
+	exps := make([]*Experiment, 0, n)
+	perVariant := make([][]*InputError, n)
+	failed := false
+	for v := range n {
+		idx := choice(axes, v)
+		tree, params := variantTree(root, axes, idx), paramsOf(axes, idx)
+		vd := &decoder{src: src}
+		e := vd.decodeTree(file, tree)
+		e.Params, e.Variant = params, variantKey(params)
+		if len(vd.errs) == 0 && build {
+			vd.build(e, cache)
+		}
+		for _, err := range vd.errs {
+			var ie *InputError
+			if errors.As(err, &ie) {
+				perVariant[v] = append(perVariant[v], ie)
+			}
+		}
+		failed = failed || len(vd.errs) > 0
+		exps = append(exps, e)
+	}
+	if failed {
+		errs := annotateVariantErrors(axes, perVariant)
+		sortInputErrors(errs, src)
+		return nil, errors.Join(errs...)
+	}
+	return exps, nil
+}
+
+// annotateVariantErrors merges the problems of every variant: one found in
+// every variant is reported once as it is; one on a swept key found in
+// every variant with that key's value is reported once as "sweep value I
+// (V): ..."; any other is prefixed with its variant's key.
+func annotateVariantErrors(axes []sweepAxis, perVariant [][]*InputError) []error {
+	total := len(perVariant)
+	occ := map[string][]int{}
+	for v, errs := range perVariant {
+		for _, e := range errs {
+			occ[e.Error()] = append(occ[e.Error()], v)
+		}
+	}
+	var out []error
+	seen := map[string]bool{}
+	for v, errs := range perVariant {
+		idx := choice(axes, v)
+		for _, e := range errs {
+			a := *e
+			users := occ[e.Error()]
+			if total > 1 {
+				k := slices.IndexFunc(axes, func(ax sweepAxis) bool { return ax.section == e.Section && ax.key == e.Key })
+				switch {
+				case k >= 0 && countWith(axes, users, k, idx[k]) == total/len(axes[k].values):
+					a.Msg = fmt.Sprintf("sweep value %d (%s): %s", idx[k]+1, formatValue(axes[k].values[idx[k]]), e.Msg)
+				case k < 0 && len(users) == total:
+				default:
+					a.Msg = fmt.Sprintf("in variant %s: %s", variantKey(paramsOf(axes, idx)), e.Msg)
+				}
+			}
+			if text := a.Error(); !seen[text] {
+				seen[text] = true
+				out = append(out, &a)
+			}
+		}
+	}
+	return out
+}
+
+// countWith counts the variants of users whose value of axis k is value.
+func countWith(axes []sweepAxis, users []int, k, value int) int {
+	n := 0
+	for _, u := range users {
+		if choice(axes, u)[k] == value {
+			n++
+		}
+	}
+	return n
+}
