@@ -274,10 +274,11 @@ func expand(file string, root map[string]any, src *sources, build bool) ([]*Expe
 	return exps, nil
 }
 
-// annotateVariantErrors merges the problems of every variant: one found in
-// every variant is reported once as it is; one on a swept key found in
-// every variant with that key's value is reported once as "sweep value I
-// (V): ..."; any other is prefixed with its variant's key.
+// annotateVariantErrors merges the problems of every variant. A problem
+// found in every variant is reported once as it is. Any other is reported
+// once per combination of the fewest swept keys that tells the variants
+// having it from the others: as "sweep value I (V): ..." when that is the
+// problem's own key alone, else as "with KEY=V;...: ...".
 func annotateVariantErrors(axes []sweepAxis, perVariant [][]*InputError) []error {
 	total := len(perVariant)
 	occ := map[string][]int{}
@@ -288,23 +289,32 @@ func annotateVariantErrors(axes []sweepAxis, perVariant [][]*InputError) []error
 	}
 	var out []error
 	seen := map[string]bool{}
+	cause := map[string][]int{}
 	for v, errs := range perVariant {
 		idx := choice(axes, v)
 		for _, e := range errs {
-			a := *e
-			users := occ[e.Error()]
-			if total > 1 {
-				k := slices.IndexFunc(axes, func(ax sweepAxis) bool { return ax.section == e.Section && ax.key == e.Key })
-				switch {
-				case k >= 0 && countWith(axes, users, k, idx[k]) == total/len(axes[k].values):
-					a.Msg = fmt.Sprintf("sweep value %d (%s): %s", idx[k]+1, formatValue(axes[k].values[idx[k]]), e.Msg)
-				case k < 0 && len(users) == total:
-				default:
-					a.Msg = fmt.Sprintf("in variant %s: %s", variantKey(paramsOf(axes, idx)), e.Msg)
-				}
+			text := e.Error()
+			s, ok := cause[text]
+			if !ok {
+				s = causeAxes(axes, occ[text], total)
+				cause[text] = s
 			}
-			if text := a.Error(); !seen[text] {
-				seen[text] = true
+			a := *e
+			switch {
+			case len(s) == 0:
+			case len(s) == 1 && axes[s[0]].section == e.Section && axes[s[0]].key == e.Key:
+				k := s[0]
+				a.Msg = fmt.Sprintf("sweep value %d (%s): %s", idx[k]+1, formatValue(axes[k].values[idx[k]]), e.Msg)
+			default:
+				params := paramsOf(axes, idx)
+				sub := make([]Param, len(s))
+				for i, k := range s {
+					sub[i] = params[k]
+				}
+				a.Msg = fmt.Sprintf("with %s: %s", variantKey(sub), e.Msg)
+			}
+			if t := a.Error(); !seen[t] {
+				seen[t] = true
 				out = append(out, &a)
 			}
 		}
@@ -312,13 +322,68 @@ func annotateVariantErrors(axes []sweepAxis, perVariant [][]*InputError) []error
 	return out
 }
 
-// countWith counts the variants of users whose value of axis k is value.
-func countWith(axes []sweepAxis, users []int, k, value int) int {
-	n := 0
-	for _, u := range users {
-		if choice(axes, u)[k] == value {
-			n++
+// causeAxes returns the smallest set of axes (the first in canonical order
+// among sets of that size) such that the variants users are exactly those
+// whose values on these axes are among the users' own: the swept keys that
+// explain a problem. Every set of all axes qualifies, so one is found.
+func causeAxes(axes []sweepAxis, users []int, total int) []int {
+	for size := 0; size <= len(axes); size++ {
+		var found []int
+		ok := false
+		forSubsets(len(axes), size, func(s []int) bool {
+			if explains(axes, s, users, total) {
+				found, ok = slices.Clone(s), true
+			}
+			return !ok
+		})
+		if ok {
+			return found
 		}
 	}
-	return n
+	return nil
+}
+
+// explains reports whether users is the union of the variants agreeing
+// with some user on the axes s: each combination of values on s that a
+// user has is had by every variant with it.
+func explains(axes []sweepAxis, s []int, users []int, total int) bool {
+	per := total
+	for _, k := range s {
+		per /= len(axes[k].values)
+	}
+	count := map[string]int{}
+	for _, u := range users {
+		idx := choice(axes, u)
+		key := make([]byte, 0, 4*len(s))
+		for _, k := range s {
+			key = fmt.Appendf(key, "%d,", idx[k])
+		}
+		count[string(key)]++
+	}
+	for _, c := range count {
+		if c != per {
+			return false
+		}
+	}
+	return true
+}
+
+// forSubsets calls f with every subset of {0..n-1} of the given size, in
+// lexicographic order, until f returns false.
+func forSubsets(n, size int, f func([]int) bool) {
+	s := make([]int, size)
+	var rec func(start, i int) bool
+	rec = func(start, i int) bool {
+		if i == size {
+			return f(s)
+		}
+		for x := start; x < n; x++ {
+			s[i] = x
+			if !rec(x+1, i+1) {
+				return false
+			}
+		}
+		return true
+	}
+	rec(0, 0)
 }
