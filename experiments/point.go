@@ -3,6 +3,8 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"math"
+	"strconv"
 
 	"netsim/fabric"
 )
@@ -58,7 +60,29 @@ func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, lo
 		rec.Err = fmt.Errorf("experiment %s, pattern %s, load %v: %w", e.DisplayName(), rec.Pattern, load, err)
 		return rec, nil
 	}
-	rec.Stats = st
 	rec.Stable = Stable(st, e.Sweep.Tolerance, e.Sim.Measure, e.Hosts())
+	rec.Stats = quantize(st)
 	return rec, nil
+}
+
+// quantize rounds the measurements written to results files to the
+// decimals WriteJSON writes, so a record computed now and the same record
+// read back from a results file print alike everywhere.
+func quantize(s fabric.Stats) fabric.Stats {
+	round := func(v float64, places int) float64 {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return v
+		}
+		r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'f', places, 64), 64)
+		if err != nil {
+			return v
+		}
+		return r
+	}
+	s.Generated = round(s.Generated, loadPlaces)
+	s.Accepted = round(s.Accepted, loadPlaces)
+	s.LatencyAvg = round(s.LatencyAvg, latencyPlaces)
+	s.LatencyP99 = round(s.LatencyP99, latencyPlaces)
+	s.HopsAvg = round(s.HopsAvg, hopsPlaces)
+	return s
 }

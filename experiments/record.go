@@ -39,11 +39,15 @@ type Record struct {
 	Saturation float64
 	// Err is why a point failed.
 	Err error
+	// Resumed marks a record read back from an earlier run's results
+	// rather than computed by this run.
+	Resumed bool
 }
 
 // Deadlock reports whether the record is a point that failed because the
 // network deadlocked.
 func (r Record) Deadlock() bool {
 	var d *kernel.DeadlockError
-	return r.Err != nil && errors.As(r.Err, &d)
+	var s *storedError
+	return r.Err != nil && (errors.As(r.Err, &d) || errors.As(r.Err, &s) && s.deadlock)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -20,17 +21,62 @@ type Runner struct {
 	Jobs int
 	// Simulate runs one point; nil means fabric.Run.
 	Simulate Simulator
+	// Shard selects the part of the tasks to run; the zero value runs
+	// them all.
+	Shard Shard
+	// Resume holds the results of an earlier run: a point found there is
+	// not simulated again but emitted as it was (Record.Resumed), and a
+	// saturation search replays the loads it already tested.
+	Resume *Store
+	// Finished, if set, receives every record this run computes (not the
+	// resumed ones) as soon as it is known — a point or failed point when
+	// its simulation ends, a saturation result when its search ends — in
+	// completion order, one call at a time. An error stops the run.
+	Finished func(Record) error
+	// Progress, if set, receives the run's progress whenever a simulation
+	// starts or a point is done, one call at a time.
+	Progress func(Progress)
 }
 
-// group is the work of one (experiment, pattern) pair: its records, filled
-// by the tasks, and how many tasks are still running.
+// Progress is a snapshot of a run's progress.
+type Progress struct {
+	// Done counts the points known: simulated, failed or resumed.
+	Done int
+	// Total is Done plus the points still to come: every listed load
+	// and, for each saturation search not finished yet, the loads a
+	// bisection at its resolution tests (a load both listed and tested is
+	// counted once when its search ends). At the end Done equals Total.
+	Total int
+	// Resumed counts the points of Done taken from Runner.Resume.
+	Resumed int
+	// Running counts the simulations under way.
+	Running int
+	// Current is the key of the simulation started last (see
+	// Record.Key).
+	Current string
+}
+
+// run is the state of one Runner.Run.
+type run struct {
+	Runner
+	sim Simulator
+
+	mu   sync.Mutex // serializes the hooks and guards prog
+	prog Progress
+}
+
+// group is the work of one (experiment, pattern) pair within the shard:
+// its records, filled by the tasks, and how many tasks are still running.
 type group struct {
-	exp     *Experiment
-	pattern int
-	records []Record // points and errors, one slot per task-owned load
-	search  []Record // points tested by the saturation search
-	sat     *Record  // the saturation result, if the search completed
-	pending int
+	exp      *Experiment
+	pattern  int
+	loads    []float64 // the listed loads run
+	search   bool      // the saturation search is run
+	records  []Record  // points and errors, one slot per listed load
+	searched []Record  // points tested by the saturation search
+	sat      *Record   // the saturation result, if the search completed
+	pending  int
+	estimate int // the points counted for the group in Progress.Total
 
 	// memo holds each load's simulation, so a load both listed and tested
 	// by the search is simulated once.
@@ -45,9 +91,10 @@ type memoPoint struct {
 	err  error
 }
 
-// point simulates load for gr, or waits for and reuses the simulation of
-// the same load already started by another task of gr.
-func (gr *group) point(ctx context.Context, sim Simulator, load float64) (Record, error) {
+// point simulates load for gr, takes it from the resumed results, or waits
+// for and reuses the simulation of the same load already started by
+// another task of gr.
+func (gr *group) point(ctx context.Context, rn *run, load float64) (Record, error) {
 	gr.mu.Lock()
 	m, ok := gr.memo[load]
 	if !ok {
@@ -63,20 +110,90 @@ func (gr *group) point(ctx context.Context, sim Simulator, load float64) (Record
 			return Record{}, ctx.Err()
 		}
 	}
-	m.rec, m.err = runPoint(ctx, sim, gr.exp, gr.pattern, load)
-	close(m.done)
+	defer close(m.done)
+	key := gr.exp.pointKey(gr.exp.Traffic.Patterns[gr.pattern], load)
+	if rec, ok := rn.Resume.take(gr.exp, key); ok {
+		m.rec = rec
+		rn.update(func(p *Progress) { p.Done++; p.Resumed++ })
+		return m.rec, nil
+	}
+	rn.update(func(p *Progress) { p.Running++; p.Current = key })
+	m.rec, m.err = runPoint(ctx, rn.sim, gr.exp, gr.pattern, load)
+	if m.err != nil {
+		rn.update(func(p *Progress) { p.Running-- })
+		return m.rec, m.err
+	}
+	m.err = rn.finished(m.rec, func(p *Progress) { p.Running--; p.Done++ })
 	return m.rec, m.err
 }
 
-// Run simulates every point of exps and calls emit for each record, in
-// the order of definition — experiment, then pattern, then load, each
-// saturation result after its pattern's points — whatever the number of
-// jobs. A failed point is an error record, not an error: Run returns an
-// error only if ctx is cancelled or emit fails.
+// update applies f to the progress and reports it.
+func (rn *run) update(f func(*Progress)) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	f(&rn.prog)
+	if rn.Progress != nil {
+		rn.Progress(rn.prog)
+	}
+}
+
+// finished hands a computed record to the Finished hook, then updates the
+// progress with f.
+func (rn *run) finished(rec Record, f func(*Progress)) error {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	var err error
+	if rn.Finished != nil {
+		if err = rn.Finished(rec); err != nil {
+			err = fmt.Errorf("writing results: %w", err)
+		}
+	}
+	f(&rn.prog)
+	if rn.Progress != nil {
+		rn.Progress(rn.prog)
+	}
+	return err
+}
+
+// bisectLoads estimates the loads a saturation search at resolution
+// tests.
+func bisectLoads(resolution int) int { return bits.Len(uint(resolution)) }
+
+// groups returns the work of the tasks of r's shard, by (experiment,
+// pattern) in order.
+func (r Runner) groups(exps []*Experiment) []*group {
+	var out []*group
+	var last *group
+	for _, t := range r.Shard.Select(Plan(exps)) {
+		if last == nil || last.exp != t.Experiment || last.pattern != t.Pattern {
+			last = &group{exp: t.Experiment, pattern: t.Pattern, memo: map[float64]*memoPoint{}}
+			out = append(out, last)
+		}
+		if t.Search {
+			last.search = true
+			last.estimate += bisectLoads(t.Experiment.Sweep.Resolution)
+		} else {
+			last.loads = append(last.loads, t.Load)
+			last.estimate++
+		}
+		last.pending++
+	}
+	for _, gr := range out {
+		gr.records = make([]Record, len(gr.loads))
+	}
+	return out
+}
+
+// Run simulates the points of exps in r's shard and calls emit for each
+// record — resumed or computed — in the order of definition: experiment
+// (variants in order), then pattern, then load, each saturation result
+// after its pattern's points, whatever the number of jobs. A failed point
+// is an error record, not an error: Run returns an error only if ctx is
+// cancelled, or emit or a hook fails.
 func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) error) error {
-	sim := r.Simulate
-	if sim == nil {
-		sim = fabric.Run
+	rn := &run{Runner: r, sim: r.Simulate}
+	if rn.sim == nil {
+		rn.sim = fabric.Run
 	}
 	jobs := r.Jobs
 	if jobs <= 0 {
@@ -85,22 +202,16 @@ func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) e
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(jobs)
 
-	var groups []*group
-	for _, e := range exps {
-		for p := range e.Traffic.Patterns {
-			gr := &group{exp: e, pattern: p, records: make([]Record, len(e.Sweep.Loads)), memo: map[float64]*memoPoint{}}
-			gr.pending = len(e.Sweep.Loads)
-			if e.Sweep.Mode == ModeSaturation {
-				gr.pending++
-			}
-			groups = append(groups, gr)
-		}
+	groups := r.groups(exps)
+	for _, gr := range groups {
+		rn.prog.Total += gr.estimate
 	}
-	out := &orderedEmitter{groups: groups, ready: make([]bool, len(groups)), emit: emit}
+	rn.update(func(*Progress) {})
+	out := &orderedEmitter{groups: groups, ready: make([]bool, len(groups)), emit: emit, rn: rn}
 	for gi, gr := range groups {
-		for li, load := range gr.exp.Sweep.Loads {
+		for li, load := range gr.loads {
 			g.Go(func() error {
-				rec, err := gr.point(ctx, sim, load)
+				rec, err := gr.point(ctx, rn, load)
 				if err != nil {
 					return err
 				}
@@ -108,9 +219,9 @@ func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) e
 				return out.finish(gi)
 			})
 		}
-		if gr.exp.Sweep.Mode == ModeSaturation {
+		if gr.search {
 			g.Go(func() error {
-				if err := gr.runSearch(ctx, sim); err != nil {
+				if err := gr.runSearch(ctx, rn); err != nil {
 					return err
 				}
 				return out.finish(gi)
@@ -121,15 +232,15 @@ func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) e
 }
 
 // runSearch runs the saturation search of gr, one point at a time.
-func (gr *group) runSearch(ctx context.Context, sim Simulator) error {
+func (gr *group) runSearch(ctx context.Context, rn *run) error {
 	e := gr.exp
 	res := e.Sweep.Resolution
 	k, err := bisect(res, func(k int) (bool, error) {
-		rec, err := gr.point(ctx, sim, float64(k)/float64(res))
+		rec, err := gr.point(ctx, rn, float64(k)/float64(res))
 		if err != nil {
 			return false, err
 		}
-		gr.search = append(gr.search, rec)
+		gr.searched = append(gr.searched, rec)
 		if rec.Kind == KindError {
 			return false, errSearchFailed
 		}
@@ -141,14 +252,19 @@ func (gr *group) runSearch(ctx context.Context, sim Simulator) error {
 	if err != nil {
 		return err
 	}
+	pattern := e.Traffic.Patterns[gr.pattern]
 	gr.sat = &Record{
 		Kind:       KindSaturation,
 		Experiment: e,
-		Pattern:    e.Traffic.Patterns[gr.pattern],
+		Pattern:    pattern,
 		Seed:       e.Seed,
 		Saturation: float64(k) / float64(res),
 	}
-	return nil
+	if _, ok := rn.Resume.take(e, e.saturationKey(pattern)); ok {
+		gr.sat.Resumed = true
+		return nil
+	}
+	return rn.finished(*gr.sat, func(*Progress) {})
 }
 
 // errSearchFailed stops a saturation search at a failed point.
@@ -158,7 +274,7 @@ var errSearchFailed = errors.New("saturation search stopped at a failed point")
 // increasing load (a load both listed and tested by the search was
 // simulated once and appears once), then the saturation result.
 func (gr *group) final() []Record {
-	all := append(slices.Clone(gr.records), gr.search...)
+	all := append(slices.Clone(gr.records), gr.searched...)
 	slices.SortStableFunc(all, func(a, b Record) int {
 		switch {
 		case a.Offered < b.Offered:
@@ -183,6 +299,7 @@ type orderedEmitter struct {
 	ready  []bool
 	next   int
 	emit   func(Record) error
+	rn     *run
 }
 
 // finish marks one task of group gi as done, and the group as complete
@@ -198,11 +315,18 @@ func (o *orderedEmitter) finish(gi int) error {
 	return o.done(gi)
 }
 
-// done marks group gi complete and emits every complete group that no
+// done marks group gi complete, corrects the progress total with the
+// group's actual points, and emits every complete group that no
 // incomplete group precedes.
 func (o *orderedEmitter) done(gi int) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	gr := o.groups[gi]
+	points := len(gr.final())
+	if gr.sat != nil {
+		points--
+	}
+	o.rn.update(func(p *Progress) { p.Total += points - gr.estimate })
 	o.ready[gi] = true
 	for o.next < len(o.groups) && o.ready[o.next] {
 		for _, rec := range o.groups[o.next].final() {

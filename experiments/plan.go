@@ -1,0 +1,97 @@
+package experiments
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Task is one unit of work of a run: a listed load of one pattern of one
+// experiment variant, or that pattern's saturation search.
+type Task struct {
+	// Experiment is the experiment variant.
+	Experiment *Experiment
+	// Pattern indexes Experiment.Traffic.Patterns.
+	Pattern int
+	// Load is the listed load; 0 for a saturation search.
+	Load float64
+	// Search marks the saturation search.
+	Search bool
+	// Unit numbers the shard unit the task belongs to (see Shard): a
+	// saturation search and the listed loads of its pattern form one unit,
+	// so they run in the same shard and share loads; without a search each
+	// listed load is a unit of its own.
+	Unit int
+}
+
+// PatternName returns the name of the task's pattern.
+func (t Task) PatternName() string { return t.Experiment.Traffic.Patterns[t.Pattern] }
+
+// Key returns the point key of a listed load, or the saturation key of a
+// search (see Record.Key).
+func (t Task) Key() string {
+	if t.Search {
+		return t.Experiment.saturationKey(t.PatternName())
+	}
+	return t.Experiment.pointKey(t.PatternName(), t.Load)
+}
+
+// Plan returns the tasks of exps in canonical order: experiment by
+// experiment (a file's variants in order), pattern by pattern, the listed
+// loads in file order, then the saturation search.
+func Plan(exps []*Experiment) []Task {
+	var tasks []Task
+	unit := 0
+	for _, e := range exps {
+		search := e.Sweep.Mode == ModeSaturation
+		for p := range e.Traffic.Patterns {
+			for _, l := range e.Sweep.Loads {
+				tasks = append(tasks, Task{Experiment: e, Pattern: p, Load: l, Unit: unit})
+				if !search {
+					unit++
+				}
+			}
+			if search {
+				tasks = append(tasks, Task{Experiment: e, Pattern: p, Search: true, Unit: unit})
+				unit++
+			}
+		}
+	}
+	return tasks
+}
+
+// Shard selects a deterministic part of a run's tasks: shard Index of
+// Count takes the units (see Task.Unit) whose number modulo Count is
+// Index, so shards 0..Count−1 together run every task exactly once. The
+// zero value runs everything.
+type Shard struct {
+	Index, Count int
+}
+
+// ParseShard parses "I/N", with 0 ≤ I < N.
+func ParseShard(s string) (Shard, error) {
+	is, ns, ok := strings.Cut(s, "/")
+	i, errI := strconv.Atoi(is)
+	n, errN := strconv.Atoi(ns)
+	if !ok || errI != nil || errN != nil || n < 1 || i < 0 || i >= n {
+		return Shard{}, fmt.Errorf("%q is not a shard (expected I/N with 0 ≤ I < N, as in 0/4)", s)
+	}
+	return Shard{Index: i, Count: n}, nil
+}
+
+// Has reports whether the shard runs the tasks of unit.
+func (s Shard) Has(unit int) bool { return s.Count <= 1 || unit%s.Count == s.Index }
+
+// String renders the shard as "I/N".
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
+
+// Select returns the tasks of the shard, in order.
+func (s Shard) Select(tasks []Task) []Task {
+	var out []Task
+	for _, t := range tasks {
+		if s.Has(t.Unit) {
+			out = append(out, t)
+		}
+	}
+	return out
+}

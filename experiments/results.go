@@ -1,0 +1,252 @@
+package experiments
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sync"
+
+	"netsim/fabric"
+)
+
+// ResultLine is one line of a results file (JSON lines, as WriteJSON
+// writes them) read back.
+type ResultLine struct {
+	// Source and Line locate the line: the file's name and the 1-based
+	// line number.
+	Source string
+	Line   int
+	// Text is the line without its newline.
+	Text []byte
+	// Kind, Experiment, Variant, Pattern, Point and Config are the line's
+	// fields of the same names.
+	Kind, Experiment, Variant, Pattern, Point, Config string
+	// Offered is the offered load of a point or failed point.
+	Offered float64
+
+	v lineValues
+}
+
+// lineValues are the fields of a results line needed to rebuild its
+// record; a null float (NaN when written) is nil.
+type lineValues struct {
+	Kind            string   `json:"kind"`
+	Experiment      string   `json:"experiment"`
+	Variant         string   `json:"variant"`
+	Pattern         string   `json:"pattern"`
+	Point           string   `json:"point"`
+	Config          string   `json:"config"`
+	Seed            uint64   `json:"seed"`
+	Offered         *float64 `json:"offered"`
+	Generated       *float64 `json:"generated"`
+	Accepted        *float64 `json:"accepted"`
+	LatencyAvg      *float64 `json:"latency_avg"`
+	LatencyP99      *float64 `json:"latency_p99"`
+	HopsAvg         *float64 `json:"hops_avg"`
+	Delivered       int64    `json:"delivered"`
+	MeasuredPackets int64    `json:"measured_packets"`
+	Cycles          int64    `json:"cycles"`
+	Stable          bool     `json:"stable"`
+	Saturation      float64  `json:"saturation"`
+	Deadlock        bool     `json:"deadlock"`
+	Error           string   `json:"error"`
+}
+
+// ReadResults reads the results lines of r, called name in messages. The
+// last line is torn when it has no final newline or is not valid JSON — a
+// write cut short by a crash: it is left out, and torn is the byte offset
+// where it starts (−1 when there is none). Blank lines are skipped. Any
+// other line that is not a results line (a JSON object with kind, point
+// and experiment) is an error naming the file and line.
+func ReadResults(r io.Reader, name string) (lines []ResultLine, torn int64, err error) {
+	br := bufio.NewReader(r)
+	var offset int64
+	for n := 1; ; n++ {
+		text, err := br.ReadBytes('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, -1, fmt.Errorf("%s: %w", name, err)
+		}
+		if len(text) == 0 {
+			return lines, -1, nil
+		}
+		complete := text[len(text)-1] == '\n'
+		body := bytes.TrimRight(text, "\r\n")
+		l, perr := parseResultLine(body)
+		switch {
+		case !complete && len(bytes.TrimSpace(body)) > 0 || perr != nil && isLast(br):
+			return lines, offset, nil
+		case perr != nil:
+			return nil, -1, &InputError{File: name, Line: n, Msg: perr.Error()}
+		}
+		if l != nil {
+			l.Source, l.Line = name, n
+			lines = append(lines, *l)
+		}
+		offset += int64(len(text))
+		if !complete {
+			return lines, -1, nil
+		}
+	}
+}
+
+// isLast reports whether br has nothing left to read.
+func isLast(br *bufio.Reader) bool {
+	_, err := br.Peek(1)
+	return err != nil
+}
+
+// parseResultLine decodes one line; nil for a blank line.
+func parseResultLine(text []byte) (*ResultLine, error) {
+	if len(bytes.TrimSpace(text)) == 0 {
+		return nil, nil
+	}
+	var v lineValues
+	if err := json.Unmarshal(text, &v); err != nil {
+		return nil, fmt.Errorf("not a results line: %v", err)
+	}
+	if v.Kind == "" || v.Point == "" || v.Experiment == "" {
+		return nil, errors.New("not a results line: no kind, point or experiment field (written by an older netsim?)")
+	}
+	switch v.Kind {
+	case KindPoint, KindError, KindSaturation:
+	default:
+		return nil, fmt.Errorf("not a results line: unknown kind %q", v.Kind)
+	}
+	if v.Kind != KindSaturation && v.Offered == nil {
+		return nil, fmt.Errorf("not a results line: %s without offered load", v.Kind)
+	}
+	l := &ResultLine{Text: bytes.Clone(text), Kind: v.Kind, Experiment: v.Experiment, Variant: v.Variant,
+		Pattern: v.Pattern, Point: v.Point, Config: v.Config, v: v}
+	if v.Offered != nil {
+		l.Offered = *v.Offered
+	}
+	return l, nil
+}
+
+// record rebuilds the record of l for experiment e. Values come back as
+// they were written (rounded as WriteJSON rounds them), so writing the
+// record again gives the same line.
+func (l *ResultLine) record(e *Experiment) Record {
+	v := l.v
+	r := Record{Kind: v.Kind, Experiment: e, Pattern: v.Pattern, Seed: v.Seed, Resumed: true}
+	switch v.Kind {
+	case KindPoint:
+		r.Offered = l.Offered
+		r.Stable = v.Stable
+		r.Stats = fabric.Stats{Offered: l.Offered, Generated: orNaN(v.Generated), Accepted: orNaN(v.Accepted),
+			LatencyAvg: orNaN(v.LatencyAvg), LatencyP99: orNaN(v.LatencyP99), HopsAvg: orNaN(v.HopsAvg),
+			Delivered: v.Delivered, MeasuredPackets: v.MeasuredPackets, Cycles: v.Cycles}
+	case KindError:
+		r.Offered = l.Offered
+		r.Err = &storedError{msg: v.Error, deadlock: v.Deadlock}
+	case KindSaturation:
+		r.Saturation = v.Saturation
+	}
+	return r
+}
+
+// orNaN returns *f, or NaN for a null.
+func orNaN(f *float64) float64 {
+	if f == nil {
+		return math.NaN()
+	}
+	return *f
+}
+
+// storedError is the error of a failed point read back from a results
+// file.
+type storedError struct {
+	msg      string
+	deadlock bool
+}
+
+// Error returns the message as it was written.
+func (e *storedError) Error() string { return e.msg }
+
+// Store holds results read back, by point key, for a run to resume from:
+// the points it holds are not simulated again.
+type Store struct {
+	mu    sync.Mutex
+	lines []ResultLine
+	used  []bool
+	byKey map[string]int
+	exps  map[string]*Experiment // by name and variant
+}
+
+// variantID identifies an experiment variant among those of a run.
+func variantID(name, variant string) string { return name + keySep + variant }
+
+// NewStore indexes lines for resuming a run of exps. A line of a variant
+// of exps whose configuration hash differs from the variant's (the
+// experiment changed since the line was written) is an error, and so is a
+// point found twice with different lines; a point found twice with the
+// same line is kept once. Lines of other experiments are kept, unused.
+// Every problem is reported, each naming the file and line.
+func NewStore(exps []*Experiment, lines []ResultLine) (*Store, error) {
+	s := &Store{byKey: map[string]int{}, exps: map[string]*Experiment{}}
+	for _, e := range exps {
+		s.exps[variantID(e.Name, e.Variant)] = e
+	}
+	var errs []error
+	for _, l := range lines {
+		if i, dup := s.byKey[l.Point]; dup {
+			if !bytes.Equal(s.lines[i].Text, l.Text) {
+				errs = append(errs, &InputError{File: l.Source, Line: l.Line,
+					Msg: fmt.Sprintf("point %s differs from its line %d", l.Point, s.lines[i].Line)})
+			}
+			continue
+		}
+		if e, ok := s.exps[variantID(l.Experiment, l.Variant)]; ok && l.Config != e.config {
+			errs = append(errs, &InputError{File: l.Source, Line: l.Line,
+				Msg: fmt.Sprintf("point %s was computed with another configuration (config %s, the experiment's is %s: %s changed since); remove the line, or write to another directory",
+					l.Point, l.Config, e.config, e.File)})
+			continue
+		}
+		s.byKey[l.Point] = len(s.lines)
+		s.lines = append(s.lines, l)
+	}
+	s.used = make([]bool, len(s.lines))
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return s, nil
+}
+
+// Len returns the number of distinct results the store holds.
+func (s *Store) Len() int { return len(s.lines) }
+
+// take returns the record stored under key for e, marking it used.
+func (s *Store) take(e *Experiment, key string) (Record, bool) {
+	if s == nil {
+		return Record{}, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i, ok := s.byKey[key]
+	if !ok || s.exps[variantID(s.lines[i].Experiment, s.lines[i].Variant)] != e {
+		return Record{}, false
+	}
+	s.used[i] = true
+	return s.lines[i].record(e), true
+}
+
+// Unused returns the lines no run has taken, in order: results of other
+// experiments, variants, loads or shards.
+func (s *Store) Unused() []ResultLine {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []ResultLine
+	for i, l := range s.lines {
+		if !s.used[i] {
+			out = append(out, l)
+		}
+	}
+	return out
+}

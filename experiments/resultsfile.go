@@ -1,0 +1,110 @@
+package experiments
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// ResultsFile is a results file (JSON lines) that a run appends to as its
+// points finish, and that a later run of the same experiments resumes
+// from.
+type ResultsFile struct {
+	path string
+	f    *os.File
+	// Store holds the results the file held when it was opened.
+	Store *Store
+	// Torn is the half-written last line cut off when the file was opened
+	// (nil if there was none); its point is run again.
+	Torn []byte
+}
+
+// OpenResults opens the results file at path, creating it if needed, to
+// resume a run of exps: its lines are read into Store (see NewStore) and a
+// torn last line (see ReadResults) is cut off. The file is not modified
+// when it cannot be resumed from.
+func OpenResults(path string, exps []*Experiment) (*ResultsFile, error) {
+	rf := &ResultsFile{path: path}
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("reading results: %w", err)
+	}
+	lines, torn, err := ReadResults(bytes.NewReader(data), path)
+	if err != nil {
+		return nil, err
+	}
+	if rf.Store, err = NewStore(exps, lines); err != nil {
+		return nil, err
+	}
+	if torn >= 0 {
+		rf.Torn = bytes.Clone(data[torn:])
+		if err := os.Truncate(path, torn); err != nil {
+			return nil, fmt.Errorf("cutting the torn last line of %s: %w", path, err)
+		}
+	}
+	rf.f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("opening results: %w", err)
+	}
+	return rf, nil
+}
+
+// Path returns the file's path.
+func (rf *ResultsFile) Path() string { return rf.path }
+
+// Append writes r at the end of the file, in one write.
+func (rf *ResultsFile) Append(r Record) error {
+	var b bytes.Buffer
+	if err := WriteJSON(&b, r); err != nil {
+		return err
+	}
+	if _, err := rf.f.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("appending to %s: %w", rf.path, err)
+	}
+	return nil
+}
+
+// Close closes the file, leaving its lines in the order they were
+// appended.
+func (rf *ResultsFile) Close() error {
+	if err := rf.f.Close(); err != nil {
+		return fmt.Errorf("closing %s: %w", rf.path, err)
+	}
+	return nil
+}
+
+// Finish closes the file and rewrites it in canonical order: records (a
+// complete run's records in the order Runner.Run emits them) followed by
+// the lines of the store no run took, in their order. The new file
+// replaces the old one atomically, so a crash leaves one or the other.
+func (rf *ResultsFile) Finish(records []Record) error {
+	if err := rf.Close(); err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	for _, r := range records {
+		if err := WriteJSON(&b, r); err != nil {
+			return err
+		}
+	}
+	for _, l := range rf.Store.Unused() {
+		b.Write(l.Text)
+		b.WriteByte('\n')
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(rf.path), ".results-*.jsonl")
+	if err != nil {
+		return fmt.Errorf("rewriting %s: %w", rf.path, err)
+	}
+	_, werr := tmp.Write(b.Bytes())
+	if err := errors.Join(werr, tmp.Chmod(0o644), tmp.Sync(), tmp.Close()); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("rewriting %s: %w", rf.path, err)
+	}
+	if err := os.Rename(tmp.Name(), rf.path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("rewriting %s: %w", rf.path, err)
+	}
+	return nil
+}
