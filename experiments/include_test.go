@@ -102,8 +102,8 @@ func TestIncludeErrors(t *testing.T) {
 			"exp.toml":  "include = [\"base.toml\"]\n[routing]\nalgorithm = \"dor\"\n"},
 			[]string{"base.toml:3: [topology] kind: missing"}},
 		{"cycle", map[string]string{
-			"a.toml": "include = [\"b.toml\"]\n",
-			"b.toml": "seed = 1\ninclude = [\"a.toml\"]\n",
+			"a.toml":   "include = [\"b.toml\"]\n",
+			"b.toml":   "seed = 1\ninclude = [\"a.toml\"]\n",
 			"exp.toml": "include = [\"a.toml\"]\n"},
 			[]string{"b.toml:2: include: cycle: DIR/a.toml → DIR/b.toml → DIR/a.toml"}},
 		{"self include", map[string]string{"exp.toml": "include = [\"exp.toml\"]\n"},
