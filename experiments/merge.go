@@ -12,12 +12,12 @@ import (
 
 // MergeReport lists what Merge found in its inputs besides results.
 type MergeReport struct {
-	// Duplicates are the keys of points found on several identical lines
-	// (kept once).
-	Duplicates []string
-	// Conflicts are the keys of points found on lines that differ (the
-	// first is kept).
-	Conflicts []string
+	// Duplicates are the lines left out because an identical line of the
+	// same point came before.
+	Duplicates []ResultLine
+	// Conflicts are the lines left out because a different line of the
+	// same point came before (that one is kept).
+	Conflicts []ResultLine
 	// Missing lists, when experiments are given, the points of their runs
 	// that no input holds: listed loads, points a saturation search needs,
 	// and the saturation results these searches could not give.
@@ -49,9 +49,9 @@ func Merge(inputs []ResultLine, exps []*Experiment) ([][]byte, MergeReport, erro
 	for _, l := range inputs {
 		if i, dup := byKey[l.Point]; dup {
 			if bytes.Equal(lines[i].Text, l.Text) {
-				rep.Duplicates = append(rep.Duplicates, l.Point)
+				rep.Duplicates = append(rep.Duplicates, l)
 			} else {
-				rep.Conflicts = append(rep.Conflicts, l.Point)
+				rep.Conflicts = append(rep.Conflicts, l)
 			}
 			continue
 		}

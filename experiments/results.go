@@ -192,6 +192,8 @@ func NewStore(exps []*Experiment, lines []ResultLine) (*Store, error) {
 		s.exps[variantID(e.Name, e.Variant)] = e
 	}
 	var errs []error
+	stale := map[string]int{} // variant → lines computed with another configuration
+	var staleOrder []ResultLine
 	for _, l := range lines {
 		if i, dup := s.byKey[l.Point]; dup {
 			if !bytes.Equal(s.lines[i].Text, l.Text) {
@@ -201,13 +203,21 @@ func NewStore(exps []*Experiment, lines []ResultLine) (*Store, error) {
 			continue
 		}
 		if e, ok := s.exps[variantID(l.Experiment, l.Variant)]; ok && l.Config != e.config {
-			errs = append(errs, &InputError{File: l.Source, Line: l.Line,
-				Msg: fmt.Sprintf("point %s was computed with another configuration (config %s, the experiment's is %s: %s changed since); remove the line, or write to another directory",
-					l.Point, l.Config, e.config, e.File)})
+			id := variantID(l.Experiment, l.Variant)
+			if stale[id] == 0 {
+				staleOrder = append(staleOrder, l)
+			}
+			stale[id]++
 			continue
 		}
 		s.byKey[l.Point] = len(s.lines)
 		s.lines = append(s.lines, l)
+	}
+	for _, l := range staleOrder {
+		e := s.exps[variantID(l.Experiment, l.Variant)]
+		errs = append(errs, &InputError{File: l.Source, Line: l.Line,
+			Msg: fmt.Sprintf("%d result(s) of %s, from point %s on, were computed with another configuration (config %s, the experiment's is %s: %s changed since); remove them, or write to another directory",
+				stale[variantID(l.Experiment, l.Variant)], e.DisplayName(), l.Point, l.Config, e.config, e.File)})
 	}
 	s.used = make([]bool, len(s.lines))
 	if len(errs) > 0 {
@@ -218,6 +228,15 @@ func NewStore(exps []*Experiment, lines []ResultLine) (*Store, error) {
 
 // Len returns the number of distinct results the store holds.
 func (s *Store) Len() int { return len(s.lines) }
+
+// Has reports whether the store holds a result under key.
+func (s *Store) Has(key string) bool {
+	if s == nil {
+		return false
+	}
+	_, ok := s.byKey[key]
+	return ok
+}
 
 // take returns the record stored under key for e, marking it used.
 func (s *Store) take(e *Experiment, key string) (Record, bool) {

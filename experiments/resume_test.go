@@ -183,7 +183,7 @@ func TestNewStoreProblems(t *testing.T) {
 	changed := mustParse(t, "loads.toml", edit(t, `name = "small"`, `name = "loads"`,
 		"loads = [0.25, 0.5]", "loads = [0.75, 0.125, 0.5, 0.25]", "measure = 1000", "measure = 2000"))
 	_, err = NewStore([]*Experiment{changed}, lines)
-	if err == nil || !strings.HasPrefix(err.Error(), "r.jsonl:1: point loads||uniform|0.75 was computed with another configuration") {
+	if err == nil || !strings.HasPrefix(err.Error(), "r.jsonl:1: 8 result(s) of loads, from point loads||uniform|0.75 on, were computed with another configuration") {
 		t.Errorf("changed configuration: %v", err)
 	}
 	// Two different lines for one point are an error.

@@ -11,20 +11,30 @@ import (
 // Exit statuses.
 const (
 	exitOK     = 0 // everything ran and was written
-	exitFailed = 1 // a point failed, or results could not be written
-	exitUsage  = 2 // bad command line or experiment file; nothing ran
+	exitFailed = 1 // a point failed, the run was interrupted, or results could not be written
+	exitUsage  = 2 // bad command line, experiment or results file; nothing ran
 )
 
 // run executes the command line args (without the program name) and
 // returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runEnv(ctx, env{stdout: stdout, stderr: stderr}, args)
+}
+
+// runEnv is run in the environment ev.
+func runEnv(ctx context.Context, ev env, args []string) int {
+	stdout, stderr := ev.stdout, ev.stderr
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
 	}
 	switch args[0] {
 	case "run":
-		return runCommand(ctx, args[1:], stdout, stderr)
+		return runCommand(ctx, ev, args[1:])
+	case "validate":
+		return validateCommand(args[1:], stdout, stderr)
+	case "merge":
+		return mergeCommand(args[1:], stdout, stderr)
 	case "topo":
 		return topoCommand(args[1:], stdout, stderr)
 	case "version":
@@ -51,6 +61,10 @@ func helpCommand(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "run":
 		fmt.Fprint(stdout, runUsage)
+	case "validate":
+		fmt.Fprint(stdout, validateUsage)
+	case "merge":
+		fmt.Fprint(stdout, mergeUsage)
 	case "topo":
 		fmt.Fprint(stdout, topoUsage)
 	case "version":

@@ -3,15 +3,18 @@
 //
 // Usage:
 //
-//	netsim run [FILE.toml ...] [-o DIR] [-j N] [--json]
+//	netsim run [FILE.toml ...] [-o DIR] [-j N] [--json] [--dry-run] [-q] [--shard I/N]
+//	netsim validate FILE.toml ...
+//	netsim merge RESULTS.jsonl ... [-o OUT.jsonl] [--check FILE.toml ...]
 //	netsim topo describe FILE.toml [--json]
 //	netsim topo export FILE.toml [-o OUT.dot] [--routes]
 //	netsim version
 //	netsim help [COMMAND]
 //
 // Exit status: 0 on success, 1 when a simulation point failed (for
-// example a deadlock) or results could not be written, 2 on bad input
-// (usage, experiment files) before anything runs.
+// example a deadlock), the run was interrupted, results could not be
+// written or a merge found missing or conflicting points, 2 on bad input
+// (usage, experiment or results files) before anything runs.
 package main
 
 import (

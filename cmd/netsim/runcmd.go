@@ -9,15 +9,27 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"netsim/experiments"
 )
+
+// env is what a command runs with: its output streams and, for tests, the
+// simulator and the clock (nil: fabric.Run and time.Now).
+type env struct {
+	stdout, stderr io.Writer
+	simulate       experiments.Simulator
+	now            func() time.Time
+}
 
 // runFlags are the options of netsim run.
 type runFlags struct {
 	outDir string
 	jobs   int
 	json   bool
+	dryRun bool
+	quiet  bool
+	shard  experiments.Shard
 	files  []string
 }
 
@@ -30,6 +42,13 @@ func parseRunFlags(args []string) (runFlags, error) {
 	fs.StringVar(&f.outDir, "o", "", "write results.jsonl and table.md to `DIR`")
 	fs.IntVar(&f.jobs, "j", 0, "simulate up to `N` points at once (default: number of CPUs)")
 	fs.BoolVar(&f.json, "json", false, "print JSON lines instead of a table")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "list the points that would run")
+	fs.BoolVar(&f.quiet, "q", false, "no progress on stderr")
+	fs.Func("shard", "run shard `I/N` of the points", func(s string) error {
+		sh, err := experiments.ParseShard(s)
+		f.shard = sh
+		return err
+	})
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return f, err
@@ -42,7 +61,8 @@ func parseRunFlags(args []string) (runFlags, error) {
 }
 
 // runCommand implements netsim run.
-func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func runCommand(ctx context.Context, ev env, args []string) int {
+	stdout, stderr := ev.stdout, ev.stderr
 	f, err := parseRunFlags(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, runUsage)
@@ -68,18 +88,38 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return exitUsage
 		}
 	}
-
-	out, err := newOutputs(f, stdout, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "netsim: %v\n", err)
-		return exitUsage
+	if f.dryRun {
+		return dryRun(f, exps, stdout, stderr)
 	}
-	runner := experiments.Runner{Jobs: f.jobs}
+
+	now := ev.now
+	if now == nil {
+		now = time.Now
+	}
+	pr := newProgress(stderr, isTerminal(stderr), now)
+	pr.quiet = f.quiet
+	var rf *experiments.ResultsFile
+	if f.outDir != "" {
+		if rf, err = openResults(f.outDir, exps, pr); err != nil {
+			fmt.Fprintf(stderr, "netsim: %v\n", err)
+			return exitUsage
+		}
+	}
+	out := newOutputs(f, stdout, pr, rf)
+	runner := experiments.Runner{Jobs: f.jobs, Simulate: ev.simulate, Shard: f.shard, Progress: pr.update}
+	if rf != nil {
+		runner.Resume, runner.Finished = rf.Store, rf.Append
+	}
 	runErr := runner.Run(ctx, exps, out.write)
-	closeErr := out.close()
+	pr.finish()
+	closeErr := out.close(runErr == nil)
 	switch {
 	case runErr != nil && ctx.Err() != nil:
-		fmt.Fprintln(stderr, "netsim: interrupted")
+		msg := "netsim: interrupted"
+		if rf != nil {
+			msg += fmt.Sprintf("; the finished points are in %s (run the same command again to resume)", rf.Path())
+		}
+		fmt.Fprintln(stderr, msg)
 		return exitFailed
 	case runErr != nil:
 		fmt.Fprintf(stderr, "netsim: %v\n", runErr)
@@ -94,48 +134,59 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	return exitOK
 }
 
-// outputs sends each record to stdout (table or JSON), to stderr (errors),
-// and with -o to results.jsonl and table.md.
+// openResults creates dir and opens dir/results.jsonl to resume from,
+// telling pr about a torn last line and resumed results.
+func openResults(dir string, exps []*experiments.Experiment, pr *progress) (*experiments.ResultsFile, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("-o: %w", err)
+	}
+	rf, err := experiments.OpenResults(filepath.Join(dir, "results.jsonl"), exps)
+	if err != nil {
+		return nil, err
+	}
+	if rf.Torn != nil {
+		pr.logf("netsim: %s: cut off a half-written last line (%d bytes); its point runs again", rf.Path(), len(rf.Torn))
+	}
+	if n := rf.Store.Len(); n > 0 {
+		pr.logf("netsim: %s: resuming from %d result(s)", rf.Path(), n)
+	}
+	return rf, nil
+}
+
+// outputs sends each record to stdout (table or JSON), failures to
+// stderr, and with -o keeps the records for table.md and the final
+// rewrite of results.jsonl.
 type outputs struct {
 	stdout    io.Writer
-	stderr    io.Writer
+	pr        *progress
 	text      *experiments.TextWriter // nil with --json
-	results   *os.File
+	results   *experiments.ResultsFile
+	records   []experiments.Record
 	table     experiments.Table
 	outDir    string
 	failed    int
 	deadlocks int
 }
 
-// newOutputs prepares the outputs; with -o it creates the directory and
-// results.jsonl.
-func newOutputs(f runFlags, stdout, stderr io.Writer) (*outputs, error) {
-	o := &outputs{stdout: stdout, stderr: stderr, outDir: f.outDir}
+// newOutputs prepares the outputs.
+func newOutputs(f runFlags, stdout io.Writer, pr *progress, rf *experiments.ResultsFile) *outputs {
+	o := &outputs{stdout: stdout, pr: pr, outDir: f.outDir, results: rf}
 	if !f.json {
 		o.text = experiments.NewTextWriter(stdout)
 	}
-	if f.outDir != "" {
-		if err := os.MkdirAll(f.outDir, 0o755); err != nil {
-			return nil, fmt.Errorf("-o: %w", err)
-		}
-		r, err := os.Create(filepath.Join(f.outDir, "results.jsonl"))
-		if err != nil {
-			return nil, fmt.Errorf("-o: %w", err)
-		}
-		o.results = r
-	}
-	return o, nil
+	return o
 }
 
-// write handles one record.
+// write handles one record, in the canonical order.
 func (o *outputs) write(r experiments.Record) error {
 	if r.Kind == experiments.KindError {
 		o.failed++
 		if r.Deadlock() {
 			o.deadlocks++
 		}
-		fmt.Fprintf(o.stderr, "netsim: failed point: %v\n", r.Err)
+		o.pr.logf("netsim: failed point: %v", r.Err)
 	}
+	o.pr.clear()
 	if o.text == nil {
 		if err := experiments.WriteJSON(o.stdout, r); err != nil {
 			return err
@@ -144,27 +195,30 @@ func (o *outputs) write(r experiments.Record) error {
 		return err
 	}
 	if o.results != nil {
-		if err := experiments.WriteJSON(o.results, r); err != nil {
-			return fmt.Errorf("%s: %w", o.results.Name(), err)
-		}
-		o.table.Add(r) // only table.md needs the records kept
+		o.records = append(o.records, r)
+		o.table.Add(r)
 	}
 	return nil
 }
 
-// close finishes results.jsonl and writes table.md.
-func (o *outputs) close() error {
+// close finishes results.jsonl — rewritten in canonical order when the
+// run is complete, left in completion order otherwise — and writes
+// table.md.
+func (o *outputs) close(complete bool) error {
 	if o.results == nil {
 		return nil
 	}
 	var errs []error
-	if err := o.results.Close(); err != nil {
-		errs = append(errs, err)
+	if complete {
+		errs = append(errs, o.results.Finish(o.records))
+		if n := len(o.results.Store.Unused()); n > 0 {
+			o.pr.logf("netsim: %s: kept %d line(s) that are not points of this run", o.results.Path(), n)
+		}
+	} else {
+		errs = append(errs, o.results.Close())
 	}
 	var b strings.Builder
-	if err := o.table.WriteMarkdown(&b); err != nil {
-		errs = append(errs, err)
-	}
+	errs = append(errs, o.table.WriteMarkdown(&b))
 	path := filepath.Join(o.outDir, "table.md")
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		errs = append(errs, err)
