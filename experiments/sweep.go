@@ -246,7 +246,10 @@ func expand(file string, root map[string]any, src *sources, build bool) ([]*Expe
 	}
 	cache := newBuildCache()
 	exps := make([]*Experiment, 0, n)
-	perVariant := make([][]*InputError, n)
+	// The problems of each variant found decoding it, and building it
+	// (only variants that decode are built).
+	decodeErrs, buildErrs := make([][]*InputError, n), make([][]*InputError, n)
+	decoded := make([]int, 0, n)
 	failed := false
 	for v := range n {
 		idx := choice(axes, v)
@@ -254,49 +257,65 @@ func expand(file string, root map[string]any, src *sources, build bool) ([]*Expe
 		vd := &decoder{src: src}
 		e := vd.decodeTree(file, tree)
 		e.Params, e.Variant = params, variantKey(params)
-		if len(vd.errs) == 0 && build {
-			vd.build(e, cache)
-		}
-		for _, err := range vd.errs {
-			var ie *InputError
-			if errors.As(err, &ie) {
-				perVariant[v] = append(perVariant[v], ie)
+		decodeErrs[v] = inputErrors(vd.errs)
+		if len(vd.errs) == 0 {
+			decoded = append(decoded, v)
+			if build {
+				vd.build(e, cache)
+				buildErrs[v] = inputErrors(vd.errs)
 			}
 		}
 		failed = failed || len(vd.errs) > 0
 		exps = append(exps, e)
 	}
 	if failed {
-		errs := annotateVariantErrors(axes, perVariant)
+		all := make([]int, n)
+		for v := range all {
+			all[v] = v
+		}
+		errs := annotateVariantErrors(axes, all, decodeErrs)
+		errs = append(errs, annotateVariantErrors(axes, decoded, buildErrs)...)
 		sortInputErrors(errs, src)
 		return nil, errors.Join(errs...)
 	}
 	return exps, nil
 }
 
-// annotateVariantErrors merges the problems of every variant. A problem
-// found in every variant is reported once as it is. Any other is reported
-// once per combination of the fewest swept keys that tells the variants
-// having it from the others: as "sweep value I (V): ..." when that is the
-// problem's own key alone, else as "with KEY=V;...: ...".
-func annotateVariantErrors(axes []sweepAxis, perVariant [][]*InputError) []error {
-	total := len(perVariant)
+// inputErrors returns the *InputErrors of errs.
+func inputErrors(errs []error) []*InputError {
+	var out []*InputError
+	for _, err := range errs {
+		var ie *InputError
+		if errors.As(err, &ie) {
+			out = append(out, ie)
+		}
+	}
+	return out
+}
+
+// annotateVariantErrors merges the problems perVariant found in the
+// variants of universe (those that reached the check). A problem found in
+// all of them is reported once as it is. Any other is reported once per
+// combination of the fewest swept keys that tells the variants having it
+// from the others: as "sweep value I (V): ..." when that is the problem's
+// own key alone, else as "with KEY=V;...: ...".
+func annotateVariantErrors(axes []sweepAxis, universe []int, perVariant [][]*InputError) []error {
 	occ := map[string][]int{}
-	for v, errs := range perVariant {
-		for _, e := range errs {
+	for _, v := range universe {
+		for _, e := range perVariant[v] {
 			occ[e.Error()] = append(occ[e.Error()], v)
 		}
 	}
 	var out []error
 	seen := map[string]bool{}
 	cause := map[string][]int{}
-	for v, errs := range perVariant {
+	for _, v := range universe {
 		idx := choice(axes, v)
-		for _, e := range errs {
+		for _, e := range perVariant[v] {
 			text := e.Error()
 			s, ok := cause[text]
 			if !ok {
-				s = causeAxes(axes, occ[text], total)
+				s = causeAxes(axes, occ[text], universe)
 				cause[text] = s
 			}
 			a := *e
@@ -323,15 +342,16 @@ func annotateVariantErrors(axes []sweepAxis, perVariant [][]*InputError) []error
 }
 
 // causeAxes returns the smallest set of axes (the first in canonical order
-// among sets of that size) such that the variants users are exactly those
-// whose values on these axes are among the users' own: the swept keys that
-// explain a problem. Every set of all axes qualifies, so one is found.
-func causeAxes(axes []sweepAxis, users []int, total int) []int {
+// among sets of that size) on which the variants users are told from the
+// other variants of universe: every variant of universe whose values on
+// these axes are those of a user is a user. The set of all axes always
+// qualifies.
+func causeAxes(axes []sweepAxis, users, universe []int) []int {
 	for size := 0; size <= len(axes); size++ {
 		var found []int
 		ok := false
 		forSubsets(len(axes), size, func(s []int) bool {
-			if explains(axes, s, users, total) {
+			if explains(axes, s, users, universe) {
 				found, ok = slices.Clone(s), true
 			}
 			return !ok
@@ -343,25 +363,34 @@ func causeAxes(axes []sweepAxis, users []int, total int) []int {
 	return nil
 }
 
-// explains reports whether users is the union of the variants agreeing
-// with some user on the axes s: each combination of values on s that a
-// user has is had by every variant with it.
-func explains(axes []sweepAxis, s []int, users []int, total int) bool {
-	per := total
-	for _, k := range s {
-		per /= len(axes[k].values)
-	}
-	count := map[string]int{}
-	for _, u := range users {
-		idx := choice(axes, u)
+// explains reports whether the axes s tell users from the rest of
+// universe: for each combination of values on s that a user has, every
+// variant of universe with it is a user.
+func explains(axes []sweepAxis, s []int, users, universe []int) bool {
+	project := func(v int) string {
+		idx := choice(axes, v)
 		key := make([]byte, 0, 4*len(s))
 		for _, k := range s {
 			key = fmt.Appendf(key, "%d,", idx[k])
 		}
-		count[string(key)]++
+		return string(key)
 	}
-	for _, c := range count {
-		if c != per {
+	return countMatches(users, universe, project)
+}
+
+// countMatches reports whether, for every combination (by project) that a
+// user has, the users with it are all the variants of universe with it.
+func countMatches(users, universe []int, project func(int) string) bool {
+	nu := map[string]int{}
+	for _, u := range users {
+		nu[project(u)]++
+	}
+	nv := map[string]int{}
+	for _, v := range universe {
+		nv[project(v)]++
+	}
+	for p, c := range nu {
+		if nv[p] != c {
 			return false
 		}
 	}

@@ -147,6 +147,10 @@ func TestSweepErrors(t *testing.T) {
 			[]string{"f.toml:5: [topology] dims: mixes arrays and single values (a sweep over dims is an array of arrays, as in dims = [[4, 4], [8, 8]])"}},
 		{"unknown routing in one variant", rep(`["dor", "distance+2"]`, `["dor", "ugal"]`),
 			[]string{`f.toml:8: [routing] algorithm: sweep value 2 (ugal): unknown routing "ugal" for topology flatfly`}},
+		{"problems found decoding and building",
+			rep(`["dor", "distance+2"]`, `["dor", "ugal"]`, "buffer_flits = [16, 64]", "buffer_flits = [16, 0]"),
+			[]string{`f.toml:8: [routing] algorithm: sweep value 2 (ugal): unknown routing "ugal" for topology flatfly`,
+				"f.toml:11: [flow_control] buffer_flits: sweep value 2 (0): 0 is out of range"}},
 		{"problem of a combination", rep("packet_flits = 8", "packet_flits = [8, 32]"),
 			[]string{"f.toml:11: [flow_control] buffer_flits: with flow_control.buffer_flits=16;traffic.packet_flits=32: 16 cannot hold a whole packet"}},
 		{"problem of every variant, once", rep("measure = 300", "measure = 0"),
@@ -186,4 +190,17 @@ func ints(n int) string {
 		s[i] = fmt.Sprint(i + 1)
 	}
 	return strings.Join(s, ", ")
+}
+
+// TestExampleSweep: the README's sweep example includes its hardware file
+// and expands into four variants.
+func TestExampleSweep(t *testing.T) {
+	exps, err := LoadFile("testdata/ff4x4-sweep.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(exps) != 4 || exps[3].Variant != "routing.algorithm=distance+2;flow_control.buffer_flits=64" ||
+		exps[3].Hosts() != 64 || exps[3].FlowControl.VLs != 4 || exps[3].Sim.Measure != 5000 || len(Plan(exps)) != 8 {
+		t.Errorf("%d variants, last %q", len(exps), exps[len(exps)-1].Variant)
+	}
 }
