@@ -1,13 +1,21 @@
 // Package experiments turns experiment files into simulation runs and
 // results.
 //
-// An experiment file is TOML (see the README for every key). Load decodes
-// and validates it: every problem comes back as an *InputError naming the
-// file, the line where possible, the section and the key. A loaded
-// Experiment expands into points — one fabric.Config per (pattern, load) —
-// which a Runner simulates in parallel, either for a fixed list of loads or
-// for a saturation search by bisection. Results come out as Records, in the
-// order of the experiment definition whatever the parallelism, and can be
-// written as JSON lines (WriteJSON), readable text (TextWriter) or markdown
-// tables (Table).
+// An experiment file is TOML (see the README for every key), possibly
+// including other files (include = [...], merged key by key). LoadFile
+// decodes, validates and builds it: every problem comes back as an
+// *InputError naming the file (the included one at fault), the line where
+// possible, the section and the key. A key of the hardware and traffic
+// sections given as an array of values is swept, and the file expands into
+// one Experiment per variant (the cartesian product, in a fixed order).
+//
+// Plan lists a run's tasks — one per (variant, pattern, listed load) and
+// one per saturation search — and a Shard selects a deterministic part of
+// them. A Runner simulates them in parallel, for fixed loads or a
+// saturation search by bisection, and emits Records in the order of the
+// experiment definition whatever the parallelism. Every record has a point
+// key (Record.Key); a run appends its records to a ResultsFile as they
+// finish and a later run resumes from it (Store), simulating only what is
+// missing. Merge combines the results of shards. Results come out as JSON
+// lines (WriteJSON), readable text (TextWriter) or markdown tables (Table).
 package experiments
