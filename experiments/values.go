@@ -97,7 +97,7 @@ func (d *decoder) str(t map[string]any, section, key string) (string, bool) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		d.fail(section, key, "expected a string, got %s", describe(v))
+		d.fail(section, key, "expected a string, got %s%s", describe(v), sweepHint(section, key, v))
 		return "", false
 	}
 	return s, true
@@ -125,7 +125,7 @@ func (d *decoder) boolean(t map[string]any, section, key string) *bool {
 	}
 	b, ok := v.(bool)
 	if !ok {
-		d.fail(section, key, "expected a boolean, got %s", describe(v))
+		d.fail(section, key, "expected a boolean, got %s%s", describe(v), sweepHint(section, key, v))
 		return nil
 	}
 	return &b
@@ -140,7 +140,7 @@ func (d *decoder) integer(t map[string]any, section, key string, def, lo, hi int
 	}
 	n, ok := v.(int64)
 	if !ok {
-		d.fail(section, key, "expected an integer, got %s", describe(v))
+		d.fail(section, key, "expected an integer, got %s%s", describe(v), sweepHint(section, key, v))
 		return def
 	}
 	if n < lo || n > hi {
@@ -187,7 +187,7 @@ func (d *decoder) number(t map[string]any, section, key string, def float64) flo
 	}
 	f, ok := toFloat(v)
 	if !ok {
-		d.fail(section, key, "expected a number, got %s", describe(v))
+		d.fail(section, key, "expected a number, got %s%s", describe(v), sweepHint(section, key, v))
 		return def
 	}
 	return f
@@ -241,6 +241,21 @@ func (d *decoder) strList(t map[string]any, section, key string) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// sweepHint explains, for an array given to a key that cannot be swept,
+// which keys can; "" otherwise.
+func sweepHint(section, key string, v any) string {
+	_, isArray := v.([]any)
+	switch {
+	case !isArray || sweepable(section, key):
+		return ""
+	case section == "traffic" && key == "pattern":
+		return " (several patterns are given as patterns = [...])"
+	case slices.Contains(sweptSections(), section):
+		return ""
+	}
+	return " (only the keys of [topology], [routing], [flow_control], [switch] and [traffic] can be swept)"
 }
 
 // toFloat converts a TOML integer or float to float64.
