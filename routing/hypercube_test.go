@@ -216,3 +216,16 @@ func TestCubeErrors(t *testing.T) {
 		})
 	}
 }
+
+func BenchmarkCubeRouteSeed004(b *testing.B) {
+	net := mustBuild(b, topologies.Spec{Preset: "hypercube"})
+	for _, alg := range []string{"mixed-dor", "negative-first", "abo-positive-last"} {
+		b.Run(alg, func(b *testing.B) {
+			r, err := New(Spec{Algorithm: alg, VLs: 8}, net)
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchmarkRoute(b, net, r)
+		})
+	}
+}

@@ -196,3 +196,26 @@ func TestTorusDORRejectsBrokenNetworks(t *testing.T) {
 		})
 	}
 }
+
+func BenchmarkTorusDORRouteSeed004(b *testing.B) {
+	net := mustBuild(b, topologies.Spec{Preset: "torus4d"})
+	r, err := New(Spec{Algorithm: "dor", VLs: 16}, net)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchmarkRoute(b, net, r)
+}
+
+// benchmarkRoute times Source plus one Route per packet at scattered
+// switches and destinations.
+func benchmarkRoute(b *testing.B, net *topologies.Network, r Routing) {
+	out := make([]Candidate, 0, 32)
+	nh, ns := len(net.Hosts), len(net.Switches)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		dlid, vl := r.Source(i*131%nh, i*7919%nh)
+		out = r.Route(i*31%ns, 0, vl, dlid, out[:0])
+		i++
+	}
+}
