@@ -42,13 +42,46 @@ type Spec struct {
 //     dimension, so one VL suffices.
 //   - hypercube: "dor", the FlatFly's (a hypercube is the FlatFly
 //     2 × … × 2): correct the differing bits from the lowest dimension up.
+//   - hypercube: "mixed-dor" (seed 004 §3.3–3.4), DOR in one of k
+//     dimension orders picked by the VL: the seed's SL = d mod 4, d the
+//     destination's index within its switch. For 4 dimensions the orders
+//     are the seed's (1,2,3,4), (2,4,1,3), (3,1,4,2), (4,3,2,1); for N
+//     dimensions dimOrders generalises them (order 0 ascending; k = 4 for
+//     N ≥ 3, 2 for N = 2, 1 for N = 1). It needs k VLs: VL = order +
+//     k·copy, order = d mod k, copy = ⌊d/k⌋ mod ⌊V/k⌋, constant along the
+//     path; each VL is DOR in a fixed order, hence deadlock-free.
+//   - hypercube: the turn-model routings of seed 004 §3.4 (Glass and Ni).
+//     A link from coordinate 1 to 0 is negative, from 0 to 1 positive; the
+//     seed's dimension 1 is dimension 0 here. "negative-first": every
+//     negative dimension, then every positive one; "abo-negative-first":
+//     the negative dimensions but dimension 0, then all others;
+//     "abo-positive-last": the negative dimensions and dimension 0, then
+//     the positive ones. Within a phase the routing is fully adaptive: all
+//     parallel ports of every dimension of the phase are High candidates.
+//     They need one VL (their turn restrictions break every cycle; proofs
+//     on type cube) and use VL d mod V like dor.
+//   - torus, ring: "dor", dimension-order routing with dateline VLs
+//     decided at the source (seed 004 §3.2). Each dimension is corrected
+//     the shorter way round over all L_n parallel ports of that direction
+//     (High); a tie (distance K/2) goes +1 from an even coordinate and −1
+//     from an odd one; with K = 2 all 2·L_n ports to the one neighbour are
+//     candidates. Each of the D dimensions of size K ≥ 4 has a bit in a
+//     mask set when the path crosses that dimension's dateline (the
+//     wrap-around link); the source computes it (InfiniBand would carry it
+//     in the SL) and the packet keeps VL = mask + 2^D·copy, copy = d mod
+//     ⌊V/2^D⌋, on the whole path. It needs 2^D VLs (so at most 4 such
+//     dimensions; fewer configured VLs are an error naming vls) and is
+//     deadlock-free: within one VL, a ring's packets either all cross its
+//     dateline or none does, so the ring's dependencies never close
+//     (proof on type torusDOR); sizes K ≤ 3 take at most one hop.
 //   - crossbar: "dor", the single hop to the destination host's port.
 //   - ring: "dor-nodateline", minimal routing around the ring (the shorter
 //     direction; a tie goes the +1 way) over all parallel ports, with no
 //     dateline VLs. Its channel-dependency graph has a cycle, so it can
 //     deadlock: it exists to exercise deadlock detection, not to be used.
 //
-// VLs: all three need one VL (VLs() = 1) and use all s.VLs they are given.
+// VLs: dor on flatfly, hypercube and crossbar and dor-nodateline need one
+// VL (VLs() = 1) and use all s.VLs they are given.
 // The source sets DLID = destination host and VL = (destination's local
 // index within its switch) mod s.VLs; the VL never changes along the path
 // (OutVL returns inVL). Each VL is then a copy of the single-VL routing, so
@@ -121,11 +154,21 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 		if s.Algorithm == "dor" {
 			return func(n *topologies.Network, vls int) (Routing, error) { return newFlatFlyDOR(n, vls) }, nil
 		}
+		if mode, ok := cubeModeOf(s.Algorithm); ok && kind == "hypercube" {
+			return func(n *topologies.Network, vls int) (Routing, error) { return newCube(n, vls, s.Algorithm, mode) }, nil
+		}
+	case "torus":
+		if s.Algorithm == "dor" {
+			return func(n *topologies.Network, vls int) (Routing, error) { return newTorusDOR(n, vls) }, nil
+		}
 	case "crossbar":
 		if s.Algorithm == "dor" {
 			return func(n *topologies.Network, vls int) (Routing, error) { return newCrossbarDOR(n, vls) }, nil
 		}
 	case "ring":
+		if s.Algorithm == "dor" {
+			return func(n *topologies.Network, vls int) (Routing, error) { return newTorusDOR(n, vls) }, nil
+		}
 		if s.Algorithm == "dor-nodateline" {
 			return func(n *topologies.Network, vls int) (Routing, error) { return newRingNoDateline(n, vls) }, nil
 		}
@@ -151,10 +194,12 @@ const anyAlgorithms = "distance, distance+E, deflection+E"
 // a topology kind.
 func knownAlgorithms(kind string) string {
 	switch kind {
-	case "flatfly", "hyperx", "hypercube", "crossbar":
+	case "flatfly", "hyperx", "crossbar", "torus":
 		return "dor, " + anyAlgorithms
+	case "hypercube":
+		return "dor, mixed-dor, negative-first, abo-negative-first, abo-positive-last, " + anyAlgorithms
 	case "ring":
-		return "dor-nodateline, " + anyAlgorithms
+		return "dor, dor-nodateline, " + anyAlgorithms
 	default:
 		return anyAlgorithms
 	}

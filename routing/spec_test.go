@@ -38,12 +38,13 @@ func TestNewErrors(t *testing.T) {
 		{"missing on flatfly", Spec{VLs: 1}, ff, "algorithm: missing routing name for topology flatfly (known: dor, distance, distance+E, deflection+E)"},
 		{"nodateline on flatfly", Spec{Algorithm: "dor-nodateline", VLs: 1}, ff, `algorithm: unknown routing "dor-nodateline" for topology flatfly (known: dor, distance, distance+E, deflection+E)`},
 		{"unknown on crossbar", Spec{Algorithm: "minhop", VLs: 1}, xb, `algorithm: unknown routing "minhop" for topology crossbar (known: dor, distance, distance+E, deflection+E)`},
-		{"dor on ring", Spec{Algorithm: "dor", VLs: 1}, ring, `algorithm: unknown routing "dor" for topology ring (known: dor-nodateline, distance, distance+E, deflection+E)`},
+		{"unknown on ring", Spec{Algorithm: "dor-dateline", VLs: 1}, ring, `algorithm: unknown routing "dor-dateline" for topology ring (known: dor, dor-nodateline, distance, distance+E, deflection+E)`},
 		{"unknown topology", Spec{Algorithm: "dor", VLs: 1}, other, `algorithm: unknown routing "dor" for topology dragonfly (known: distance, distance+E, deflection+E)`},
 		{"distance on empty network", Spec{Algorithm: "distance", VLs: 1}, other, `routing distance: network "dragonfly" has no switches`},
 		{"deflection+1 on ring", Spec{Algorithm: "deflection+1", VLs: 1}, ring, `algorithm: "deflection+1": deflection needs E ≥ 2 extra hops, got 1`},
-		{"unknown on hypercube", Spec{Algorithm: "valiant", VLs: 1}, cube, `algorithm: unknown routing "valiant" for topology hypercube (known: dor, distance, distance+E, deflection+E)`},
-		{"dor on torus", Spec{Algorithm: "dor", VLs: 1}, torus, `algorithm: unknown routing "dor" for topology torus (known: distance, distance+E, deflection+E)`},
+		{"unknown on hypercube", Spec{Algorithm: "valiant", VLs: 1}, cube, `algorithm: unknown routing "valiant" for topology hypercube (known: dor, mixed-dor, negative-first, abo-negative-first, abo-positive-last, distance, distance+E, deflection+E)`},
+		{"nodateline on torus", Spec{Algorithm: "dor-nodateline", VLs: 1}, torus, `algorithm: unknown routing "dor-nodateline" for topology torus (known: dor, distance, distance+E, deflection+E)`},
+		{"mixed-dor on torus", Spec{Algorithm: "mixed-dor", VLs: 4}, torus, `algorithm: unknown routing "mixed-dor" for topology torus (known: dor, distance, distance+E, deflection+E)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -71,6 +72,10 @@ func routings(t testing.TB) map[string]Routing {
 		"flatfly deflection+2": {topologies.Spec{Kind: "flatfly", Dims: []int{3, 4}, Widths: []int{1, 2}, HostsPerSwitch: 2}, "deflection+2"},
 		"ring distance+1":      {topologies.Spec{Kind: "ring", Switches: 5, Widths: []int{2}, HostsPerSwitch: 2}, "distance+1"},
 		"hypercube":            {topologies.Spec{Kind: "hypercube", Dimension: 2, Width: 2, HostsPerSwitch: 2}, "dor"},
+		"hypercube mixed-dor":  {topologies.Spec{Kind: "hypercube", Dimension: 2, Width: 2, HostsPerSwitch: 2}, "mixed-dor"},
+		"hypercube abo-nf":     {topologies.Spec{Kind: "hypercube", Dimension: 3, HostsPerSwitch: 3}, "abo-negative-first"},
+		"torus":                {topologies.Spec{Kind: "torus", Dims: []int{4, 3}, Widths: []int{2, 1}, HostsPerSwitch: 2}, "dor"},
+		"ring dor":             {topologies.Spec{Kind: "ring", Switches: 6, HostsPerSwitch: 4}, "dor"},
 	}
 	out := map[string]Routing{}
 	for name, n := range nets {
