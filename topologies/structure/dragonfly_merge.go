@@ -11,7 +11,6 @@ type regrouping struct {
 	sg      *simpleGraph
 	model   DragonflyModel
 	w       scoreWeights
-	uf      *unionFind    // the groups as sets of switches, for numbering
 	group   []int         // group of every switch, -1 outside the component
 	members [][]int32     // switches of every live group
 	inside  []int         // links inside every live group
@@ -54,6 +53,22 @@ func newRegrouping(sg *simpleGraph, group []int, n int, model DragonflyModel, sh
 		r.global[ends[1]]++
 	}
 	return r
+}
+
+// repairable reports whether step 7 should run: whether at most half of
+// the mapped switches are groups of their own. Step 7 rejoins groups that
+// faults split; a graph in which steps 1–5 find no groups to start from
+// (a torus, a hypercube) is no Dragonfly, and merging its switches one by
+// one would take time quadratic in their number.
+func (r *regrouping) repairable() bool {
+	alone, mapped := 0, 0
+	for _, m := range r.members {
+		mapped += len(m)
+		if len(m) == 1 {
+			alone++
+		}
+	}
+	return 2*alone <= mapped
 }
 
 // gain returns how much merging groups a and b alone would raise the
@@ -203,35 +218,15 @@ func (r *regrouping) overloadedPairs() [][2]int {
 }
 
 // best returns the merge (see join) of the pair with the largest gain
-// among pairs (all pairs of live groups when all is set) and whether
-// there is one. Pairs are ranked by the gain of merging the two groups
-// alone — the evidence for that pair — since a merge that takes third
-// groups in is only as sure as its pair. With positive set, only merges
-// whose gain, third groups included, is above zero count. Ties go to the
-// first pair in group order.
-func (r *regrouping) best(pairs [][2]int, all, positive bool) (set []int, ok bool) {
+// among pairs, whatever its sign, and whether there is one; ties go to
+// the first pair. It serves the merges an invariant demands.
+func (r *regrouping) best(pairs [][2]int) (set []int, ok bool) {
 	top := math.Inf(-1)
-	if positive {
-		top = 0
-	}
-	try := func(x, y int) {
-		g := r.gain(x, y)
-		if g <= top {
-			return
-		}
-		if s, total, valid := r.join(x, y); valid && (!positive || total > 0) {
-			top, set, ok = g, s, true
-		}
-	}
-	if !all {
-		for _, p := range pairs {
-			try(p[0], p[1])
-		}
-		return set, ok
-	}
-	for i, x := range r.live {
-		for _, y := range r.live[i+1:] {
-			try(x, y)
+	for _, p := range pairs {
+		if g := r.gain(p[0], p[1]); g > top || !ok {
+			if s, _, valid := r.join(p[0], p[1]); valid {
+				top, set, ok = g, s, true
+			}
 		}
 	}
 	return set, ok
@@ -259,23 +254,28 @@ func (r *regrouping) run() {
 func (r *regrouping) mergeAll() bool {
 	merged := false
 	for {
-		set, ok := r.best(r.sharedPairs(), false, false)
+		set, ok := r.best(r.sharedPairs())
 		if !ok {
-			set, ok = r.best(r.overloadedPairs(), false, false)
-		}
-		if !ok && r.limitGroups > 0 && len(r.live) > r.limitGroups {
-			set, ok = r.best(nil, true, false)
+			set, ok = r.best(r.overloadedPairs())
 		}
 		if !ok {
-			set, ok = r.best(nil, true, true)
+			break
 		}
-		if !ok {
-			return merged
-		}
-		for _, g := range set[1:] {
-			r.merge(set[0], g)
-		}
+		r.mergeSet(set)
 		merged = true
+	}
+	// Merges never add links between groups, global links to a switch or
+	// groups, so the invariants above stay kept.
+	if r.limitGroups > 0 && len(r.live) > r.limitGroups {
+		merged = r.greedy(false, func() bool { return len(r.live) <= r.limitGroups }) || merged
+	}
+	return r.greedy(true, func() bool { return false }) || merged
+}
+
+// mergeSet merges the groups of set into the first.
+func (r *regrouping) mergeSet(set []int) {
+	for _, g := range set[1:] {
+		r.merge(set[0], g)
 	}
 }
 
@@ -283,32 +283,50 @@ func (r *regrouping) mergeAll() bool {
 // raises the score most (see moveGain), and reports whether it moved any.
 // Greedy merging can join two switches of different groups that no link
 // ties to their own groups before either finds its own; moving undoes
-// that.
+// that. The groups a switch is linked to are tried, and the groups it is
+// not linked to the way bestUnlinked tries unlinked pairs.
 func (r *regrouping) moveAll() bool {
 	moved := false
 	links := make([]int, len(r.members)) // links from the switch to every group
+	var linked []int                     // the groups it is linked to
+	bySize := r.bySize()
 	for s := range r.sg.n {
 		a := r.group[s]
 		if a < 0 || len(r.members[a]) == 1 {
 			continue // a switch alone cannot score higher elsewhere than by a merge
 		}
+		linked = linked[:0]
 		for _, nb := range r.sg.adj[s] {
+			if b := r.group[nb.s]; links[b] == 0 {
+				linked = append(linked, b)
+			}
 			links[r.group[nb.s]]++
 		}
 		best, top := -1, 0.0
-		for _, b := range r.live {
-			if b == a {
-				continue
-			}
-			if g := r.moveGain(s, b, links); g > top && r.canMove(s, b, links) {
+		for _, b := range linked {
+			if g := r.moveGain(s, b, links); b != a && g > top && r.canMove(s, b, links) {
 				best, top = b, g
 			}
 		}
-		for _, nb := range r.sg.adj[s] {
-			links[r.group[nb.s]] = 0
+		for n := 1; n < len(bySize)-1; n++ {
+			for _, b := range bySize[n] {
+				if b == a || links[b] > 0 {
+					continue
+				}
+				if g := r.moveGain(s, b, links); g <= top {
+					break // the same for every group of this size
+				} else if r.canMove(s, b, links) {
+					best, top = b, g
+					break
+				}
+			}
+		}
+		for _, b := range linked {
+			links[b] = 0
 		}
 		if best >= 0 {
 			r.move(s, best)
+			bySize = r.bySize()
 			moved = true
 		}
 	}

@@ -2,7 +2,9 @@ package structure
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 )
 
 // DragonflyShape holds what is known of a Dragonfly's parameters before
@@ -52,8 +54,12 @@ type DragonflyModel struct {
 // probability LinkSurvival; two switches of different groups are linked
 // with probability LinkSurvival/K² (their groups share one global link,
 // whose ends are any of the K switches of each). Parallel links count
-// once.
+// once. A group of more than K switches scores -Inf; a group slice of the
+// wrong length, NaN.
 func (m *DragonflyModel) Score(g *Graph, group []int) float64 {
+	if len(group) != g.Switches() {
+		return math.NaN()
+	}
 	sg := newSimpleGraph(g)
 	size := make(map[int]int)
 	inside := make(map[int]int)
@@ -69,8 +75,8 @@ func (m *DragonflyModel) Score(g *Graph, group []int) float64 {
 	}
 	w := m.weights()
 	total := 0.0
-	for grp, n := range size {
-		total += w.group(n, inside[grp])
+	for _, grp := range slices.Sorted(maps.Keys(size)) {
+		total += w.group(size[grp], inside[grp])
 	}
 	return total
 }
@@ -132,8 +138,10 @@ func (w *scoreWeights) group(n, inside int) float64 {
 //   - the number of groups is K·G+1, the larger variant;
 //   - the switch survival s is N/(K·groups).
 //
-// Inferred values only shape the score (and K caps the group size); the
-// number of groups and G are invariants that force merges only when given.
+// Inferred values shape the score and K caps the group size, but the
+// number of groups and G force merges only when given (an inferred value
+// a little too small would force wrong ones); Dragonfly.Check holds the
+// mapping to all three, given or inferred.
 func estimate(sg *simpleGraph, group []int, groups int, shape DragonflyShape) DragonflyModel {
 	size := make([]int, groups)
 	mapped := 0

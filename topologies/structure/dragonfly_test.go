@@ -2,6 +2,7 @@ package structure
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"netsim/topologies"
@@ -152,5 +153,35 @@ func TestMapDragonflyShapeForcesMerges(t *testing.T) {
 	}
 	if _, err := MapDragonflyShape(spoke, DragonflyShape{Groups: -1}); err == nil || err.Error() != "groups: must not be negative (got -1)" {
 		t.Errorf("negative groups: %v", err)
+	}
+}
+
+// TestMapDragonflyOtherFamilies maps networks that are not Dragonflies.
+// Check must say so: steps 1–5 find no groups in a torus or a hypercube
+// (which have no triangles), so step 7 must not run either (it would
+// merge their switches one by one), and the rows of a FlatFly come out as
+// groups that share many links.
+func TestMapDragonflyOtherFamilies(t *testing.T) {
+	tests := []struct {
+		name  string
+		spec  topologies.Spec
+		check string
+	}{
+		{"hypercube 11-D", topologies.Spec{Kind: "hypercube", Dimension: 11, Width: 2, HostsPerSwitch: 1}, "2048 groups, more than"},
+		{"torus 8×16×16", topologies.Spec{Kind: "torus", Dims: []int{8, 16, 16}, Widths: []int{3, 5, 5}, HostsPerSwitch: 1}, "2048 groups, more than"},
+		{"FlatFly 4×4×4", topologies.Spec{Kind: "flatfly", Dims: []int{4, 4, 4}, HostsPerSwitch: 1}, "share two links"},
+	}
+	for _, tc := range tests {
+		g := FromNetwork(build(t, tc.spec))
+		d, err := MapDragonfly(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Check(g); err == nil || !strings.Contains(err.Error(), tc.check) {
+			t.Errorf("%s: Check: %v, want %q", tc.name, err, tc.check)
+		}
+		if d.Rejoined != 0 {
+			t.Errorf("%s: %d switches rejoined, want 0", tc.name, d.Rejoined)
+		}
 	}
 }
