@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -15,6 +16,7 @@ import (
 
 // topoRecoverUsage describes netsim topo recover.
 const topoRecoverUsage = `netsim topo recover FILE [--as flatfly|dragonfly] [--json]
+netsim topo recover FILE --as dragonfly [--group-size K] [--global-per-switch G] [--groups N] [--json]
 
 Recovers the structure of a network from its link list alone, with the
 mapping algorithms of seed 004 §2: the dimensions, sizes K_n, widths L_n
@@ -30,6 +32,13 @@ optional "hosts SWITCH COUNT"; '#' starts a comment.
            average, half of their neighbours in it; else a Dragonfly when
            groups of more than one switch are found
   --json   print one JSON object instead of text
+  --group-size K, --global-per-switch G, --groups N
+           what is known of the Dragonfly (implies --as dragonfly): no
+           group may have more than K switches, no switch more than G
+           global links, and there are at most N groups (N = K·G+1, or
+           K·G without one global link per group); unset ones are
+           inferred from the link list. Groups split by missing switches
+           or links are rejoined within these invariants (see README)
 
 Exit status: 0 mapped; 1 the network could not be mapped consistently
 (the mapping found is still printed with --as); 2 bad command line or
@@ -38,9 +47,10 @@ link list.
 
 // recoverFlags are the options of netsim topo recover.
 type recoverFlags struct {
-	as   string
-	json bool
-	file string
+	as    string
+	json  bool
+	file  string
+	shape structure.DragonflyShape
 }
 
 // parseRecoverFlags parses args, allowing flags before and after the file.
@@ -50,6 +60,9 @@ func parseRecoverFlags(args []string) (recoverFlags, error) {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&f.as, "as", "", "map as `FAMILY` (flatfly or dragonfly)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object")
+	fs.IntVar(&f.shape.GroupSize, "group-size", 0, "Dragonfly group size `K`")
+	fs.IntVar(&f.shape.GlobalPerSwitch, "global-per-switch", 0, "Dragonfly global links per switch `G`")
+	fs.IntVar(&f.shape.Groups, "groups", 0, "number of Dragonfly groups `N`")
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return f, err
@@ -62,6 +75,19 @@ func parseRecoverFlags(args []string) (recoverFlags, error) {
 	case "", "flatfly", "dragonfly":
 	default:
 		return f, fmt.Errorf("--as: unknown family %q (expected flatfly or dragonfly)", f.as)
+	}
+	for _, v := range []struct {
+		flag string
+		n    int
+	}{{"--group-size", f.shape.GroupSize}, {"--global-per-switch", f.shape.GlobalPerSwitch}, {"--groups", f.shape.Groups}} {
+		switch {
+		case v.n < 0:
+			return f, fmt.Errorf("%s: must be positive (got %d)", v.flag, v.n)
+		case v.n > 0 && f.as == "flatfly":
+			return f, fmt.Errorf("%s: only for a Dragonfly, not with --as flatfly", v.flag)
+		case v.n > 0:
+			f.as = "dragonfly"
+		}
 	}
 	return f, nil
 }
@@ -82,7 +108,7 @@ func topoRecover(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "netsim topo recover: %v\n", err)
 		return exitUsage
 	}
-	r, err := recoverStructure(g, f.as)
+	r, err := recoverStructure(g, f.as, f.shape)
 	if err != nil {
 		fmt.Fprintf(stderr, "netsim topo recover: %s: %v\n", f.file, err)
 		if r == nil {
@@ -139,9 +165,23 @@ type recovered struct {
 	GlobalPerSwitch int `json:"global_per_switch,omitempty"`
 	LocalLinks      int `json:"local_links,omitempty"`
 	GlobalLinks     int `json:"global_links,omitempty"`
+	// Rejoined counts the switches added to groups that faults had split.
+	Rejoined int        `json:"rejoined,omitempty"`
+	Model    *modelJSON `json:"model,omitempty"`
 
 	SwitchList []switchJSON `json:"switch_list"`
 	LinkList   []linkJSON   `json:"link_list"`
+}
+
+// modelJSON is what the Dragonfly mapping assumed: the shape, given or
+// inferred, and the estimated fault rates.
+type modelJSON struct {
+	GroupSize       int      `json:"group_size"`
+	GlobalPerSwitch int      `json:"global_per_switch"`
+	Groups          int      `json:"groups"`
+	Given           []string `json:"given,omitempty"` // the keys above given on the command line
+	LinkSurvival    float64  `json:"link_survival"`   // fraction of local links present
+	SwitchSurvival  float64  `json:"switch_survival"` // fraction of switches present
 }
 
 // switchJSON is one switch of the recovered structure.
@@ -163,9 +203,10 @@ type linkJSON struct {
 	Local *bool  `json:"local,omitempty"` // Dragonfly; absent outside the mapped part
 }
 
-// recoverStructure maps g as the family as ("" to detect it). With an
-// error and a non-nil result, the mapping is inconsistent but printable.
-func recoverStructure(g *structure.Graph, as string) (*recovered, error) {
+// recoverStructure maps g as the family as ("" to detect it), a Dragonfly
+// knowing shape. With an error and a non-nil result, the mapping is
+// inconsistent but printable.
+func recoverStructure(g *structure.Graph, as string, shape structure.DragonflyShape) (*recovered, error) {
 	var ffErr error
 	if as != "dragonfly" {
 		f, err := structure.MapFlatFly(g)
@@ -187,13 +228,20 @@ func recoverStructure(g *structure.Graph, as string) (*recovered, error) {
 		}
 		ffErr = err
 	}
-	d, err := structure.MapDragonfly(g)
+	d, err := structure.MapDragonflyShape(g, shape)
 	if err != nil {
 		return nil, err
 	}
-	r := fromDragonfly(g, d)
+	r := fromDragonfly(g, d, shape)
+	err = d.Check(g)
 	if as == "dragonfly" {
-		return r, nil
+		if err != nil {
+			err = fmt.Errorf("not a Dragonfly: %v", err)
+		}
+		return r, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("not recognised: not a FlatFly (%v), and not a Dragonfly (%v)", ffErr, err)
 	}
 	if r.LocalLinks == 0 || r.Groups < 2 {
 		return nil, fmt.Errorf("not recognised: not a FlatFly (%v), and no Dragonfly groups found", ffErr)
@@ -252,10 +300,22 @@ func fromFlatFly(g *structure.Graph, f *structure.FlatFly) *recovered {
 	return r
 }
 
-// fromDragonfly converts a Dragonfly mapping.
-func fromDragonfly(g *structure.Graph, d *structure.Dragonfly) *recovered {
+// fromDragonfly converts a Dragonfly mapping made knowing shape.
+func fromDragonfly(g *structure.Graph, d *structure.Dragonfly, shape structure.DragonflyShape) *recovered {
 	r := base(g, "dragonfly")
 	r.Mapped, r.Groups, r.GroupSize, r.GlobalPerSwitch = d.Mapped, d.Groups, d.GroupSize, d.GlobalPerSwitch
+	r.Rejoined = d.Rejoined
+	m := d.Model
+	r.Model = &modelJSON{GroupSize: m.GroupSize, GlobalPerSwitch: m.GlobalPerSwitch, Groups: m.Groups,
+		LinkSurvival: m.LinkSurvival, SwitchSurvival: m.SwitchSurvival}
+	for _, v := range []struct {
+		key string
+		n   int
+	}{{"group_size", shape.GroupSize}, {"global_per_switch", shape.GlobalPerSwitch}, {"groups", shape.Groups}} {
+		if v.n > 0 {
+			r.Model.Given = append(r.Model.Given, v.key)
+		}
+	}
 	for s, grp := range d.Group {
 		r.SwitchList[s].Mapped = grp >= 0
 		if grp >= 0 {
@@ -315,7 +375,19 @@ func (r *recovered) writeText(w io.Writer) error {
 		fmt.Fprintf(tw, "switches\t%d, %d mapped (largest connected part)\n", r.Switches, r.Mapped)
 		fmt.Fprintf(tw, "links\t%d: %d local, %d global\n", r.Links, r.LocalLinks, r.GlobalLinks)
 		fmt.Fprintf(tw, "groups\t%d, up to %d switches (K)\n", r.Groups, r.GroupSize)
-		fmt.Fprintf(tw, "global links\tup to %d per switch (G)\n\nswitch\tgroup\n", r.GlobalPerSwitch)
+		fmt.Fprintf(tw, "global links\tup to %d per switch (G)\n", r.GlobalPerSwitch)
+		if m := r.Model; m != nil {
+			given := func(key string) string {
+				if slices.Contains(m.Given, key) {
+					return "given"
+				}
+				return "inferred"
+			}
+			fmt.Fprintf(tw, "shape\tK = %d (%s), G = %d (%s), at most %d groups (%s)\n", m.GroupSize, given("group_size"),
+				m.GlobalPerSwitch, given("global_per_switch"), m.Groups, given("groups"))
+			fmt.Fprintf(tw, "faults\tabout %.0f %% of the switches and %.0f %% of the local links present\n", 100*m.SwitchSurvival, 100*m.LinkSurvival)
+		}
+		fmt.Fprintf(tw, "rejoined\t%d switches, into groups that missing switches or links had split\n\nswitch\tgroup\n", r.Rejoined)
 		for _, s := range r.SwitchList {
 			grp := "-"
 			if s.Group != nil {

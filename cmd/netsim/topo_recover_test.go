@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -44,9 +45,13 @@ func TestTopoRecoverText(t *testing.T) {
 	if want := strings.Replace(ffText, "ff.links", file, 1); out != want {
 		t.Errorf("output\n%s\nwant\n%s", out, want)
 	}
-	code, out, _ = netsim(t, "topo", "recover", "--as", "dragonfly", file)
-	if code != exitOK || !strings.Contains(out, "Dragonfly (as asked)") || !strings.Contains(out, "links         9: 6 local, 3 global") {
-		t.Errorf("--as dragonfly: exit %d, output\n%s", code, out)
+	// The rows of the FlatFly come out as groups, but two groups of a
+	// Dragonfly share one link, not three: the mapping is printed, and
+	// the exit status says it is not a Dragonfly.
+	code, out, errs = netsim(t, "topo", "recover", "--as", "dragonfly", file)
+	if code != exitFailed || !strings.Contains(out, "Dragonfly (as asked)") || !strings.Contains(out, "links         9: 6 local, 3 global") ||
+		!strings.Contains(errs, "not a Dragonfly: groups 0 and 1 share two links") {
+		t.Errorf("--as dragonfly: exit %d, stderr %q, output\n%s", code, errs, out)
 	}
 }
 
@@ -203,6 +208,9 @@ func TestTopoRecoverErrors(t *testing.T) {
 		{"bad line", []string{bad}, exitUsage, "bad.links:3: want \"SWITCH PORT SWITCH PORT\""},
 		{"neither family", []string{ring}, exitFailed, "not recognised"},
 		{"Dragonfly as FlatFly", []string{"--as", "flatfly", dfly}, exitFailed, "net.links: "},
+		{"negative group size", []string{"--group-size", "-1", dfly}, exitUsage, "--group-size: must be positive (got -1)"},
+		{"shape of a FlatFly", []string{"--as", "flatfly", "--groups", "9", dfly}, exitUsage, "--groups: only for a Dragonfly, not with --as flatfly"},
+		{"shape too small", []string{"--group-size", "3", "--global-per-switch", "2", "--groups", "9", dfly}, exitFailed, "not a Dragonfly: group 0 has 4 switches, more than K = 3"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -226,5 +234,103 @@ func TestTopoHelp(t *testing.T) {
 	}
 	if code, _, errs := netsim(t, "topo", "fly"); code != exitUsage || !strings.Contains(errs, `unknown subcommand "fly"`) {
 		t.Errorf("topo fly: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestTopoRecoverDragonflyFaults recovers seed 004's Dragonfly with 40 %
+// of the switches and 10 % of the links missing, with its shape inferred
+// and given: every group must come out exactly.
+func TestTopoRecoverDragonflyFaults(t *testing.T) {
+	yes := true
+	spec := topologies.Spec{Kind: "dragonfly", GroupSize: 16, GlobalPerSwitch: 8, HostsPerSwitch: 8, OmitOneGlobal: &yes}
+	net, err := topologies.Build(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file, _ := linkFile(t, spec, 0.4, 0.1, 3)
+	tests := []struct {
+		args  []string
+		given []string
+	}{
+		{nil, nil},
+		{[]string{"--group-size", "16", "--global-per-switch", "8", "--groups", "128"}, []string{"group_size", "global_per_switch", "groups"}},
+	}
+	for _, tc := range tests {
+		r := recoverJSON(t, append(tc.args, file)...)
+		if r.Family != "dragonfly" || r.Detected != (tc.args == nil) || r.Model == nil {
+			t.Fatalf("%v: family %q, detected %v, model %v", tc.args, r.Family, r.Detected, r.Model)
+		}
+		m := r.Model
+		groups := 129
+		if tc.given != nil {
+			groups = 128
+		}
+		if m.GroupSize != 16 || m.GlobalPerSwitch != 8 || m.Groups != groups || !slices.Equal(m.Given, tc.given) ||
+			m.SwitchSurvival < 0.55 || m.SwitchSurvival > 0.65 || m.LinkSurvival < 0.85 || m.LinkSurvival > 0.95 {
+			t.Errorf("%v: model %+v", tc.args, *m)
+		}
+		rec := make(map[int]int) // recovered group → true group
+		back := make(map[int]int)
+		for _, s := range r.SwitchList {
+			if s.Group == nil {
+				continue
+			}
+			var orig int
+			if _, err := fmt.Sscanf(s.Name, "s%d", &orig); err != nil {
+				t.Fatal(err)
+			}
+			tg := int(net.Switches[orig].Coord[0])
+			if x, ok := rec[*s.Group]; ok && x != tg {
+				t.Fatalf("%v: recovered group %d holds true groups %d and %d", tc.args, *s.Group, x, tg)
+			}
+			if x, ok := back[tg]; ok && x != *s.Group {
+				t.Fatalf("%v: true group %d split into recovered groups %d and %d", tc.args, tg, x, *s.Group)
+			}
+			rec[*s.Group], back[tg] = tg, *s.Group
+		}
+		if len(rec) != 128 || r.Groups != 128 {
+			t.Errorf("%v: %d groups (%d listed), want 128", tc.args, r.Groups, len(rec))
+		}
+	}
+	code, out, _ := netsim(t, "topo", "recover", file)
+	if code != exitOK || !strings.Contains(out, "shape         K = 16 (inferred), G = 8 (inferred), at most 129 groups (inferred)") ||
+		!strings.Contains(out, "rejoined      ") {
+		t.Errorf("exit %d, output\n%s", code, out)
+	}
+}
+
+// dfLinks is the README's Dragonfly example: K = 4, G = 2, 8 groups, with
+// switch gIsJ the J-th of group I, a switch gone, a group without its
+// diagonals and a switch with one local link left.
+const dfLinks = "../../topologies/structure/testdata/df4x2-faults.links"
+
+// dfText is the head of netsim topo recover's output for dfLinks, as in
+// the README.
+const dfText = `df.links: Dragonfly (detected)
+switches      31, 31 mapped (largest connected part)
+links         68: 41 local, 27 global
+groups        8, up to 4 switches (K)
+global links  up to 2 per switch (G)
+shape         K = 4 (inferred), G = 2 (inferred), at most 9 groups (inferred)
+faults        about 86 % of the switches and 93 % of the local links present
+rejoined      4 switches, into groups that missing switches or links had split
+`
+
+func TestTopoRecoverDragonflyExample(t *testing.T) {
+	code, out, errs := netsim(t, "topo", "recover", dfLinks)
+	if want := strings.Replace(dfText, "df.links", dfLinks, 1); code != exitOK || errs != "" || !strings.HasPrefix(out, want) {
+		t.Fatalf("exit %d, stderr %q, output\n%s\nwant it to start with\n%s", code, errs, out, want)
+	}
+	r := recoverJSON(t, dfLinks)
+	groups := make(map[int]string) // recovered group → true group (name prefix)
+	for _, s := range r.SwitchList {
+		tg, _, _ := strings.Cut(s.Name, "s")
+		if g, ok := groups[*s.Group]; ok && g != tg {
+			t.Errorf("recovered group %d holds switches of %s and %s", *s.Group, g, tg)
+		}
+		groups[*s.Group] = tg
+	}
+	if len(groups) != 8 {
+		t.Errorf("%d groups, want 8", len(groups))
 	}
 }

@@ -2,6 +2,7 @@ package structure
 
 import (
 	"fmt"
+	"math"
 
 	"netsim/topologies"
 )
@@ -163,25 +164,15 @@ func trueDim(net *topologies.Network, a, b int) int {
 	return d
 }
 
-// checkDragonfly verifies that d maps g correctly: orig[s] is the original
+// checkDragonfly verifies that d maps g exactly: orig[s] is the original
 // index of switch s of g and group[o] the true group of original switch o.
-// The mapped switches must be exactly g's largest component; no recovered
-// group may hold switches of two true groups; every true group with at
-// least minSize switches in the component must be exactly one recovered
-// group (groups are relabelled freely); and a link must be local iff its
-// ends are in one true group. Smaller groups (faults can leave a group
-// that no rule recovers, see MapDragonfly) may come out split, their links
-// taken for global ones; with minSize ≤ 1 the check is strict.
-func checkDragonfly(d *Dragonfly, g *Graph, orig []int, group []int, minSize int) error {
+// The mapped switches must be exactly g's largest component; every
+// recovered group must be exactly the switches of one true group in the
+// component (groups are relabelled freely); and a link must be local iff
+// its ends are in one true group.
+func checkDragonfly(d *Dragonfly, g *Graph, orig []int, group []int) error {
 	in := component(g)
-	size := make(map[int]int) // true group → switches in the component
-	for s := range g.Names {
-		if in[s] {
-			size[group[orig[s]]]++
-		}
-	}
-	owner := make(map[int]int) // recovered group → true group
-	split := make(map[int]int) // true group → recovered group
+	groups := newBijection() // recovered group ↔ true group
 	for s, r := range d.Group {
 		if (r >= 0) != in[s] {
 			return fmt.Errorf("switch %s: group %d, in the largest component %v", g.Names[s], r, in[s])
@@ -189,29 +180,19 @@ func checkDragonfly(d *Dragonfly, g *Graph, orig []int, group []int, minSize int
 		if r < 0 {
 			continue
 		}
-		tg := group[orig[s]]
-		if o, ok := owner[r]; ok && o != tg {
-			return fmt.Errorf("recovered group %d holds switches of true groups %d and %d", r, o, tg)
+		if tg := group[orig[s]]; !groups.add(r, tg) {
+			if o, ok := groups.fwd[r]; ok && o != tg {
+				return fmt.Errorf("recovered group %d holds switches of true groups %d and %d", r, o, tg)
+			}
+			return fmt.Errorf("true group %d split into recovered groups %d and %d", tg, groups.back[tg], r)
 		}
-		owner[r] = tg
-		if size[tg] < minSize {
-			continue
-		}
-		if o, ok := split[tg]; ok && o != r {
-			return fmt.Errorf("true group %d (%d switches left) split into recovered groups %d and %d", tg, size[tg], o, r)
-		}
-		split[tg] = r
 	}
 	for i, l := range g.Links {
 		if !in[l.A] {
 			continue
 		}
-		same := group[orig[l.A]] == group[orig[l.B]]
-		if d.Local[i] && !same {
-			return fmt.Errorf("global link %s–%s taken for a local link", g.Names[l.A], g.Names[l.B])
-		}
-		if same && !d.Local[i] && size[group[orig[l.A]]] >= minSize {
-			return fmt.Errorf("local link %s–%s taken for a global link", g.Names[l.A], g.Names[l.B])
+		if same := group[orig[l.A]] == group[orig[l.B]]; d.Local[i] != same {
+			return fmt.Errorf("link %s–%s: local %v, its ends in one true group %v", g.Names[l.A], g.Names[l.B], d.Local[i], same)
 		}
 	}
 	mapped := 0
@@ -220,8 +201,54 @@ func checkDragonfly(d *Dragonfly, g *Graph, orig []int, group []int, minSize int
 			mapped++
 		}
 	}
-	if d.Mapped != mapped || d.Groups != len(owner) {
-		return fmt.Errorf("Mapped = %d, Groups = %d; want %d, %d", d.Mapped, d.Groups, mapped, len(owner))
+	if d.Mapped != mapped || d.Groups != len(groups.fwd) {
+		return fmt.Errorf("Mapped = %d, Groups = %d; want %d, %d", d.Mapped, d.Groups, mapped, len(groups.fwd))
+	}
+	return nil
+}
+
+// truthDragonfly returns the true grouping of g's largest component as a
+// Dragonfly mapping with d's model: orig and group as for checkDragonfly.
+func truthDragonfly(d *Dragonfly, g *Graph, orig []int, group []int) *Dragonfly {
+	in := component(g)
+	t := &Dragonfly{Group: make([]int, g.Switches()), Local: make([]bool, len(g.Links)), Model: d.Model}
+	label := make(map[int]int)
+	for s := range t.Group {
+		t.Group[s] = -1
+		if !in[s] {
+			continue
+		}
+		l, ok := label[group[orig[s]]]
+		if !ok {
+			l = len(label)
+			label[group[orig[s]]] = l
+		}
+		t.Group[s] = l
+		t.Mapped++
+	}
+	t.Groups = len(label)
+	for i, l := range g.Links {
+		t.Local[i] = in[l.A] && t.Group[l.A] == t.Group[l.B]
+	}
+	return t
+}
+
+// provenAmbiguous returns nil when the link list g cannot tell d's
+// grouping from the truth, so that a mapping other than the truth is as
+// good as any: both keep every invariant of a Dragonfly of the shape d
+// assumed (Dragonfly.Check), and the truth is not more likely than d under
+// d's fault model (DragonflyModel.Score). Otherwise it says why not.
+func provenAmbiguous(d *Dragonfly, g *Graph, orig []int, group []int) error {
+	truth := truthDragonfly(d, g, orig, group)
+	if err := truth.Check(g); err != nil {
+		return fmt.Errorf("the truth breaks an invariant of the shape assumed: %v", err)
+	}
+	if err := d.Check(g); err != nil {
+		return fmt.Errorf("the mapping breaks an invariant: %v", err)
+	}
+	sd, st := d.Model.Score(g, d.Group), d.Model.Score(g, truth.Group)
+	if sd < st-1e-9*math.Abs(st) {
+		return fmt.Errorf("the truth scores %.4f, higher than the mapping's %.4f", st, sd)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package structure
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"netsim/topologies"
@@ -79,7 +80,8 @@ func TestFlatFlyCheckers(t *testing.T) {
 }
 
 // TestDragonflyChecker makes sure checkDragonfly accepts relabelled groups
-// and catches wrong ones.
+// and catches wrong ones, and that Dragonfly.Check catches the wrong ones
+// that break an invariant.
 func TestDragonflyChecker(t *testing.T) {
 	net, group := dragonfly(t, 4, 2, "relative", false)
 	g := FromNetwork(net)
@@ -89,54 +91,48 @@ func TestDragonflyChecker(t *testing.T) {
 	}
 	id := identity(len(net.Switches))
 	global := slices.Index(d.Local, false)
+	// relocal recomputes the local flags from the groups.
+	relocal := func(d *Dragonfly) {
+		for i, l := range g.Links {
+			d.Local[i] = d.Group[l.A] == d.Group[l.B]
+		}
+	}
 	tests := []struct {
-		name    string
-		mutate  func(d *Dragonfly)
-		minSize int
-		ok      bool
+		name   string
+		mutate func(d *Dragonfly)
+		ok     bool // still exact
+		check  string
 	}{
-		{"unchanged", func(*Dragonfly) {}, 0, true},
+		{"unchanged", func(*Dragonfly) {}, true, ""},
 		{"groups relabelled", func(d *Dragonfly) {
 			for s := range d.Group {
 				d.Group[s] = d.Groups - 1 - d.Group[s]
 			}
-		}, 0, true},
-		{"switch moved", func(d *Dragonfly) { d.Group[0] = d.Group[4] }, 0, false},
-		{"switch split off", func(d *Dragonfly) { d.Group[0] = d.Groups; d.Groups++ }, 0, false},
-		{"switch split off, small groups tolerated", func(d *Dragonfly) {
-			d.Group[0] = d.Groups
-			d.Groups++
-			for i, l := range g.Links {
-				if l.A == 0 || l.B == 0 {
-					d.Local[i] = false
-				}
-			}
-		}, 5, true},
-		{"switch split off, group not small", func(d *Dragonfly) {
-			d.Group[0] = d.Groups
-			d.Groups++
-			for i, l := range g.Links {
-				if l.A == 0 || l.B == 0 {
-					d.Local[i] = false
-				}
-			}
-		}, 4, false},
-		{"global link taken for local", func(d *Dragonfly) { d.Local[global] = true }, 0, false},
+		}, true, ""},
+		{"switch moved", func(d *Dragonfly) { d.Group[0] = d.Group[4]; relocal(d) }, false, "group 1 has 5 switches, more than K = 4"},
+		{"switch split off", func(d *Dragonfly) { d.Group[0] = d.Groups; d.Groups++; relocal(d) }, false, "10 groups, more than the 9"},
+		{"global link taken for local", func(d *Dragonfly) { d.Local[global] = true }, false, "local true, groups"},
 		{"two groups merged", func(d *Dragonfly) {
 			for s := range d.Group {
 				if d.Group[s] == 1 {
 					d.Group[s] = 0
 				}
 			}
-		}, 5, false},
+			relocal(d)
+		}, false, "group 0 has 8 switches, more than K = 4"},
+		{"G too small", func(d *Dragonfly) { d.Model.GlobalPerSwitch = 1 }, true, "global links, more than G = 1"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			m := *d
 			m.Group, m.Local = slices.Clone(d.Group), slices.Clone(d.Local)
 			tc.mutate(&m)
-			if err := checkDragonfly(&m, g, id, group, tc.minSize); (err == nil) != tc.ok {
+			if err := checkDragonfly(&m, g, id, group); (err == nil) != tc.ok {
 				t.Errorf("checkDragonfly: %v, want ok = %v", err, tc.ok)
+			}
+			err := m.Check(g)
+			if tc.check == "" && err != nil || tc.check != "" && (err == nil || !strings.Contains(err.Error(), tc.check)) {
+				t.Errorf("Check: %v, want %q", err, tc.check)
 			}
 		})
 	}

@@ -24,7 +24,9 @@
 // In a Dragonfly the seed takes the classes of more than one edge for the
 // local links of the groups. Where faults or the Dragonfly's global links
 // defeat the rules taken literally, MapFlatFly and MapDragonfly document
-// the extra steps they take.
+// the extra steps they take; MapDragonfly's last ones rejoin groups that
+// faults split, within the invariants of the family (Dragonfly.Check)
+// and by the likelihood of the grouping (DragonflyModel.Score).
 //
 // Faults are tolerated as the seed claims: switches and links may be
 // missing. The recovered structure covers the surviving connected part of

@@ -1,6 +1,9 @@
 package structure
 
 import (
+	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"netsim/topologies"
@@ -75,18 +78,22 @@ func TestMapFlatFlyStrayLinks(t *testing.T) {
 	}
 }
 
+// dragonflySeeds lists the fault draws of the Dragonfly fault tests.
+var dragonflySeeds = []uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+
+// TestMapDragonflyFaults maps seed 004's Dragonfly (K = 16, G = 8, 128
+// groups) with 40 % of the switches and 10 % of the links missing. With
+// 40 % gone a group keeps 9.6 switches on average but now and then only
+// 2–6, which steps 1–5 of MapDragonfly often leave split; every group must
+// come out exactly, or the draw must be proven ambiguous (provenAmbiguous:
+// the mapping and the truth both keep every invariant, and the truth is
+// not more likely).
 func TestMapDragonflyFaults(t *testing.T) {
-	// Seed 004's Dragonfly: K = 16, G = 8, 128 groups. With 40 % of the
-	// switches gone a group keeps 9.6 switches on average but now and
-	// then only 2–6, which can be indistinguishable from several groups
-	// (see MapDragonfly); groups that kept at least 7 must come out
-	// exactly, and no two groups may ever be merged.
-	const minSize = 7
+	rejoined := 0
 	for _, arr := range arrangements {
 		net, group := dragonfly(t, 16, 8, arr, true)
 		full := FromNetwork(net)
-		exact := 0
-		for _, seed := range seeds {
+		for _, seed := range dragonflySeeds {
 			g, orig := faulty(full, 0.40, 0.10, seed)
 			if want := 2048 - 819; g.Switches() != want {
 				t.Fatalf("seed %d: %d switches left, want %d", seed, g.Switches(), want)
@@ -95,14 +102,81 @@ func TestMapDragonflyFaults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := checkDragonfly(d, g, orig, group, minSize); err != nil {
-				t.Errorf("%s seed %d: %v", arr, seed, err)
+			if err := checkDragonfly(d, g, orig, group); err != nil {
+				if why := provenAmbiguous(d, g, orig, group); why != nil {
+					t.Errorf("%s seed %d: %v, and not ambiguous: %v", arr, seed, err, why)
+				} else {
+					t.Logf("%s seed %d: ambiguous draw: %v", arr, seed, err)
+				}
 			}
-			if checkDragonfly(d, g, orig, group, 0) == nil {
-				exact++
+			if err := d.Check(g); err != nil {
+				t.Errorf("%s seed %d: Check: %v", arr, seed, err)
 			}
+			if m := d.Model; m.GroupSize != 16 || m.GlobalPerSwitch != 8 || m.Groups != 129 {
+				t.Errorf("%s seed %d: inferred K = %d, G = %d, %d groups; want 16, 8, 129", arr, seed, m.GroupSize, m.GlobalPerSwitch, m.Groups)
+			}
+			if m := d.Model; math.Abs(m.SwitchSurvival-0.6) > 0.02 || math.Abs(m.LinkSurvival-0.9) > 0.02 {
+				t.Errorf("%s seed %d: estimated %.3f of the switches and %.3f of the links present; want 0.6, 0.9", arr, seed, m.SwitchSurvival, m.LinkSurvival)
+			}
+			rejoined += d.Rejoined
 		}
-		t.Logf("%s: %d of %d fault draws mapped exactly (every group)", arr, exact, len(seeds))
+	}
+	// Steps 1–5 alone leave groups split in about one draw of eight.
+	if rejoined == 0 {
+		t.Errorf("no switch rejoined in %d draws: the draws no longer exercise step 7", 3*len(dragonflySeeds))
+	}
+	t.Logf("%d switches rejoined their groups in %d draws", rejoined, 3*len(dragonflySeeds))
+}
+
+// TestMapDragonflyAmbiguousDraw runs a fault draw that no mapping can get
+// right from the link list: a switch of a group of six kept one local
+// link, to the other five, and one global link, to a group that also kept
+// five switches; the two groupings keep every invariant and score the
+// same. The test proves the ambiguity, and that provenAmbiguous rejects a
+// grouping that keeps every invariant but is less likely than the truth.
+func TestMapDragonflyAmbiguousDraw(t *testing.T) {
+	net, group := dragonfly(t, 16, 8, "absolute", true)
+	g, orig := faulty(FromNetwork(net), 0.40, 0.10, 951)
+	d, err := MapDragonfly(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checkDragonfly(d, g, orig, group) == nil {
+		t.Fatal("mapped exactly: the draw no longer shows an ambiguity")
+	}
+	if why := provenAmbiguous(d, g, orig, group); why != nil {
+		t.Fatalf("not proven ambiguous: %v", why)
+	}
+	truth := truthDragonfly(d, g, orig, group)
+	if sd, st := d.Model.Score(g, d.Group), d.Model.Score(g, truth.Group); math.Abs(sd-st) > 1e-9*math.Abs(st) {
+		t.Errorf("scores %.6f (mapping) and %.6f (truth), want equal", sd, st)
+	}
+	// Splitting off the truth a switch with one local link and fewer than
+	// G global ones keeps every invariant, but scores lower.
+	wrong := truthDragonfly(d, g, orig, group)
+	links := make([][2]int, g.Switches()) // local, global links
+	for i, l := range g.Links {
+		k := 1
+		if wrong.Local[i] {
+			k = 0
+		}
+		links[l.A][k]++
+		links[l.B][k]++
+	}
+	s := slices.IndexFunc(links, func(c [2]int) bool { return c[0] == 1 && c[1] < 8 })
+	if s < 0 {
+		t.Fatal("no switch with one local link")
+	}
+	wrong.Group[s] = wrong.Groups
+	wrong.Groups++
+	for i, l := range g.Links {
+		wrong.Local[i] = wrong.Group[l.A] >= 0 && wrong.Group[l.A] == wrong.Group[l.B]
+	}
+	if err := wrong.Check(g); err != nil {
+		t.Fatalf("switch %s split off: %v", g.Names[s], err)
+	}
+	if why := provenAmbiguous(wrong, g, orig, group); why == nil || !strings.Contains(why.Error(), "higher than the mapping's") {
+		t.Errorf("switch %s split off: %v, want the truth scoring higher", g.Names[s], why)
 	}
 }
 
