@@ -43,12 +43,25 @@ type Spec struct {
 //   - hypercube: "dor", the FlatFly's (a hypercube is the FlatFly
 //     2 × … × 2): correct the differing bits from the lowest dimension up.
 //   - crossbar: "dor", the single hop to the destination host's port.
+//   - dragonfly: "static" (local, global, local hop; seed 004 §3.5) on 2
+//     VLs, and the adaptive family "S", "D", "SD", "G", "GS", "GI", "GD",
+//     "GSI", "GID", "GSD", "GSID" (G: an extra global hop through an
+//     intermediate group; S, I, D: an extra local hop in the source,
+//     intermediate, destination group) on 6 VLs; see dragonflyStatic and
+//     dragonflyAdaptive for the VL rules and the deadlock-freedom proofs.
+//     Both read the groups from Switch.Coord = [group, index] and the
+//     gateways from the links, so they work with every arrangement and
+//     with omit_one_global.
+//   - slimfly: "minimal", all shortest paths from the algebra of seed 004
+//     §3.6 on 2 VLs (VL 0 on the first hop, VL 1 on the second); see
+//     slimFlyMinimal.
 //   - ring: "dor-nodateline", minimal routing around the ring (the shorter
 //     direction; a tie goes the +1 way) over all parallel ports, with no
 //     dateline VLs. Its channel-dependency graph has a cycle, so it can
 //     deadlock: it exists to exercise deadlock detection, not to be used.
 //
-// VLs: all three need one VL (VLs() = 1) and use all s.VLs they are given.
+// VLs: the flatfly, hypercube, crossbar and ring routings need one VL
+// (VLs() = 1) and use all s.VLs they are given.
 // The source sets DLID = destination host and VL = (destination's local
 // index within its switch) mod s.VLs; the VL never changes along the path
 // (OutVL returns inVL). Each VL is then a copy of the single-VL routing, so
@@ -129,6 +142,17 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 		if s.Algorithm == "dor-nodateline" {
 			return func(n *topologies.Network, vls int) (Routing, error) { return newRingNoDateline(n, vls) }, nil
 		}
+	case "dragonfly":
+		if s.Algorithm == "static" {
+			return func(n *topologies.Network, vls int) (Routing, error) { return newDragonflyStatic(n, vls) }, nil
+		}
+		if _, _, _, _, ok := dragonflyLetters(s.Algorithm); ok {
+			return func(n *topologies.Network, vls int) (Routing, error) { return newDragonflyAdaptive(n, vls, s.Algorithm) }, nil
+		}
+	case "slimfly":
+		if s.Algorithm == "minimal" {
+			return func(n *topologies.Network, vls int) (Routing, error) { return newSlimFlyMinimal(n, vls) }, nil
+		}
 	}
 	extra, deflect, ok, err := parseDistance(s.Algorithm)
 	if err != nil {
@@ -155,6 +179,10 @@ func knownAlgorithms(kind string) string {
 		return "dor, " + anyAlgorithms
 	case "ring":
 		return "dor-nodateline, " + anyAlgorithms
+	case "dragonfly":
+		return "static, " + dragonflyAdaptiveNames + ", " + anyAlgorithms
+	case "slimfly":
+		return "minimal, " + anyAlgorithms
 	default:
 		return anyAlgorithms
 	}

@@ -21,7 +21,7 @@ func TestNewErrors(t *testing.T) {
 	ff := mustBuild(t, topologies.Spec{Kind: "flatfly", Dims: []int{2, 2}, HostsPerSwitch: 1})
 	xb := mustBuild(t, topologies.Spec{Kind: "crossbar", Hosts: 2})
 	ring := mustBuild(t, topologies.Spec{Kind: "ring", Switches: 3, HostsPerSwitch: 1})
-	other := &topologies.Network{Kind: "dragonfly"}
+	other := &topologies.Network{Kind: "kautz"}
 	cube := mustBuild(t, topologies.Spec{Kind: "hypercube", Dimension: 2, HostsPerSwitch: 1})
 	torus := mustBuild(t, topologies.Spec{Kind: "torus", Dims: []int{3, 3}, HostsPerSwitch: 1})
 	tests := []struct {
@@ -39,8 +39,8 @@ func TestNewErrors(t *testing.T) {
 		{"nodateline on flatfly", Spec{Algorithm: "dor-nodateline", VLs: 1}, ff, `algorithm: unknown routing "dor-nodateline" for topology flatfly (known: dor, distance, distance+E, deflection+E)`},
 		{"unknown on crossbar", Spec{Algorithm: "minhop", VLs: 1}, xb, `algorithm: unknown routing "minhop" for topology crossbar (known: dor, distance, distance+E, deflection+E)`},
 		{"dor on ring", Spec{Algorithm: "dor", VLs: 1}, ring, `algorithm: unknown routing "dor" for topology ring (known: dor-nodateline, distance, distance+E, deflection+E)`},
-		{"unknown topology", Spec{Algorithm: "dor", VLs: 1}, other, `algorithm: unknown routing "dor" for topology dragonfly (known: distance, distance+E, deflection+E)`},
-		{"distance on empty network", Spec{Algorithm: "distance", VLs: 1}, other, `routing distance: network "dragonfly" has no switches`},
+		{"unknown topology", Spec{Algorithm: "dor", VLs: 1}, other, `algorithm: unknown routing "dor" for topology kautz (known: distance, distance+E, deflection+E)`},
+		{"distance on empty network", Spec{Algorithm: "distance", VLs: 1}, other, `routing distance: network "kautz" has no switches`},
 		{"deflection+1 on ring", Spec{Algorithm: "deflection+1", VLs: 1}, ring, `algorithm: "deflection+1": deflection needs E ≥ 2 extra hops, got 1`},
 		{"unknown on hypercube", Spec{Algorithm: "valiant", VLs: 1}, cube, `algorithm: unknown routing "valiant" for topology hypercube (known: dor, distance, distance+E, deflection+E)`},
 		{"dor on torus", Spec{Algorithm: "dor", VLs: 1}, torus, `algorithm: unknown routing "dor" for topology torus (known: distance, distance+E, deflection+E)`},
@@ -58,7 +58,7 @@ func TestNewErrors(t *testing.T) {
 	}
 }
 
-// routings returns one routing of every implemented kind, each with 2 VLs.
+// routings returns one routing of every implemented kind, each with 6 VLs.
 func routings(t testing.TB) map[string]Routing {
 	t.Helper()
 	nets := map[string]struct {
@@ -71,10 +71,13 @@ func routings(t testing.TB) map[string]Routing {
 		"flatfly deflection+2": {topologies.Spec{Kind: "flatfly", Dims: []int{3, 4}, Widths: []int{1, 2}, HostsPerSwitch: 2}, "deflection+2"},
 		"ring distance+1":      {topologies.Spec{Kind: "ring", Switches: 5, Widths: []int{2}, HostsPerSwitch: 2}, "distance+1"},
 		"hypercube":            {topologies.Spec{Kind: "hypercube", Dimension: 2, Width: 2, HostsPerSwitch: 2}, "dor"},
+		"dragonfly static":     {topologies.Spec{Kind: "dragonfly", GroupSize: 2, GlobalPerSwitch: 1, HostsPerSwitch: 2}, "static"},
+		"dragonfly GSID":       {topologies.Spec{Kind: "dragonfly", GroupSize: 3, GlobalPerSwitch: 1, HostsPerSwitch: 2}, "GSID"},
+		"slimfly":              {topologies.Spec{Kind: "slimfly", Q: 3, HostsPerSwitch: 1}, "minimal"},
 	}
 	out := map[string]Routing{}
 	for name, n := range nets {
-		r, err := New(Spec{Algorithm: n.alg, VLs: 2}, mustBuild(t, n.spec))
+		r, err := New(Spec{Algorithm: n.alg, VLs: 6}, mustBuild(t, n.spec))
 		if err != nil {
 			t.Fatal(err)
 		}
