@@ -147,7 +147,9 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 			return func(n *topologies.Network, vls int) (Routing, error) { return newDragonflyStatic(n, vls) }, nil
 		}
 		if _, _, _, _, ok := dragonflyLetters(s.Algorithm); ok {
-			return func(n *topologies.Network, vls int) (Routing, error) { return newDragonflyAdaptive(n, vls, s.Algorithm) }, nil
+			return func(n *topologies.Network, vls int) (Routing, error) {
+				return newDragonflyAdaptive(n, vls, s.Algorithm)
+			}, nil
 		}
 	case "slimfly":
 		if s.Algorithm == "minimal" {
