@@ -69,14 +69,15 @@ const (
 //
 //	A ≠ Dg:  VL 4 → phase 0, h = 0;  0 → phase 0, h = 1;  1 → phase 0, h = 2;
 //	         VL 5 → phase 1, h = 0;  2 → phase 1, h = 1;  3 → phase 1, h = 2.
-//	A = Dg:  an even VL → h = 1, and B = 1 remains;
+//	A = Dg:  an even VL → h = 1: only the hop to t remains;
 //	         an odd VL  → h = 0 (VL 1: within the group; 5: phase 1; 3: phase 2),
 //	         unless it arrived on a second local hop (VLs 1, 3, 5), which
 //	         always ends at t, where h does not matter.
 //
-// VLs 4 and 5 never reach a group other than Dg on a local link (phase 2
-// is in Dg), and the global link out of phase 1 only leads to Dg. OutVL
-// sees (input port, input VL) and tells the phase and h from them: from a
+// The first table is unambiguous because local links carry VLs 4 and 5
+// only in phase 2, which is in Dg, and the global link out of phase 1
+// leads only to Dg. OutVL sees (input port, input VL) and tells the phase
+// and h from them: from a
 // host, phase 0, h = 0; from a local link with VL v, phase ⌊v/2⌋, h = v mod
 // 2 + 1; from a global link, phase 2 after VL 3 and phase 1 otherwise,
 // h = 0. It gives VL 2φ + h to a local hop and VL 5 (phase 0) or 3 (phase
@@ -86,15 +87,20 @@ const (
 //
 // Rank the (link, VL) channels: local VL 0 < local VL 1 < global VL 5 <
 // local VL 2 < local VL 3 < global VL 3 < local VL 4 < local VL 5. A
-// packet holding a channel waits only for the next channel of its path,
-// and along every path the ranks strictly increase: phase by phase, a
-// group's first local hop comes before its second, local hops of a phase
-// before its global hop, and a global hop before the local hops of the
-// next phase. Host channels only start (injection) or end (ejection)
-// paths. So the channel dependency graph over (link, VL), built from every
-// candidate, is acyclic, and the routing is deadlock-free (Dally and
-// Seitz: an acyclic graph suffices for adaptive routing too). Every path
-// ends at the destination within 8 hops, so there is no livelock either.
+// packet holding a channel waits only for a candidate of the state it
+// arrived in, i.e. for the next channel of one of its paths, so the
+// dependencies are exactly: local 0 → local 1 or global 5; local 1 →
+// global 5; global 5 → local 2 or global 3; local 2 → local 3 or global 3;
+// local 3 → global 3; global 3 → local 4; local 4 → local 5; and any
+// channel → the destination host. Each goes up the ranking (a group's
+// first local hop before its second, local hops of a phase before its
+// global hop, a global hop before the hops of the next phase), and host
+// channels only start (injection) or end (ejection) paths. So the channel
+// dependency graph over (link, VL), built from every candidate, is
+// acyclic, and the routing is deadlock-free (Dally and Seitz; for an
+// adaptive routing an acyclic graph of all candidates is sufficient).
+// Every path ends at the destination within 8 hops, so there is no
+// livelock either.
 type dragonflyAdaptive struct {
 	df         *dragonfly
 	name       string

@@ -127,6 +127,7 @@ func TestDragonflyRoutings(t *testing.T) {
 				if ok, cycle := g.acyclic(); !ok {
 					t.Errorf("channel dependency graph has a cycle: %v", cycle)
 				}
+				checkDragonflyRanks(t, g, alg)
 				rng := kernel.NewRNG(1, uint64(len(alg)))
 				for src := range net.Hosts {
 					for dst := range net.Hosts {
@@ -137,6 +138,39 @@ func TestDragonflyRoutings(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// checkDragonflyRanks checks the deadlock-freedom proofs of the Dragonfly
+// routings: every dependency between switch-to-switch channels goes up the
+// ranking of (link kind, VL) the proof gives.
+func checkDragonflyRanks(t *testing.T, g *routeGraph, alg string) {
+	t.Helper()
+	// rank[kind][VL], kind 0 local and 1 global; -1 for a channel the
+	// proof says no packet uses.
+	rank := [2][6]int{{0, 1, 3, 4, 6, 7}, {-1, -1, -1, 5, -1, 2}}
+	if alg == "static" {
+		rank = [2][6]int{{0, 2, -1, -1, -1, -1}, {1, -1, -1, -1, -1, -1}}
+	}
+	of := func(c int32) int {
+		st := g.state(c)
+		kind := 0
+		if g.net.Switches[st.sw].Coord[0] != g.net.Switches[g.net.Switches[st.sw].Ports[st.inPort].Peer].Coord[0] {
+			kind = 1
+		}
+		r := rank[kind][st.inVL]
+		if r < 0 {
+			t.Fatalf("%s: channel %+v (kind %d) is used", alg, st, kind)
+		}
+		return r
+	}
+	for d := range g.deps {
+		if g.net.Switches[g.state(d[0]).sw].Ports[g.state(d[0]).inPort].Kind == topologies.HostPort {
+			continue // injection
+		}
+		if of(d[0]) >= of(d[1]) {
+			t.Fatalf("%s: dependency %+v → %+v goes down the ranking", alg, g.state(d[0]), g.state(d[1]))
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package routing
 
 import (
+	"sort"
 	"testing"
 
 	"netsim/kernel"
@@ -37,6 +38,13 @@ func newRouteGraph(net *topologies.Network, vls int) *routeGraph {
 // channel returns the channel a packet in state st arrived on.
 func (g *routeGraph) channel(st routeState) int32 {
 	return (g.portStart[st.sw]+int32(st.inPort))*int32(g.vls) + int32(st.inVL)
+}
+
+// state returns the switch, input port and VL of channel c.
+func (g *routeGraph) state(c int32) routeState {
+	gp := int(c) / g.vls
+	sw := sort.Search(len(g.net.Switches), func(s int) bool { return int(g.portStart[s+1]) > gp })
+	return routeState{sw, gp - int(g.portStart[sw]), int(c) % g.vls}
 }
 
 // checkCandidates fails unless cands is a legal answer of r at state st
