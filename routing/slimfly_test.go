@@ -144,3 +144,25 @@ func TestSlimFlyMinimalErrors(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkSlimFlyRoute routes on the Slim Fly over GF(32) (2,048
+// switches, the size seed 004 considers): one Route call per iteration.
+func BenchmarkSlimFlyRoute(b *testing.B) {
+	net, err := topologies.SlimFly(32, 1, 8)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := New(Spec{Algorithm: "minimal", VLs: 2}, net)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := make([]Candidate, 0, 64)
+	nh, ns := len(net.Hosts), len(net.Switches)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		dlid, vl := r.Source(0, i*7919%nh)
+		out = r.Route(i*31%ns, 0, vl, dlid, out[:0])
+		i++
+	}
+}
