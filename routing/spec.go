@@ -75,6 +75,18 @@ type Spec struct {
 //     dateline or none does, so the ring's dependencies never close
 //     (proof on type torusDOR); sizes K ≤ 3 take at most one hop.
 //   - crossbar: "dor", the single hop to the destination host's port.
+//   - dragonfly: "static" (local, global, local hop; seed 004 §3.5) on 2
+//     VLs, and the adaptive family "S", "D", "SD", "G", "GS", "GI", "GD",
+//     "GSI", "GID", "GSD", "GSID" (G: an extra global hop through an
+//     intermediate group; S, I, D: an extra local hop in the source,
+//     intermediate, destination group) on 6 VLs; see dragonflyStatic and
+//     dragonflyAdaptive for the VL rules and the deadlock-freedom proofs.
+//     Both read the groups from Switch.Coord = [group, index] and the
+//     gateways from the links, so they work with every arrangement and
+//     with omit_one_global.
+//   - slimfly: "minimal", all shortest paths from the algebra of seed 004
+//     §3.6 on 2 VLs (VL 0 on the first hop, VL 1 on the second); see
+//     slimFlyMinimal.
 //   - ring: "dor-nodateline", minimal routing around the ring (the shorter
 //     direction; a tie goes the +1 way) over all parallel ports, with no
 //     dateline VLs. Its channel-dependency graph has a cycle, so it can
@@ -172,6 +184,19 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 		if s.Algorithm == "dor-nodateline" {
 			return func(n *topologies.Network, vls int) (Routing, error) { return newRingNoDateline(n, vls) }, nil
 		}
+	case "dragonfly":
+		if s.Algorithm == "static" {
+			return func(n *topologies.Network, vls int) (Routing, error) { return newDragonflyStatic(n, vls) }, nil
+		}
+		if _, _, _, _, ok := dragonflyLetters(s.Algorithm); ok {
+			return func(n *topologies.Network, vls int) (Routing, error) {
+				return newDragonflyAdaptive(n, vls, s.Algorithm)
+			}, nil
+		}
+	case "slimfly":
+		if s.Algorithm == "minimal" {
+			return func(n *topologies.Network, vls int) (Routing, error) { return newSlimFlyMinimal(n, vls) }, nil
+		}
 	}
 	extra, deflect, ok, err := parseDistance(s.Algorithm)
 	if err != nil {
@@ -200,6 +225,10 @@ func knownAlgorithms(kind string) string {
 		return "dor, mixed-dor, negative-first, abo-negative-first, abo-positive-last, " + anyAlgorithms
 	case "ring":
 		return "dor, dor-nodateline, " + anyAlgorithms
+	case "dragonfly":
+		return "static, " + dragonflyAdaptiveNames + ", " + anyAlgorithms
+	case "slimfly":
+		return "minimal, " + anyAlgorithms
 	default:
 		return anyAlgorithms
 	}

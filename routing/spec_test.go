@@ -21,7 +21,7 @@ func TestNewErrors(t *testing.T) {
 	ff := mustBuild(t, topologies.Spec{Kind: "flatfly", Dims: []int{2, 2}, HostsPerSwitch: 1})
 	xb := mustBuild(t, topologies.Spec{Kind: "crossbar", Hosts: 2})
 	ring := mustBuild(t, topologies.Spec{Kind: "ring", Switches: 3, HostsPerSwitch: 1})
-	other := &topologies.Network{Kind: "dragonfly"}
+	other := &topologies.Network{Kind: "kautz"}
 	cube := mustBuild(t, topologies.Spec{Kind: "hypercube", Dimension: 2, HostsPerSwitch: 1})
 	torus := mustBuild(t, topologies.Spec{Kind: "torus", Dims: []int{3, 3}, HostsPerSwitch: 1})
 	tests := []struct {
@@ -39,8 +39,8 @@ func TestNewErrors(t *testing.T) {
 		{"nodateline on flatfly", Spec{Algorithm: "dor-nodateline", VLs: 1}, ff, `algorithm: unknown routing "dor-nodateline" for topology flatfly (known: dor, distance, distance+E, deflection+E)`},
 		{"unknown on crossbar", Spec{Algorithm: "minhop", VLs: 1}, xb, `algorithm: unknown routing "minhop" for topology crossbar (known: dor, distance, distance+E, deflection+E)`},
 		{"unknown on ring", Spec{Algorithm: "dor-dateline", VLs: 1}, ring, `algorithm: unknown routing "dor-dateline" for topology ring (known: dor, dor-nodateline, distance, distance+E, deflection+E)`},
-		{"unknown topology", Spec{Algorithm: "dor", VLs: 1}, other, `algorithm: unknown routing "dor" for topology dragonfly (known: distance, distance+E, deflection+E)`},
-		{"distance on empty network", Spec{Algorithm: "distance", VLs: 1}, other, `routing distance: network "dragonfly" has no switches`},
+		{"unknown topology", Spec{Algorithm: "dor", VLs: 1}, other, `algorithm: unknown routing "dor" for topology kautz (known: distance, distance+E, deflection+E)`},
+		{"distance on empty network", Spec{Algorithm: "distance", VLs: 1}, other, `routing distance: network "kautz" has no switches`},
 		{"deflection+1 on ring", Spec{Algorithm: "deflection+1", VLs: 1}, ring, `algorithm: "deflection+1": deflection needs E ≥ 2 extra hops, got 1`},
 		{"unknown on hypercube", Spec{Algorithm: "valiant", VLs: 1}, cube, `algorithm: unknown routing "valiant" for topology hypercube (known: dor, mixed-dor, negative-first, abo-negative-first, abo-positive-last, distance, distance+E, deflection+E)`},
 		{"nodateline on torus", Spec{Algorithm: "dor-nodateline", VLs: 1}, torus, `algorithm: unknown routing "dor-nodateline" for topology torus (known: dor, distance, distance+E, deflection+E)`},
@@ -59,7 +59,7 @@ func TestNewErrors(t *testing.T) {
 	}
 }
 
-// routings returns one routing of every implemented kind, each with 2 VLs.
+// routings returns one routing of every implemented kind, each with 6 VLs.
 func routings(t testing.TB) map[string]Routing {
 	t.Helper()
 	nets := map[string]struct {
@@ -76,10 +76,13 @@ func routings(t testing.TB) map[string]Routing {
 		"hypercube abo-nf":     {topologies.Spec{Kind: "hypercube", Dimension: 3, HostsPerSwitch: 3}, "abo-negative-first"},
 		"torus":                {topologies.Spec{Kind: "torus", Dims: []int{4, 3}, Widths: []int{2, 1}, HostsPerSwitch: 2}, "dor"},
 		"ring dor":             {topologies.Spec{Kind: "ring", Switches: 6, HostsPerSwitch: 4}, "dor"},
+		"dragonfly static":     {topologies.Spec{Kind: "dragonfly", GroupSize: 2, GlobalPerSwitch: 1, HostsPerSwitch: 2}, "static"},
+		"dragonfly GSID":       {topologies.Spec{Kind: "dragonfly", GroupSize: 3, GlobalPerSwitch: 1, HostsPerSwitch: 2}, "GSID"},
+		"slimfly":              {topologies.Spec{Kind: "slimfly", Q: 3, HostsPerSwitch: 1}, "minimal"},
 	}
 	out := map[string]Routing{}
 	for name, n := range nets {
-		r, err := New(Spec{Algorithm: n.alg, VLs: 2}, mustBuild(t, n.spec))
+		r, err := New(Spec{Algorithm: n.alg, VLs: 6}, mustBuild(t, n.spec))
 		if err != nil {
 			t.Fatal(err)
 		}
