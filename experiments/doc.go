@@ -8,6 +8,6 @@
 // which a Runner simulates in parallel, either for a fixed list of loads or
 // for a saturation search by bisection. Results come out as Records, in the
 // order of the experiment definition whatever the parallelism, and can be
-// written as JSON lines (WriteJSON), readable text (TextWriter) or markdown
-// tables (Table).
+// written as JSON lines (WriteJSON) or readable text (TextWriter); package
+// experiments/report turns JSON lines into tables and plots.
 package experiments

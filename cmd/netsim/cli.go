@@ -27,6 +27,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runCommand(ctx, args[1:], stdout, stderr)
 	case "topo":
 		return topoCommand(args[1:], stdout, stderr)
+	case "table":
+		return tableCommand(args[1:], stdout, stderr)
+	case "plot":
+		return plotCommand(args[1:], stdout, stderr)
 	case "version":
 		if len(args) > 1 {
 			fmt.Fprintf(stderr, "netsim: version takes no arguments, got %q\n", args[1:])
@@ -53,6 +57,10 @@ func helpCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, runUsage)
 	case "topo":
 		fmt.Fprint(stdout, topoUsage)
+	case "table":
+		fmt.Fprint(stdout, tableUsage)
+	case "plot":
+		fmt.Fprint(stdout, plotUsage)
 	case "version":
 		fmt.Fprint(stdout, versionUsage)
 	case "help":

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"netsim/experiments"
 )
@@ -27,7 +26,7 @@ func parseRunFlags(args []string) (runFlags, error) {
 	var f runFlags
 	fs := flag.NewFlagSet("netsim run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&f.outDir, "o", "", "write results.jsonl and table.md to `DIR`")
+	fs.StringVar(&f.outDir, "o", "", "write results.jsonl, tables and plots to `DIR`")
 	fs.IntVar(&f.jobs, "j", 0, "simulate up to `N` points at once (default: number of CPUs)")
 	fs.BoolVar(&f.json, "json", false, "print JSON lines instead of a table")
 	files, err := parseArgs(fs, args)
@@ -95,13 +94,12 @@ func runCommand(ctx context.Context, args []string, stdout, stderr io.Writer) in
 }
 
 // outputs sends each record to stdout (table or JSON), to stderr (errors),
-// and with -o to results.jsonl and table.md.
+// and with -o to results.jsonl, from which close writes the report.
 type outputs struct {
 	stdout    io.Writer
 	stderr    io.Writer
 	text      *experiments.TextWriter // nil with --json
 	results   *os.File
-	table     experiments.Table
 	outDir    string
 	failed    int
 	deadlocks int
@@ -147,27 +145,17 @@ func (o *outputs) write(r experiments.Record) error {
 		if err := experiments.WriteJSON(o.results, r); err != nil {
 			return fmt.Errorf("%s: %w", o.results.Name(), err)
 		}
-		o.table.Add(r) // only table.md needs the records kept
 	}
 	return nil
 }
 
-// close finishes results.jsonl and writes table.md.
+// close finishes results.jsonl and writes the tables and plots from it.
 func (o *outputs) close() error {
 	if o.results == nil {
 		return nil
 	}
-	var errs []error
 	if err := o.results.Close(); err != nil {
-		errs = append(errs, err)
+		return err
 	}
-	var b strings.Builder
-	if err := o.table.WriteMarkdown(&b); err != nil {
-		errs = append(errs, err)
-	}
-	path := filepath.Join(o.outDir, "table.md")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
+	return writeReport(o.outDir)
 }

@@ -7,6 +7,10 @@ Usage:
 
   netsim run [FILE.toml ...] [-o DIR] [-j N] [--json]
         run experiments (the embedded quick start when no file is given)
+  netsim table RESULTS.jsonl ... [--rows KEYS] [--cols KEY] [--value V] [--format md|csv] [-o FILE]
+        pivot results into a markdown or CSV table (saturation per pattern, ...)
+  netsim plot RESULTS.jsonl ... -o DIR [--by routing|pattern]
+        draw throughput, latency and saturation charts (PNG and SVG)
   netsim topo describe (FILE.toml | --preset NAME) [--json]
         print a network's size, diameter, distances and bisection
   netsim topo export (FILE.toml | --preset NAME) [-o OUT.dot] [--routes]
@@ -31,8 +35,10 @@ prints a readable table of its points and saturation results; with no file
 it runs the embedded quick-start experiment. Flags may come before or
 after the files.
 
-  -o DIR   also write DIR/results.jsonl (one JSON object per line) and
-           DIR/table.md (markdown tables); DIR is created if needed
+  -o DIR   also write DIR/results.jsonl (one JSON object per line) and,
+           from it, DIR/table.md (markdown tables), DIR/table.csv (as
+           netsim table prints it) and the charts of netsim plot; DIR is
+           created if needed
   -j N     simulate up to N points at once (default: the number of CPUs);
            results do not depend on N
   --json   print one JSON object per line on stdout instead of the table
