@@ -230,16 +230,22 @@ func saturationFigures(t *Table) []*Figure {
 	for _, g := range groupRows(t, 1) {
 		f := newFigure("saturation-"+slug(g.keys[0]), g.keys[0]+" — saturation")
 		f.Plot.X.Label.Text, f.Plot.Y.Label.Text = "traffic pattern", labelSaturation
+		var cols []int // the patterns measured on this topology
+		for j := range t.Cols {
+			if slices.ContainsFunc(g.rows, func(r Row) bool { return r.Cells[j].OK }) {
+				cols = append(cols, j)
+			}
+		}
 		top := 0.0
 		for i, r := range g.rows {
 			s := Series{Name: seriesName(t, r, 1)}
-			b := &bars{index: i, count: len(g.rows), color: palette(i), labels: len(g.rows)*len(t.Cols) <= maxBarLabels}
-			for j, c := range r.Cells {
+			b := &bars{index: i, count: len(g.rows), color: palette(i), labels: len(g.rows)*len(cols) <= maxBarLabels}
+			for x, j := range cols {
 				v := math.NaN()
-				if c.OK {
+				if c := r.Cells[j]; c.OK {
 					v = 100 * c.Value
 					top = math.Max(top, v)
-					s.X = append(s.X, float64(j))
+					s.X = append(s.X, float64(x))
 					s.Y = append(s.Y, v)
 				}
 				b.values = append(b.values, v)
@@ -248,9 +254,13 @@ func saturationFigures(t *Table) []*Figure {
 			f.Plot.Add(b)
 			f.addEntry(s.Name, b)
 		}
-		f.Plot.NominalX(t.Cols...)
+		names := make([]string, len(cols))
+		for x, j := range cols {
+			names[x] = t.Cols[j]
+		}
+		f.Plot.NominalX(names...)
 		f.grid.Vertical.Color = nil
-		f.Plot.X.Min, f.Plot.X.Max = -0.5, float64(len(t.Cols))-0.5
+		f.Plot.X.Min, f.Plot.X.Max = -0.5, float64(len(cols))-0.5
 		f.Plot.Y.Min, f.Plot.Y.Max = 0, min(100, 10*math.Ceil(top*1.1/10+1e-9)) // room for the labels
 		figs = append(figs, f)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -49,9 +50,9 @@ func capitalize(s string) string {
 }
 
 // WriteMarkdown writes the caption, a blank line and the table in
-// markdown; values are rounded for reading (saturation in % with one
-// decimal, loads with 4 decimals, latencies with 1, hops with 3) and
-// empty cells show "—".
+// markdown; values are rounded for reading, halves away from zero
+// (saturation in % with one decimal, loads with 4 decimals, latencies
+// with 1, hops with 3), and empty cells show "—".
 func (t *Table) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString(t.Caption() + "\n\n|")
@@ -124,7 +125,10 @@ func formatValue(value string, v float64, precise bool) string {
 	if precise {
 		return formatDecimal(v, places[1])
 	}
-	return strconv.FormatFloat(v, 'f', places[0], 64)
+	// Halves round away from zero, as in seed 004's table (104/128 =
+	// 81.25 % is 81.3 there); strconv would round 81.25 to even.
+	scale := math.Pow(10, float64(places[0]))
+	return strconv.FormatFloat(math.Round(v*scale)/scale, 'f', places[0], 64)
 }
 
 // formatDecimal renders v with at most places decimals, without trailing

@@ -45,22 +45,28 @@ func (f *Figure) Write(w io.Writer, format string) error {
 }
 
 // draw draws the plot on the left of c and the legend in a column on the
-// right, its top level with the top of the data area.
+// right.
 func (f *Figure) draw(c draw.Canvas) {
 	c.SetColor(f.Plot.BackgroundColor)
 	c.Fill(c.Rectangle.Path())
+	plotArea, legendArea := f.layout(c)
+	f.Plot.Draw(plotArea)
+	legend := f.Legend
+	legend.Draw(legendArea)
+}
+
+// layout splits c into the plot's area and the legend's, a column right
+// of the plot whose top is level with the top of the data area.
+func (f *Figure) layout(c draw.Canvas) (plotArea, legendArea draw.Canvas) {
 	margin := vg.Points(10)
 	c = draw.Crop(c, margin, -margin, margin, -margin)
-	legend := f.Legend
-	width := legend.Rectangle(c).Size().X
+	width := f.Legend.Rectangle(c).Size().X
 	gap := vg.Points(14)
-	plotArea := draw.Crop(c, 0, -(width + gap), 0, 0)
-	f.Plot.Draw(plotArea)
-	data := f.Plot.DataCanvas(plotArea)
-	legendArea := c
+	plotArea = draw.Crop(c, 0, -(width + gap), 0, 0)
+	legendArea = c
 	legendArea.Min.X = plotArea.Max.X + gap
-	legendArea.Max.Y = data.Max.Y
-	legend.Draw(legendArea)
+	legendArea.Max.Y = f.Plot.DataCanvas(plotArea).Max.Y
+	return plotArea, legendArea
 }
 
 // WriteFigures writes every figure to dir as NAME.png and NAME.svg and

@@ -107,7 +107,7 @@ func parseLine(line []byte, file string, n int) (Result, error) {
 	}
 	r := Result{Source: fmt.Sprintf("%s:%d", file, n), fields: fields}
 	kind, ok := r.Text("kind")
-	if !ok {
+	if raw := bytes.TrimSpace(fields["kind"]); !ok || raw[0] != '"' {
 		return Result{}, bad(`no "kind" text field`)
 	}
 	req, ok := required[kind]
@@ -121,7 +121,7 @@ func parseLine(line []byte, file string, n int) (Result, error) {
 			return Result{}, bad("%s line lacks %q", kind, f.key)
 		}
 		if f.text {
-			if _, ok := r.Text(f.key); !ok {
+			if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '"' {
 				return Result{}, bad("%s: expected text, got %s", f.key, raw)
 			}
 		} else if _, ok := r.Number(f.key); !ok {
@@ -170,12 +170,6 @@ func (r Result) Number(key string) (float64, bool) {
 		return 0, false
 	}
 	return *v, true
-}
-
-// isNumber reports whether field key holds a JSON number.
-func (r Result) isNumber(key string) bool {
-	raw := bytes.TrimSpace(r.fields[key])
-	return len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9')
 }
 
 // keys returns the names of the fields of r.
