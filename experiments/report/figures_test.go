@@ -242,10 +242,10 @@ func TestWriteFigures(t *testing.T) {
 
 func TestSlugAndNames(t *testing.T) {
 	for in, want := range map[string]string{
-		"flatfly 8x8 w1,1 c8":                   "flatfly_8x8_w1_1_c8",
+		"flatfly 8x8 w1,1 c8":                    "flatfly_8x8_w1_1_c8",
 		"product[slimfly q4 w2; flatfly 8x8] c8": "product_slimfly_q4_w2_flatfly_8x8_c8",
-		"distance+2":                            "distance+2",
-		"  ":                                    "_",
+		"distance+2":                             "distance+2",
+		"  ":                                     "_",
 	} {
 		if got := slug(in); got != want {
 			t.Errorf("slug(%q) = %q, want %q", in, got, want)
