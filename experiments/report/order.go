@@ -13,8 +13,9 @@ var seedPatterns = []string{"uniform", "complement", "reverse", "rotation", "shu
 
 // compareValues orders two values of the field key: traffic patterns in
 // seed 004's order, numbers by value, other text in natural order (digit
-// runs by value, so "flatfly 4x4" comes before "flatfly 16x16"). The
-// empty value (a missing field) comes first.
+// runs by value, so "flatfly 4x4" comes before "flatfly 16x16"; letters
+// regardless of case first, so "D" < "distance" < "G"). The empty value (a
+// missing field) comes first.
 func compareValues(key, a, b string) int {
 	if a == b {
 		return 0
@@ -48,7 +49,8 @@ func patternRank(p string) int {
 	return len(seedPatterns)
 }
 
-// naturalCompare compares text with runs of digits compared by value.
+// naturalCompare compares text with runs of digits compared by value and
+// letters regardless of case.
 func naturalCompare(a, b string) int {
 	for a != "" && b != "" {
 		da, db := isDigit(a[0]), isDigit(b[0])
@@ -65,8 +67,8 @@ func naturalCompare(a, b string) int {
 			a, b = ra, rb
 			continue
 		}
-		if a[0] != b[0] {
-			return cmp.Compare(a[0], b[0])
+		if ca, cb := lower(a[0]), lower(b[0]); ca != cb {
+			return cmp.Compare(ca, cb)
 		}
 		a, b = a[1:], b[1:]
 	}
@@ -83,6 +85,14 @@ func digitRun(s string) (run, rest string) {
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// lower maps ASCII upper-case letters to lower case.
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
 
 // compareRows orders rows of key values field by field.
 func compareRows(keys []string, a, b []string) int {

@@ -258,3 +258,12 @@ func TestCompareValues(t *testing.T) {
 		}
 	}
 }
+
+func TestCompareValuesCase(t *testing.T) {
+	got := []string{"static", "GSD", "distance", "D", "deflection+4", "G", "SD", "S"}
+	slices.SortFunc(got, func(a, b string) int { return compareValues("routing", a, b) })
+	want := []string{"D", "deflection+4", "distance", "G", "GSD", "S", "SD", "static"}
+	if !slices.Equal(got, want) {
+		t.Errorf("routings sorted %q, want %q", got, want)
+	}
+}

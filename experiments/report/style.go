@@ -28,12 +28,16 @@ func sans(size vg.Length) font.Font {
 }
 
 // palette returns the colour of series i: the ten colours of Tableau 10,
-// which stay distinct for colour-blind readers, in turn.
+// which stay apart for colour-blind readers, then their lighter partners
+// of Tableau 20, in turn.
 func palette(i int) color.Color {
 	cs := [...]color.RGBA{
 		{31, 119, 180, 255}, {255, 127, 14, 255}, {44, 160, 44, 255}, {214, 39, 40, 255},
 		{148, 103, 189, 255}, {140, 86, 75, 255}, {227, 119, 194, 255}, {127, 127, 127, 255},
 		{188, 189, 34, 255}, {23, 190, 207, 255},
+		{174, 199, 232, 255}, {255, 187, 120, 255}, {152, 223, 138, 255}, {255, 152, 150, 255},
+		{197, 176, 213, 255}, {196, 156, 148, 255}, {247, 182, 210, 255}, {199, 199, 199, 255},
+		{219, 219, 141, 255}, {158, 218, 229, 255},
 	}
 	return cs[i%len(cs)]
 }
