@@ -132,3 +132,23 @@ func TestPlotCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestRunReportWriteFailure checks that a chart that cannot be written
+// makes netsim run -o exit with status 1, results and table still written.
+func TestRunReportWriteFailure(t *testing.T) {
+	dir := t.TempDir()
+	file := writeFile(t, dir, "xbar.toml", small)
+	outDir := filepath.Join(dir, "out")
+	if err := os.MkdirAll(filepath.Join(outDir, "saturation-crossbar_h16.png"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := netsim(t, "run", file, "-o", outDir, "-j", "2")
+	if code != exitFailed || !strings.Contains(errs, "saturation-crossbar_h16.png") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	for _, name := range []string{"results.jsonl", "table.md", "table.csv", "throughput-crossbar_h16-uniform.png"} {
+		if st, err := os.Stat(filepath.Join(outDir, name)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

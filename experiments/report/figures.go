@@ -167,7 +167,7 @@ func throughputFigures(t *Table) []*Figure {
 			continue
 		}
 		ideal := lineOf([]float64{0, top}, []float64{0, top})
-		ideal.LineStyle = draw.LineStyle{Color: gray, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
+		ideal.LineStyle = draw.LineStyle{Color: gray(), Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
 		f.Plot.Add(ideal) // first, so the data is drawn over it
 		for i, s := range series {
 			f.addSeries(s, i, false)

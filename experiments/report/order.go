@@ -2,14 +2,9 @@ package report
 
 import (
 	"cmp"
-	"slices"
 	"strconv"
 	"strings"
 )
-
-// seedPatterns is the column order of seed 004's saturation table; other
-// patterns follow in alphabetical order.
-var seedPatterns = []string{"uniform", "complement", "reverse", "rotation", "shuffle", "transpose"}
 
 // compareValues orders two values of the field key: traffic patterns in
 // seed 004's order, numbers by value, other text in natural order (digit
@@ -40,13 +35,25 @@ func compareValues(key, a, b string) int {
 	return strings.Compare(a, b)
 }
 
-// patternRank is a pattern's position in seed 004's order, or
-// len(seedPatterns) for any other pattern.
+// patternRank is a pattern's position in the column order of seed 004's
+// saturation table, or 6 for any other pattern (those follow in
+// alphabetical order).
 func patternRank(p string) int {
-	if i := slices.Index(seedPatterns, p); i >= 0 {
-		return i
+	switch p {
+	case "uniform":
+		return 0
+	case "complement":
+		return 1
+	case "reverse":
+		return 2
+	case "rotation":
+		return 3
+	case "shuffle":
+		return 4
+	case "transpose":
+		return 5
 	}
-	return len(seedPatterns)
+	return 6
 }
 
 // naturalCompare compares text with runs of digits compared by value and

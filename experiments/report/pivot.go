@@ -89,15 +89,16 @@ type Cell struct {
 	OK    bool
 }
 
-// measured lists the fields that are measurements or outcomes, not part of
-// what identifies a result.
-var measured = []string{"kind", "generated", "accepted", "latency_avg", "latency_p99", "hops_avg",
-	"delivered", "measured_packets", "cycles", "stable", "saturation", "deadlock", "error"}
-
-// extendFirst are the fields Extend tries first, in order; then come the
-// others alphabetically, then experiment. seed is never tried: a point's
-// seed differs from load to load.
-var extendFirst = []string{"flow_control", "switching", "vls", "packet_flits", "resolution", "tolerance"}
+// isMeasured reports whether field k is a measurement or an outcome, not
+// part of what identifies a result.
+func isMeasured(k string) bool {
+	switch k {
+	case "kind", "generated", "accepted", "latency_avg", "latency_p99", "hops_avg",
+		"delivered", "measured_packets", "cycles", "stable", "saturation", "deadlock", "error":
+		return true
+	}
+	return false
+}
 
 // Pivot arranges results in a table as spec says. Results of the other
 // kind than the value's are ignored. Two results in one cell with the same
@@ -233,7 +234,10 @@ func extension(conflicts []conflict) string {
 			}
 		}
 	}
-	for _, f := range extendFirst {
+	// These first, in order; then the others alphabetically, then
+	// experiment. seed is never tried: a point's seed differs from load
+	// to load.
+	for _, f := range []string{"flow_control", "switching", "vls", "packet_flits", "resolution", "tolerance"} {
 		if slices.Contains(diff, f) {
 			return f
 		}
@@ -307,7 +311,7 @@ func build(sel []Result, value string, rowKeys []string, colKey string) (*Table,
 func differ(a, b Result) []string {
 	var diff []string
 	for _, k := range fieldNames([]Result{a, b}) {
-		if slices.Contains(measured, k) {
+		if isMeasured(k) {
 			continue
 		}
 		va, oka := a.Text(k)

@@ -37,15 +37,25 @@ type LineError struct {
 // Error formats the problem as FILE:LINE: message.
 func (e *LineError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
 
-// required lists, per kind, the fields a line must have, and whether each
-// must be text (else a number).
-var required = map[string][]struct {
+// field is a field a results line must have: text, or else a number.
+type field struct {
 	key  string
 	text bool
-}{
-	KindPoint:      {{"topology", true}, {"routing", true}, {"pattern", true}, {"offered", false}},
-	KindSaturation: {{"topology", true}, {"routing", true}, {"pattern", true}, {"saturation", false}},
-	KindError:      {{"topology", true}, {"routing", true}, {"pattern", true}},
+}
+
+// requiredFields returns the fields a line of kind must have; false for
+// an unknown kind.
+func requiredFields(kind string) ([]field, bool) {
+	labels := []field{{"topology", true}, {"routing", true}, {"pattern", true}}
+	switch kind {
+	case KindPoint:
+		return append(labels, field{"offered", false}), true
+	case KindSaturation:
+		return append(labels, field{"saturation", false}), true
+	case KindError:
+		return labels, true
+	}
+	return nil, false
 }
 
 // Read decodes the results lines of r, named name in messages. Blank lines
@@ -110,7 +120,7 @@ func parseLine(line []byte, file string, n int) (Result, error) {
 	if raw := bytes.TrimSpace(fields["kind"]); !ok || raw[0] != '"' {
 		return Result{}, bad(`no "kind" text field`)
 	}
-	req, ok := required[kind]
+	req, ok := requiredFields(kind)
 	if !ok {
 		return Result{}, bad(`kind %q: unknown (expected "point", "saturation" or "error")`, kind)
 	}

@@ -19,8 +19,8 @@ const (
 	barLabelSize = 9
 )
 
-// gray draws the ideal line and the style key.
-var gray = color.Gray{Y: 110}
+// gray is the colour of the ideal line and of the key to line styles.
+func gray() color.Color { return color.Gray{Y: 110} }
 
 // sans is the typeface of every text.
 func sans(size vg.Length) font.Font {
@@ -109,7 +109,7 @@ func lineOf(xs, ys []float64) *plotter.Line {
 	for k := range xs {
 		xys[k].X, xys[k].Y = xs[k], ys[k]
 	}
-	return &plotter.Line{XYs: xys, LineStyle: draw.LineStyle{Color: gray, Width: vg.Points(1)}}
+	return &plotter.Line{XYs: xys, LineStyle: draw.LineStyle{Color: gray(), Width: vg.Points(1)}}
 }
 
 // thumb draws a legend thumbnail: a line and, optionally, a marker.
@@ -136,6 +136,6 @@ func lineThumb(i int, dashed bool) plot.Thumbnailer {
 // keyThumb is the gray thumbnail of the legend's key to line styles.
 func keyThumb(dashed bool) plot.Thumbnailer {
 	ls := lineStyle(0, dashed)
-	ls.Color = gray
+	ls.Color = gray()
 	return thumb{line: ls}
 }

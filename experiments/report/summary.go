@@ -103,7 +103,7 @@ func writePoints(b *strings.Builder, points []Result) {
 func varying(rs []Result) []string {
 	var out []string
 	for _, k := range fieldNames(rs) {
-		if k == "seed" || slices.Contains(measured, k) {
+		if k == "seed" || isMeasured(k) {
 			continue
 		}
 		first, _ := rs[0].Text(k)
