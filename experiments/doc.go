@@ -17,5 +17,6 @@
 // key (Record.Key); a run appends its records to a ResultsFile as they
 // finish and a later run resumes from it (Store), simulating only what is
 // missing. Merge combines the results of shards. Results come out as JSON
-// lines (WriteJSON), readable text (TextWriter) or markdown tables (Table).
+// lines (WriteJSON) or readable text (TextWriter); package
+// experiments/report turns JSON lines into tables and plots.
 package experiments

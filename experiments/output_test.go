@@ -75,28 +75,6 @@ func TestWriteJSON(t *testing.T) {
 	}
 }
 
-func TestTableMarkdown(t *testing.T) {
-	var tab Table
-	for _, r := range sampleRecords(t) {
-		tab.Add(r)
-	}
-	var b bytes.Buffer
-	if err := tab.WriteMarkdown(&b); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{
-		"| experiment | topology | routing | pattern | offered | accepted | latency avg | latency p99 | hops | stable |",
-		"| small | crossbar h16 | dor | uniform | 0.5 | 0.4912 | 40.1 | 99.0 | 1.000 | yes |",
-		"| experiment | topology | routing | uniform |",
-		"| small | crossbar h16 | dor | 60.2 |",
-		"- deadlock: experiment small, pattern complement, load 0.75 deadlock: no progress",
-	} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("markdown lacks %q:\n%s", want, b.String())
-		}
-	}
-}
-
 func TestTextWriter(t *testing.T) {
 	var b bytes.Buffer
 	w := NewTextWriter(&b)

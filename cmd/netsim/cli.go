@@ -37,6 +37,10 @@ func runEnv(ctx context.Context, ev env, args []string) int {
 		return mergeCommand(args[1:], stdout, stderr)
 	case "topo":
 		return topoCommand(args[1:], stdout, stderr)
+	case "table":
+		return tableCommand(args[1:], stdout, stderr)
+	case "plot":
+		return plotCommand(args[1:], stdout, stderr)
 	case "version":
 		if len(args) > 1 {
 			fmt.Fprintf(stderr, "netsim: version takes no arguments, got %q\n", args[1:])
@@ -67,6 +71,10 @@ func helpCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, mergeUsage)
 	case "topo":
 		fmt.Fprint(stdout, topoUsage)
+	case "table":
+		fmt.Fprint(stdout, tableUsage)
+	case "plot":
+		fmt.Fprint(stdout, plotUsage)
 	case "version":
 		fmt.Fprint(stdout, versionUsage)
 	case "help":

@@ -6,6 +6,9 @@
 //	netsim run [FILE.toml ...] [-o DIR] [-j N] [--json] [--dry-run] [-q] [--shard I/N]
 //	netsim validate FILE.toml ...
 //	netsim merge RESULTS.jsonl ... [-o OUT.jsonl] [--check FILE.toml ...]
+//	netsim run [FILE.toml ...] [-o DIR] [-j N] [--json]
+//	netsim table RESULTS.jsonl ... [--rows KEYS] [--cols KEY] [--value V] [--format md|csv] [-o FILE]
+//	netsim plot RESULTS.jsonl ... -o DIR [--by routing|pattern]
 //	netsim topo describe FILE.toml [--json]
 //	netsim topo export FILE.toml [-o OUT.dot] [--routes]
 //	netsim version

@@ -180,9 +180,29 @@ func TestRunJSONAndOutDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## Points", "## Saturation", "| xbar | crossbar h16 | dor |"} {
+	for _, want := range []string{"## Points", "## Saturation", "| crossbar h16 | dor |", "| xbar | crossbar h16 | dor | uniform | 0.3 |"} {
 		if !strings.Contains(string(table), want) {
 			t.Errorf("table.md lacks %q:\n%s", want, table)
+		}
+	}
+	// table.md and table.csv hold what netsim table prints from results.jsonl.
+	resultsPath := filepath.Join(outDir, "results.jsonl")
+	code, md, errs := netsim(t, "table", resultsPath)
+	if code != exitOK || !strings.Contains(string(table), "## Saturation\n\n"+md) {
+		t.Errorf("table.md lacks netsim table's output (exit %d, %s):\n%s", code, errs, md)
+	}
+	csv, err := os.ReadFile(filepath.Join(outDir, "table.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := netsim(t, "table", "--format", "csv", resultsPath); code != exitOK || out != string(csv) || !strings.HasPrefix(out, "topology,routing,uniform,complement\n") {
+		t.Errorf("table.csv:\n%s\nnetsim table --format csv:\n%s", csv, out)
+	}
+	for _, name := range []string{"throughput-crossbar_h16-uniform", "latency-crossbar_h16-complement", "saturation-crossbar_h16"} {
+		for _, ext := range []string{".png", ".svg"} {
+			if st, err := os.Stat(filepath.Join(outDir, name+ext)); err != nil || st.Size() == 0 {
+				t.Errorf("plot %s%s: %v", name, ext, err)
+			}
 		}
 	}
 }

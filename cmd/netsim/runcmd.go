@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"netsim/experiments"
@@ -39,7 +38,7 @@ func parseRunFlags(args []string) (runFlags, error) {
 	var f runFlags
 	fs := flag.NewFlagSet("netsim run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&f.outDir, "o", "", "write results.jsonl and table.md to `DIR`")
+	fs.StringVar(&f.outDir, "o", "", "write results.jsonl, tables and plots to `DIR`")
 	fs.IntVar(&f.jobs, "j", 0, "simulate up to `N` points at once (default: number of CPUs)")
 	fs.BoolVar(&f.json, "json", false, "print JSON lines instead of a table")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "list the points that would run")
@@ -162,7 +161,6 @@ type outputs struct {
 	text      *experiments.TextWriter // nil with --json
 	results   *experiments.ResultsFile
 	records   []experiments.Record
-	table     experiments.Table
 	outDir    string
 	failed    int
 	deadlocks int
@@ -196,14 +194,13 @@ func (o *outputs) write(r experiments.Record) error {
 	}
 	if o.results != nil {
 		o.records = append(o.records, r)
-		o.table.Add(r)
 	}
 	return nil
 }
 
 // close finishes results.jsonl — rewritten in canonical order when the
-// run is complete, left in completion order otherwise — and writes
-// table.md.
+// run is complete, left in completion order otherwise — and writes the
+// tables and plots from it.
 func (o *outputs) close(complete bool) error {
 	if o.results == nil {
 		return nil
@@ -217,11 +214,6 @@ func (o *outputs) close(complete bool) error {
 	} else {
 		errs = append(errs, o.results.Close())
 	}
-	var b strings.Builder
-	errs = append(errs, o.table.WriteMarkdown(&b))
-	path := filepath.Join(o.outDir, "table.md")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		errs = append(errs, err)
-	}
+	errs = append(errs, writeReport(o.outDir))
 	return errors.Join(errs...)
 }

@@ -11,6 +11,10 @@ Usage:
         check experiment files without running them
   netsim merge RESULTS.jsonl ... [-o OUT.jsonl] [--check FILE.toml ...]
         combine the results of shards, reporting missing or duplicated points
+  netsim table RESULTS.jsonl ... [--rows KEYS] [--cols KEY] [--value V] [--format md|csv] [-o FILE]
+        pivot results into a markdown or CSV table (saturation per pattern, ...)
+  netsim plot RESULTS.jsonl ... -o DIR [--by routing|pattern]
+        draw throughput, latency and saturation charts (PNG and SVG)
   netsim topo describe (FILE.toml | --preset NAME) [--json]
         print a network's size, diameter, distances and bisection
   netsim topo export (FILE.toml | --preset NAME) [-o OUT.dot] [--routes]
@@ -37,10 +41,11 @@ saturation results; with no file it runs the embedded quick-start
 experiment. Flags may come before or after the files.
 
   -o DIR       also write DIR/results.jsonl (one JSON object per line,
-               appended as each point finishes) and DIR/table.md; DIR is
-               created if needed. Run the same command again after an
-               interruption: the points already in results.jsonl are not
-               simulated again
+               appended as each point finishes) and, from it, DIR/table.md
+               (markdown tables), DIR/table.csv (as netsim table prints it)
+               and the charts of netsim plot; DIR is created if needed.
+               Run the same command again after an interruption: the
+               points already in results.jsonl are not simulated again
   -j N         simulate up to N points at once (default: the number of
                CPUs); results do not depend on N
   --json       print one JSON object per line on stdout instead of the table

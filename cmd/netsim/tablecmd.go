@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"netsim/experiments/report"
+)
+
+// tableUsage describes netsim table.
+const tableUsage = `netsim table RESULTS.jsonl ... [--rows KEYS] [--cols KEY] [--value V]
+             [--format md|csv] [-o FILE]
+
+Pivots results files (the JSON lines of netsim run --json or -o) into one
+table. By default saturation results make seed 004's table: one row per
+topology and routing, one column per pattern (uniform, complement,
+reverse, rotation, shuffle, transpose, then others alphabetically), values
+in % of link bandwidth. Files without saturation results give accepted
+load per (topology, routing, pattern), one column per offered load. Rows
+and columns are sorted, so the output does not depend on line order.
+
+  --value V    what the cells hold: saturation, accepted, latency_avg,
+               latency_p99 or hops_avg (default: saturation if the files
+               have saturation results, else accepted)
+  --rows KEYS  comma-separated fields making a row (default: topology,
+               routing, and for points pattern and offered, less --cols);
+               any field of the results lines may be named
+  --cols KEY   the field whose values make the columns (default: pattern
+               for saturation, offered for points; "load" = offered)
+  --format F   md (markdown, default) or csv (default csv when -o ends
+               in .csv)
+  -o FILE      write the table to FILE instead of stdout
+
+Markdown rounds values for reading and shows empty cells as "—"; CSV keeps
+the precision of the results and leaves empty cells empty. Lines of failed
+points ("kind":"error") are skipped with a note on stderr, and so is an
+incomplete last line. When results that differ in some field fall in one
+cell (two experiments that differ only in vls, say), the default rows get
+that field as an extra column; with --rows given, that is an error naming
+both lines and the fields they differ in.
+
+Exit status: 0 written; 1 the output could not be written; 2 bad command
+line, unreadable or malformed results (FILE:LINE: what is wrong), or
+nothing to tabulate.
+`
+
+// tableFlags are the options of netsim table.
+type tableFlags struct {
+	rows, cols, value, format, out string
+	files                          []string
+}
+
+// parseTableFlags parses args, allowing flags before and after the files.
+func parseTableFlags(args []string) (tableFlags, error) {
+	var f tableFlags
+	fs := flag.NewFlagSet("netsim table", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&f.rows, "rows", "", "comma-separated `KEYS` making a row")
+	fs.StringVar(&f.cols, "cols", "", "the `KEY` making the columns")
+	fs.StringVar(&f.value, "value", "", "the `VALUE` in the cells")
+	fs.StringVar(&f.format, "format", "", "md or csv")
+	fs.StringVar(&f.out, "o", "", "write to `FILE`")
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return f, err
+	}
+	if len(files) == 0 {
+		return f, errors.New("need at least one results file")
+	}
+	f.files = files
+	if f.format == "" {
+		f.format = "md"
+		if strings.EqualFold(filepath.Ext(f.out), ".csv") {
+			f.format = "csv"
+		}
+	}
+	if f.format != "md" && f.format != "csv" {
+		return f, fmt.Errorf("--format: unknown format %q (expected md or csv)", f.format)
+	}
+	return f, nil
+}
+
+// tableCommand implements netsim table.
+func tableCommand(args []string, stdout, stderr io.Writer) int {
+	f, err := parseTableFlags(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, tableUsage)
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "netsim table: %v\n\n%s", err, tableUsage)
+		return exitUsage
+	}
+	results, ok := readResults("netsim table", f.files, stderr)
+	if !ok {
+		return exitUsage
+	}
+	spec := report.Spec{Value: f.value, Cols: f.cols, Extend: f.rows == ""}
+	if f.rows != "" {
+		for _, k := range strings.Split(f.rows, ",") {
+			spec.Rows = append(spec.Rows, strings.TrimSpace(k))
+		}
+	}
+	t, err := report.Pivot(results, spec)
+	if err != nil {
+		fmt.Fprintf(stderr, "netsim table: %v\n", err)
+		return exitUsage
+	}
+	var b bytes.Buffer
+	if f.format == "csv" {
+		err = t.WriteCSV(&b)
+	} else {
+		err = t.WriteMarkdown(&b)
+	}
+	if err == nil {
+		if f.out != "" {
+			err = os.WriteFile(f.out, b.Bytes(), 0o644)
+		} else {
+			_, err = stdout.Write(b.Bytes())
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "netsim table: %v\n", err)
+		return exitFailed
+	}
+	return exitOK
+}
+
+// readResults reads results files for command cmd, printing notes (an
+// incomplete last line, failed points skipped) and errors on stderr; it
+// reports false when a file cannot be read or has a malformed line.
+func readResults(cmd string, files []string, stderr io.Writer) ([]report.Result, bool) {
+	results, notes, err := report.ReadFiles(files)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
+		return nil, false
+	}
+	for _, n := range notes {
+		fmt.Fprintf(stderr, "%s: note: %s\n", cmd, n)
+	}
+	failed := 0
+	for _, r := range results {
+		if r.Kind == report.KindError {
+			failed++
+		}
+	}
+	if failed > 0 {
+		fmt.Fprintf(stderr, "%s: note: %d failed point(s) (\"kind\":\"error\" lines) skipped\n", cmd, failed)
+	}
+	return results, true
+}

@@ -1,0 +1,303 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Axis labels, with units.
+const (
+	labelOffered    = "offered load (flits/host/cycle)"
+	labelAccepted   = "accepted (flits/host/cycle)"
+	labelLatency    = "latency (cycles)"
+	labelSaturation = "saturation (% of link bandwidth)"
+)
+
+// Figure is one chart: a plot, and a legend drawn to the right of it so
+// that it never covers data.
+type Figure struct {
+	// Name is the file name without extension, e.g.
+	// "throughput-flatfly_8x8_w1_1_c8-uniform".
+	Name string
+	// Plot holds the axes and data.
+	Plot *plot.Plot
+	// Legend is drawn beside Plot.
+	Legend plot.Legend
+	// Entries are the legend's texts, in order.
+	Entries []string
+	// Series are the data drawn, in order (the ideal line excluded).
+	Series []Series
+	grid   *plotter.Grid
+}
+
+// Series is one line or set of bars of a figure.
+type Series struct {
+	Name string
+	X, Y []float64
+}
+
+// addEntry adds a legend entry.
+func (f *Figure) addEntry(name string, thumbs ...plot.Thumbnailer) {
+	f.Legend.Add(name, thumbs...)
+	f.Entries = append(f.Entries, name)
+}
+
+// Figures builds every chart the results allow: for points, accepted load
+// and latency (average and 99th percentile, log scale) against offered
+// load, one chart per topology and pattern with one line per routing (by
+// = "routing") or per topology and routing with one line per pattern (by =
+// "pattern"); for saturation results, one bar chart per topology with the
+// patterns as groups and one bar per routing. Results that differ in other
+// fields (vls, say) get separate lines or bars, named after the field
+// (see Spec.Extend). Error results are ignored; no results, no figures.
+func Figures(results []Result, by string) ([]*Figure, error) {
+	var other string
+	switch by {
+	case "routing":
+		other = "pattern"
+	case "pattern":
+		other = "routing"
+	default:
+		return nil, fmt.Errorf("by %q: unknown (expected routing or pattern)", by)
+	}
+	var figs []*Figure
+	has := map[string]bool{}
+	for _, r := range results {
+		has[r.Kind] = true
+	}
+	if has[KindPoint] {
+		spec := Spec{Value: ValueAccepted, Rows: []string{"topology", other, by}, Cols: "offered", Extend: true}
+		acc, err := Pivot(results, spec)
+		if err != nil {
+			return nil, err
+		}
+		spec.Rows, spec.Extend = acc.RowKeys, false
+		spec.Value = ValueLatencyAvg
+		avg, err := Pivot(results, spec)
+		if err != nil {
+			return nil, err
+		}
+		spec.Value = ValueLatencyP99
+		p99, err := Pivot(results, spec)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, throughputFigures(acc)...)
+		figs = append(figs, latencyFigures(avg, p99)...)
+	}
+	if has[KindSaturation] {
+		sat, err := Pivot(results, Spec{Value: ValueSaturation, Extend: true})
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, saturationFigures(sat)...)
+	}
+	uniqueNames(figs)
+	return figs, nil
+}
+
+// group is the rows of a table that share their first n keys.
+type group struct {
+	keys []string
+	rows []Row
+}
+
+// groupRows splits t's rows by their first n keys, keeping order.
+func groupRows(t *Table, n int) []group {
+	var gs []group
+	for _, r := range t.Rows {
+		if len(gs) == 0 || !slices.Equal(gs[len(gs)-1].keys, r.Keys[:n]) {
+			gs = append(gs, group{keys: r.Keys[:n]})
+		}
+		gs[len(gs)-1].rows = append(gs[len(gs)-1].rows, r)
+	}
+	return gs
+}
+
+// seriesName names a row of a table from its keys after the first n: the
+// first as it is, the others as "field value".
+func seriesName(t *Table, r Row, n int) string {
+	parts := []string{r.Keys[n]}
+	for i := n + 1; i < len(r.Keys); i++ {
+		parts = append(parts, t.RowKeys[i]+" "+r.Keys[i])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// rowSeries returns the series of row r of t, whose columns are numbers;
+// with positive set, values ≤ 0 are left out (for a log scale).
+func rowSeries(t *Table, r Row, name string, positive bool) Series {
+	s := Series{Name: name}
+	for j, c := range r.Cells {
+		x, err := strconv.ParseFloat(t.Cols[j], 64)
+		if !c.OK || err != nil || math.IsNaN(c.Value) || math.IsInf(c.Value, 0) || positive && c.Value <= 0 {
+			continue
+		}
+		s.X = append(s.X, x)
+		s.Y = append(s.Y, c.Value)
+	}
+	return s
+}
+
+// throughputFigures draws accepted against offered load, with the ideal
+// y = x.
+func throughputFigures(t *Table) []*Figure {
+	var figs []*Figure
+	for _, g := range groupRows(t, 2) {
+		f := newFigure("throughput-"+slug(g.keys[0])+"-"+slug(g.keys[1]), g.keys[0]+" — "+g.keys[1])
+		f.Plot.X.Label.Text, f.Plot.Y.Label.Text = labelOffered, labelAccepted
+		var series []Series
+		top := 0.0
+		for _, r := range g.rows {
+			s := rowSeries(t, r, seriesName(t, r, 2), false)
+			if len(s.X) > 0 {
+				top = math.Max(top, math.Max(slices.Max(s.X), slices.Max(s.Y)))
+				series = append(series, s)
+			}
+		}
+		if len(series) == 0 {
+			continue
+		}
+		ideal := lineOf([]float64{0, top}, []float64{0, top})
+		ideal.LineStyle = draw.LineStyle{Color: gray(), Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
+		f.Plot.Add(ideal) // first, so the data is drawn over it
+		for i, s := range series {
+			f.addSeries(s, i, false)
+			f.addEntry(s.Name, lineThumb(i, false))
+		}
+		f.addEntry("ideal (y = x)", ideal)
+		f.Plot.X.Min, f.Plot.Y.Min = 0, 0
+		f.Plot.X.Max, f.Plot.Y.Max = top, top
+		figs = append(figs, f)
+	}
+	return figs
+}
+
+// latencyFigures draws average (solid) and 99th-percentile (dashed)
+// latency against offered load on a log scale; avg and p99 have the same
+// rows.
+func latencyFigures(avg, p99 *Table) []*Figure {
+	var figs []*Figure
+	tails := groupRows(p99, 2)
+	for gi, g := range groupRows(avg, 2) {
+		f := newFigure("latency-"+slug(g.keys[0])+"-"+slug(g.keys[1]), g.keys[0]+" — "+g.keys[1])
+		f.Plot.X.Label.Text, f.Plot.Y.Label.Text = labelOffered, labelLatency
+		lo, hi := math.Inf(1), math.Inf(-1)
+		n := 0
+		for ri, r := range g.rows {
+			name := seriesName(avg, r, 2)
+			a := rowSeries(avg, r, name+" avg", true)
+			p := rowSeries(p99, tails[gi].rows[ri], name+" p99", true)
+			if len(a.X)+len(p.X) == 0 {
+				continue
+			}
+			for _, s := range []Series{a, p} {
+				if len(s.Y) > 0 {
+					lo, hi = math.Min(lo, slices.Min(s.Y)), math.Max(hi, slices.Max(s.Y))
+				}
+			}
+			f.addSeries(a, n, false)
+			f.addSeries(p, n, true)
+			f.addEntry(name, lineThumb(n, false))
+			n++
+		}
+		if len(f.Series) == 0 {
+			continue
+		}
+		f.addEntry("solid: average", keyThumb(false))
+		f.addEntry("dashed: 99th percentile", keyThumb(true))
+		f.Plot.X.Min = 0
+		f.Plot.Y.Scale = plot.LogScale{}
+		f.Plot.Y.Tick.Marker = logTicks{}
+		f.Plot.Y.Min, f.Plot.Y.Max = lo/1.2, hi*1.2
+		figs = append(figs, f)
+	}
+	return figs
+}
+
+// saturationFigures draws one grouped bar chart per topology: the patterns
+// as groups, one bar per routing, in % of link bandwidth.
+func saturationFigures(t *Table) []*Figure {
+	var figs []*Figure
+	for _, g := range groupRows(t, 1) {
+		f := newFigure("saturation-"+slug(g.keys[0]), g.keys[0]+" — saturation")
+		f.Plot.X.Label.Text, f.Plot.Y.Label.Text = "traffic pattern", labelSaturation
+		var cols []int // the patterns measured on this topology
+		for j := range t.Cols {
+			if slices.ContainsFunc(g.rows, func(r Row) bool { return r.Cells[j].OK }) {
+				cols = append(cols, j)
+			}
+		}
+		top := 0.0
+		for i, r := range g.rows {
+			s := Series{Name: seriesName(t, r, 1)}
+			b := &bars{index: i, count: len(g.rows), color: palette(i), labels: len(g.rows)*len(cols) <= maxBarLabels}
+			for x, j := range cols {
+				v := math.NaN()
+				if c := r.Cells[j]; c.OK {
+					v = 100 * c.Value
+					top = math.Max(top, v)
+					s.X = append(s.X, float64(x))
+					s.Y = append(s.Y, v)
+				}
+				b.values = append(b.values, v)
+			}
+			f.Series = append(f.Series, s)
+			f.Plot.Add(b)
+			f.addEntry(s.Name, b)
+		}
+		names := make([]string, len(cols))
+		for x, j := range cols {
+			names[x] = t.Cols[j]
+		}
+		f.Plot.NominalX(names...)
+		f.grid.Vertical.Color = nil
+		f.Plot.X.Min, f.Plot.X.Max = -0.5, float64(len(cols))-0.5
+		f.Plot.Y.Min, f.Plot.Y.Max = 0, min(100, 10*math.Ceil(top*1.1/10+1e-9)) // room for the labels
+		figs = append(figs, f)
+	}
+	return figs
+}
+
+// maxBarLabels is the most bars a chart writes values on.
+const maxBarLabels = 24
+
+// uniqueNames makes figure names unique, in order, by appending -2, -3...
+func uniqueNames(figs []*Figure) {
+	seen := map[string]int{}
+	for _, f := range figs {
+		seen[f.Name]++
+		if n := seen[f.Name]; n > 1 {
+			f.Name = fmt.Sprintf("%s-%d", f.Name, n)
+		}
+	}
+}
+
+// slug turns a label into a file name part: lower case letters, digits,
+// '.' and '+', other runs of characters replaced by '_'.
+func slug(s string) string {
+	var b strings.Builder
+	under := false
+	for _, c := range strings.ToLower(s) {
+		if 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '.' || c == '+' {
+			b.WriteRune(c)
+			under = false
+		} else if !under && b.Len() > 0 {
+			b.WriteByte('_')
+			under = true
+		}
+	}
+	out := strings.TrimRight(b.String(), "_")
+	if out == "" {
+		return "_"
+	}
+	return out
+}

@@ -1,0 +1,294 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"image"
+	"image/color"
+	_ "image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// figureByName returns the figure named name.
+func figureByName(t *testing.T, figs []*Figure, name string) *Figure {
+	t.Helper()
+	for _, f := range figs {
+		if f.Name == name {
+			return f
+		}
+	}
+	t.Fatalf("no figure %q", name)
+	return nil
+}
+
+// seriesNames returns the names of f's series.
+func seriesNames(f *Figure) []string {
+	var names []string
+	for _, s := range f.Series {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
+func TestFiguresByRouting(t *testing.T) {
+	figs, err := Figures(fixture(t, fixtureLines()), "routing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range figs {
+		names = append(names, f.Name)
+	}
+	wantNames := []string{
+		"throughput-flatfly_4x4_w1_1_c4-uniform", "throughput-flatfly_4x4_w1_1_c4-complement",
+		"latency-flatfly_4x4_w1_1_c4-uniform", "latency-flatfly_4x4_w1_1_c4-complement",
+		"saturation-flatfly_4x4_w1_1_c4", "saturation-flatfly_16x16_w1_1_c4",
+	}
+	if !slices.Equal(names, wantNames) {
+		t.Fatalf("figures %q, want %q", names, wantNames)
+	}
+
+	tp := figureByName(t, figs, "throughput-flatfly_4x4_w1_1_c4-uniform")
+	if !slices.Equal(tp.Entries, []string{"ador", "dor", "ideal (y = x)"}) {
+		t.Errorf("throughput legend %q", tp.Entries)
+	}
+	if len(tp.Series) != 2 || !slices.Equal(tp.Series[1].X, []float64{0.1, 0.5, 1}) || !slices.Equal(tp.Series[1].Y, []float64{0.1, 0.4912, 0.62}) {
+		t.Errorf("throughput series %+v", tp.Series)
+	}
+	if tp.Plot.X.Label.Text != "offered load (flits/host/cycle)" || tp.Plot.Y.Label.Text != "accepted (flits/host/cycle)" {
+		t.Errorf("throughput axes %q, %q", tp.Plot.X.Label.Text, tp.Plot.Y.Label.Text)
+	}
+	if tp.Plot.X.Max != 1 || tp.Plot.Y.Max != 1 || tp.Plot.X.Min != 0 || tp.Plot.Y.Min != 0 {
+		t.Errorf("throughput range x %v..%v y %v..%v, want 0..1", tp.Plot.X.Min, tp.Plot.X.Max, tp.Plot.Y.Min, tp.Plot.Y.Max)
+	}
+	if tp.Plot.Title.Text != "flatfly 4x4 w1,1 c4 — uniform" {
+		t.Errorf("title %q", tp.Plot.Title.Text)
+	}
+
+	lat := figureByName(t, figs, "latency-flatfly_4x4_w1_1_c4-uniform")
+	if got := seriesNames(lat); !slices.Equal(got, []string{"ador avg", "ador p99", "dor avg", "dor p99"}) {
+		t.Errorf("latency series %q", got)
+	}
+	// The point without delivered packets (latency null) is left out.
+	if !slices.Equal(lat.Series[2].X, []float64{0.1, 0.5}) || !slices.Equal(lat.Series[2].Y, []float64{20, 40.25}) {
+		t.Errorf("dor avg %+v", lat.Series[2])
+	}
+	if !slices.Equal(lat.Entries, []string{"ador", "dor", "solid: average", "dashed: 99th percentile"}) {
+		t.Errorf("latency legend %q", lat.Entries)
+	}
+	if _, ok := lat.Plot.Y.Scale.(plot.LogScale); !ok || lat.Plot.Y.Label.Text != "latency (cycles)" {
+		t.Errorf("latency y axis: scale %T, label %q", lat.Plot.Y.Scale, lat.Plot.Y.Label.Text)
+	}
+
+	sat := figureByName(t, figs, "saturation-flatfly_4x4_w1_1_c4")
+	if !slices.Equal(sat.Entries, []string{"ador", "dor"}) || sat.Plot.Y.Label.Text != "saturation (% of link bandwidth)" {
+		t.Errorf("saturation legend %q, y label %q", sat.Entries, sat.Plot.Y.Label.Text)
+	}
+	// Groups are the patterns measured on the topology, in seed order.
+	dor := sat.Series[1]
+	if !slices.Equal(dor.X, []float64{0, 1, 2, 3, 4, 5}) || dor.Y[0] != 81.25 || dor.Y[5] != 100*3.0/128 {
+		t.Errorf("dor bars %+v", dor)
+	}
+	if ador := sat.Series[0]; !slices.Equal(ador.X, []float64{0, 1}) || !slices.Equal(ador.Y, []float64{75, 50}) {
+		t.Errorf("ador bars %+v", ador)
+	}
+	if sat.Plot.X.Max != 5.5 {
+		t.Errorf("saturation x max %v, want 5.5 (six patterns)", sat.Plot.X.Max)
+	}
+	if s16 := figureByName(t, figs, "saturation-flatfly_16x16_w1_1_c4"); !slices.Equal(s16.Series[0].Y, []float64{50, 12.5, 25}) {
+		t.Errorf("16x16 bars %+v", s16.Series)
+	}
+}
+
+func TestFiguresByPattern(t *testing.T) {
+	figs, err := Figures(fixture(t, fixtureLines()), "pattern")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := figureByName(t, figs, "throughput-flatfly_4x4_w1_1_c4-dor")
+	if !slices.Equal(f.Entries, []string{"uniform", "complement", "ideal (y = x)"}) {
+		t.Errorf("legend %q", f.Entries)
+	}
+	figureByName(t, figs, "latency-flatfly_4x4_w1_1_c4-ador")
+	if _, err := Figures(nil, "topology"); err == nil {
+		t.Error("by topology: no error")
+	}
+	figs, err = Figures(fixture(t, []string{errorLine("uniform", 0.5)}), "routing")
+	if err != nil || len(figs) != 0 {
+		t.Errorf("errors only: %d figures, %v", len(figs), err)
+	}
+}
+
+func TestFiguresExtraField(t *testing.T) {
+	lines := []string{
+		pointLine(ff4, "dor", "uniform", 0.1, 0.1, "20"),
+		strings.Replace(pointLine(ff4, "dor", "uniform", 0.1, 0.1, "18"), `"vls":2`, `"vls":4`, 1),
+	}
+	figs, err := Figures(fixture(t, lines), "routing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := figs[0].Entries; !slices.Equal(got, []string{"dor, vls 2", "dor, vls 4", "ideal (y = x)"}) {
+		t.Errorf("legend %q", got)
+	}
+}
+
+// countColor counts the pixels of img within 8 of c in every channel.
+func countColor(img image.Image, c color.Color) int {
+	r0, g0, b0, _ := c.RGBA()
+	n := 0
+	near := func(a, b uint32) bool { return a>>8 <= b>>8+8 && b>>8 <= a>>8+8 }
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			r, g, b, _ := img.At(x, y).RGBA()
+			if near(r, r0) && near(g, g0) && near(b, b0) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func TestFigureRender(t *testing.T) {
+	figs, err := Figures(fixture(t, fixtureLines()), "routing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"throughput-flatfly_4x4_w1_1_c4-uniform", "latency-flatfly_4x4_w1_1_c4-uniform", "saturation-flatfly_4x4_w1_1_c4"} {
+		f := figureByName(t, figs, name)
+		var png, svg bytes.Buffer
+		if err := f.Write(&png, "png"); err != nil {
+			t.Fatal(err)
+		}
+		img, format, err := image.Decode(&png)
+		if err != nil || format != "png" {
+			t.Fatalf("%s: PNG does not decode: %v", name, err)
+		}
+		if b := img.Bounds(); b.Dx() != 900 || b.Dy() != 540 {
+			t.Errorf("%s: %d×%d pixels, want 900×540", name, b.Dx(), b.Dy())
+		}
+		// Both series are drawn in their colours.
+		for i := range 2 {
+			if n := countColor(img, palette(i)); n < 50 {
+				t.Errorf("%s: %d pixels of series %d's colour", name, n, i)
+			}
+		}
+		if err := f.Write(&svg, "svg"); err != nil {
+			t.Fatal(err)
+		}
+		s := svg.String()
+		if !strings.Contains(s, "<svg") || !strings.HasSuffix(strings.TrimSpace(s), "</svg>") {
+			t.Errorf("%s: not an SVG document: %.80q", name, s)
+		}
+		for _, e := range f.Entries {
+			if !strings.Contains(s, ">"+e+"</text>") {
+				t.Errorf("%s: SVG lacks legend text %q", name, e)
+			}
+		}
+		d := xml.NewDecoder(&svg)
+		for {
+			if _, err := d.Token(); err != nil {
+				if !errors.Is(err, io.EOF) {
+					t.Errorf("%s: SVG is not well-formed XML: %v", name, err)
+				}
+				break
+			}
+		}
+		// The legend is right of the data area, never over it.
+		c := draw.New(vgimg.New(figWidth, figHeight))
+		plotArea, legendArea := f.layout(c)
+		if data := f.Plot.DataCanvas(plotArea); legendArea.Min.X <= data.Max.X || legendArea.Max.X > c.Max.X {
+			t.Errorf("%s: legend x %v..%v overlaps data area ..%v or leaves the canvas", name, legendArea.Min.X, legendArea.Max.X, data.Max.X)
+		}
+	}
+	if err := figs[0].Write(io.Discard, "pdf"); err == nil {
+		t.Error("pdf: no error")
+	}
+}
+
+func TestWriteFigures(t *testing.T) {
+	figs, err := Figures(fixture(t, fixtureLines()), "routing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	paths, err := WriteFigures(dir, figs[4:5])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(dir, "saturation-flatfly_4x4_w1_1_c4.png"), filepath.Join(dir, "saturation-flatfly_4x4_w1_1_c4.svg")}
+	if !slices.Equal(paths, want) {
+		t.Errorf("paths %q, want %q", paths, want)
+	}
+	for _, p := range paths {
+		if st, err := os.Stat(p); err != nil || st.Size() < 1000 {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	if _, err := WriteFigures(filepath.Join(dir, "none"), figs[:1]); err == nil || !strings.Contains(err.Error(), "none") {
+		t.Errorf("missing directory: %v", err)
+	}
+}
+
+func TestSlugAndNames(t *testing.T) {
+	for in, want := range map[string]string{
+		"flatfly 8x8 w1,1 c8":                    "flatfly_8x8_w1_1_c8",
+		"product[slimfly q4 w2; flatfly 8x8] c8": "product_slimfly_q4_w2_flatfly_8x8_c8",
+		"distance+2":                             "distance+2",
+		"  ":                                     "_",
+	} {
+		if got := slug(in); got != want {
+			t.Errorf("slug(%q) = %q, want %q", in, got, want)
+		}
+	}
+	figs := []*Figure{{Name: "a"}, {Name: "b"}, {Name: "a"}, {Name: "a"}}
+	uniqueNames(figs)
+	if figs[2].Name != "a-2" || figs[3].Name != "a-3" || figs[1].Name != "b" {
+		t.Errorf("names %q %q %q", figs[1].Name, figs[2].Name, figs[3].Name)
+	}
+}
+
+func TestTicks(t *testing.T) {
+	labels := func(ts []plot.Tick) []string {
+		var out []string
+		for _, tk := range ts {
+			if tk.Label != "" {
+				out = append(out, tk.Label)
+			}
+		}
+		return out
+	}
+	tests := []struct {
+		name     string
+		ticker   plot.Ticker
+		min, max float64
+		want     []string
+	}{
+		{"loads", linearTicks{}, 0, 1, []string{"0.0", "0.2", "0.4", "0.6", "0.8", "1.0"}},
+		{"half", linearTicks{}, 0, 0.5, []string{"0.0", "0.1", "0.2", "0.3", "0.4", "0.5"}},
+		{"percent", linearTicks{}, 0, 70, []string{"0", "10", "20", "30", "40", "50", "60", "70"}},
+		{"latency decades", logTicks{}, 15, 2500, []string{"20", "50", "100", "200", "500", "1000", "2000"}},
+		{"latency narrow", logTicks{}, 25, 45, []string{"30", "40"}},
+		{"bad range", logTicks{}, 0, 10, nil},
+	}
+	for _, tc := range tests {
+		if got := labels(tc.ticker.Ticks(tc.min, tc.max)); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: labels %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	for v, want := range map[float64]float64{0.0625: 0.1, 0.125: 0.2, 0.3: 0.5, 7: 10, 10: 10, 0: 1} {
+		if got := niceCeil(v); got != want {
+			t.Errorf("niceCeil(%v) = %v, want %v", v, got, want)
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Caption describes what the table shows, with units, in one sentence.
+func (t *Table) Caption() string {
+	return capitalize(valueName(t.Value)) + " by " + fieldName(t.ColKey) + "."
+}
+
+// valueName describes a value with its unit.
+func valueName(value string) string {
+	switch value {
+	case ValueSaturation:
+		return "saturation (highest stable offered load, % of link bandwidth)"
+	case ValueAccepted:
+		return "accepted load (flits/host/cycle)"
+	case ValueLatencyAvg:
+		return "average latency (cycles)"
+	case ValueLatencyP99:
+		return "99th-percentile latency (cycles)"
+	case ValueHops:
+		return "average hops (switches per packet)"
+	}
+	return value
+}
+
+// fieldName describes a field used as an axis.
+func fieldName(key string) string {
+	switch key {
+	case "offered":
+		return "offered load (flits/host/cycle)"
+	case "pattern":
+		return "traffic pattern"
+	}
+	return key
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// WriteMarkdown writes the caption, a blank line and the table in
+// markdown; values are rounded for reading, halves away from zero
+// (saturation in % with one decimal, loads with 4 decimals, latencies
+// with 1, hops with 3), and empty cells show "—".
+func (t *Table) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString(t.Caption() + "\n\n|")
+	for _, k := range t.RowKeys {
+		b.WriteString(" " + mdCell(k) + " |")
+	}
+	for _, c := range t.Cols {
+		b.WriteString(" " + mdCell(c) + " |")
+	}
+	b.WriteString("\n|" + strings.Repeat("---|", len(t.RowKeys)) + strings.Repeat("---:|", len(t.Cols)) + "\n")
+	for _, r := range t.Rows {
+		b.WriteString("|")
+		for _, k := range r.Keys {
+			b.WriteString(" " + mdCell(k) + " |")
+		}
+		for _, c := range r.Cells {
+			v := "—"
+			if c.OK {
+				v = formatValue(t.Value, c.Value, false)
+			}
+			b.WriteString(" " + v + " |")
+		}
+		b.WriteString("\n")
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("writing markdown table: %w", err)
+	}
+	return nil
+}
+
+// WriteCSV writes the table as CSV: a header of the row fields and the
+// column values, then one record per row; values keep the precision of
+// the results file (saturation in %), and empty cells are empty.
+func (t *Table) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	rec := append(append([]string{}, t.RowKeys...), t.Cols...)
+	if err := cw.Write(rec); err != nil {
+		return fmt.Errorf("writing CSV table: %w", err)
+	}
+	for _, r := range t.Rows {
+		rec = append(rec[:0], r.Keys...)
+		for _, c := range r.Cells {
+			v := ""
+			if c.OK {
+				v = formatValue(t.Value, c.Value, true)
+			}
+			rec = append(rec, v)
+		}
+		if err := cw.Write(rec); err != nil {
+			return fmt.Errorf("writing CSV table: %w", err)
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("writing CSV table: %w", err)
+	}
+	return nil
+}
+
+// formatValue renders a cell value: rounded for reading, or (precise) with
+// the decimals of the results file, trailing zeros removed.
+func formatValue(value string, v float64, precise bool) string {
+	places := map[string][2]int{
+		ValueSaturation: {1, 6}, ValueAccepted: {4, 6},
+		ValueLatencyAvg: {1, 3}, ValueLatencyP99: {1, 3}, ValueHops: {3, 4},
+	}[value]
+	if value == ValueSaturation {
+		v *= 100
+	}
+	if precise {
+		return formatDecimal(v, places[1])
+	}
+	// Halves round away from zero, as in seed 004's table (104/128 =
+	// 81.25 % is 81.3 there); strconv would round 81.25 to even.
+	scale := math.Pow(10, float64(places[0]))
+	return strconv.FormatFloat(math.Round(v*scale)/scale, 'f', places[0], 64)
+}
+
+// formatDecimal renders v with at most places decimals, without trailing
+// zeros or a negative zero.
+func formatDecimal(v float64, places int) string {
+	s := strconv.FormatFloat(v, 'f', places, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if s == "-0" {
+		s = "0"
+	}
+	return s
+}
+
+// mdCell escapes text for a markdown table cell.
+func mdCell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(s, "\n", " ")
+}

@@ -1,0 +1,335 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Values a table can hold (Spec.Value).
+const (
+	ValueSaturation = "saturation"  // saturation results: highest stable load
+	ValueAccepted   = "accepted"    // points: accepted load
+	ValueLatencyAvg = "latency_avg" // points: mean latency
+	ValueLatencyP99 = "latency_p99" // points: 99th-percentile latency
+	ValueHops       = "hops_avg"    // points: mean switches per packet
+)
+
+// Values returns the values a Spec may name, in order.
+func Values() []string {
+	return []string{ValueSaturation, ValueAccepted, ValueLatencyAvg, ValueLatencyP99, ValueHops}
+}
+
+// valueKind returns the kind of result value is read from.
+func valueKind(value string) (string, bool) {
+	switch value {
+	case ValueSaturation:
+		return KindSaturation, true
+	case ValueAccepted, ValueLatencyAvg, ValueLatencyP99, ValueHops:
+		return KindPoint, true
+	}
+	return "", false
+}
+
+// DefaultValue is the value a table shows when none is chosen: saturation
+// when results holds saturation results, else accepted load.
+func DefaultValue(results []Result) string {
+	for _, r := range results {
+		if r.Kind == KindSaturation {
+			return ValueSaturation
+		}
+	}
+	return ValueAccepted
+}
+
+// Spec chooses what a pivot table shows.
+type Spec struct {
+	// Value is the field shown in the cells (one of Values); "" chooses
+	// DefaultValue.
+	Value string
+	// Rows are the fields whose values make a row, in order; nil chooses
+	// topology, routing and (for points) pattern and offered, less Cols.
+	Rows []string
+	// Cols is the field whose values make the columns; "" chooses pattern
+	// for saturation and offered for points. "load" means offered.
+	Cols string
+	// Extend adds fields to Rows while results that differ in them fall in
+	// one cell (for example two experiments that differ only in vls): the
+	// first that differs of flow_control, switching, vls, packet_flits,
+	// resolution, tolerance, any other field in alphabetical order, and
+	// experiment. Without Extend such results are an error.
+	Extend bool
+}
+
+// Table is a pivot table: one row per distinct combination of the row
+// fields' values, one column per value of the column field.
+type Table struct {
+	// Value is the field in the cells.
+	Value string
+	// RowKeys are the fields that make a row; ColKey the column field.
+	RowKeys []string
+	ColKey  string
+	// Cols are the column field's values, in order.
+	Cols []string
+	// Rows are the rows, in order.
+	Rows []Row
+}
+
+// Row is one row of a Table.
+type Row struct {
+	// Keys are the values of the table's RowKeys.
+	Keys []string
+	// Cells hold one cell per column.
+	Cells []Cell
+}
+
+// Cell is one value of a Table; OK is false for an empty cell.
+type Cell struct {
+	Value float64
+	OK    bool
+}
+
+// isMeasured reports whether field k is a measurement or an outcome, or
+// a key derived from the fields that identify a result (point, config),
+// so not itself shown as part of what identifies it.
+func isMeasured(k string) bool {
+	switch k {
+	case "kind", "generated", "accepted", "latency_avg", "latency_p99", "hops_avg",
+		"delivered", "measured_packets", "cycles", "stable", "saturation", "deadlock", "error",
+		"point", "config":
+		return true
+	}
+	return false
+}
+
+// Pivot arranges results in a table as spec says. Results of the other
+// kind than the value's are ignored. Two results in one cell with the same
+// value and the same fields apart from measurements count once. Errors:
+// an unknown value or field, no result of the value's kind, and results
+// that fall in one cell but differ (see Spec.Extend).
+func Pivot(results []Result, spec Spec) (*Table, error) {
+	value := spec.Value
+	if value == "" {
+		value = DefaultValue(results)
+	}
+	kind, ok := valueKind(value)
+	if !ok {
+		return nil, fmt.Errorf("value %q: unknown (expected one of %s)", value, strings.Join(Values(), ", "))
+	}
+	var sel []Result
+	for _, r := range results {
+		if r.Kind == kind {
+			sel = append(sel, r)
+		}
+	}
+	if len(sel) == 0 {
+		return nil, fmt.Errorf("no %s results to tabulate", kind)
+	}
+	cols, rows, err := axes(sel, kind, spec)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		t, conflicts := build(sel, value, rows, cols)
+		if len(conflicts) == 0 {
+			return t, nil
+		}
+		if spec.Extend {
+			if f := extension(conflicts); f != "" {
+				rows = append(rows, f)
+				continue
+			}
+		}
+		return nil, conflicts[0].err(value)
+	}
+}
+
+// axes resolves and checks the row and column fields of spec.
+func axes(sel []Result, kind string, spec Spec) (cols string, rows []string, err error) {
+	all := []string{"topology", "routing", "pattern"}
+	cols = "pattern"
+	if kind == KindPoint {
+		all = append(all, "offered")
+		cols = "offered"
+	}
+	if spec.Cols != "" {
+		cols = alias(spec.Cols)
+	}
+	if spec.Rows == nil {
+		for _, k := range all {
+			if k != cols {
+				rows = append(rows, k)
+			}
+		}
+	} else {
+		for _, k := range spec.Rows {
+			rows = append(rows, alias(k))
+		}
+	}
+	if len(rows) == 0 {
+		return "", nil, fmt.Errorf("rows: no field given")
+	}
+	for i, k := range rows {
+		if k == cols {
+			return "", nil, fmt.Errorf("rows: %q is also the column field", k)
+		}
+		if slices.Contains(rows[:i], k) {
+			return "", nil, fmt.Errorf("rows: %q given twice", k)
+		}
+	}
+	for _, k := range append(slices.Clone(rows), cols) {
+		if !slices.ContainsFunc(sel, func(r Result) bool { _, ok := r.fields[k]; return ok }) {
+			return "", nil, fmt.Errorf("field %q: no %s result has it (fields: %s)", k, kind, strings.Join(fieldNames(sel), ", "))
+		}
+	}
+	return cols, rows, nil
+}
+
+// alias maps alternative field names to the results' names.
+func alias(k string) string {
+	if k == "load" {
+		return "offered"
+	}
+	return k
+}
+
+// fieldNames returns the fields of the results, sorted.
+func fieldNames(rs []Result) []string {
+	var names []string
+	for _, r := range rs {
+		for _, k := range r.keys() {
+			if !slices.Contains(names, k) {
+				names = append(names, k)
+			}
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// conflict is two results that fall in one cell.
+type conflict struct {
+	a, b  Result
+	where string   // the cell, as "field value, ..."
+	diff  []string // fields other than measurements in which they differ
+}
+
+// err describes the conflict.
+func (c conflict) err(value string) error {
+	if len(c.diff) == 0 {
+		va, _ := c.a.Text(value)
+		vb, _ := c.b.Text(value)
+		return fmt.Errorf("%s and %s: different %s (%s, %s) for the same result (%s)", c.a.Source, c.b.Source, value, va, vb, c.where)
+	}
+	return fmt.Errorf("%s and %s fall in one cell (%s) but differ in %s: add one of these fields to the rows",
+		c.a.Source, c.b.Source, c.where, strings.Join(c.diff, ", "))
+}
+
+// extension returns the field to add to the rows for the conflicts, or ""
+// if none helps.
+func extension(conflicts []conflict) string {
+	var diff []string
+	for _, c := range conflicts {
+		for _, f := range c.diff {
+			if f != "seed" && !slices.Contains(diff, f) {
+				diff = append(diff, f)
+			}
+		}
+	}
+	// These first, in order; then the others alphabetically, then
+	// experiment. seed is never tried: a point's seed differs from load
+	// to load.
+	for _, f := range []string{"flow_control", "switching", "vls", "packet_flits", "resolution", "tolerance"} {
+		if slices.Contains(diff, f) {
+			return f
+		}
+	}
+	slices.Sort(diff)
+	for _, f := range diff {
+		if f != "experiment" {
+			return f
+		}
+	}
+	if slices.Contains(diff, "experiment") {
+		return "experiment"
+	}
+	return ""
+}
+
+// build fills the table, and returns the conflicts found instead if any.
+func build(sel []Result, value string, rowKeys []string, colKey string) (*Table, []conflict) {
+	t := &Table{Value: value, RowKeys: rowKeys, ColKey: colKey}
+	cells := map[string]Result{} // the first result of each cell
+	rowIndex := map[string]int{}
+	var rowVals [][]string
+	var conflicts []conflict
+	for _, r := range sel {
+		keys := make([]string, len(rowKeys))
+		for i, k := range rowKeys {
+			keys[i], _ = r.Text(k)
+		}
+		col, _ := r.Text(colKey)
+		rk := strings.Join(keys, "\x00")
+		ck := rk + "\x01" + col
+		if first, ok := cells[ck]; ok {
+			diff := differ(first, r)
+			va, oka := first.Number(value)
+			vb, okb := r.Number(value)
+			if len(diff) > 0 || oka != okb || va != vb {
+				conflicts = append(conflicts, conflict{a: first, b: r, where: describe(rowKeys, keys, colKey, col), diff: diff})
+			}
+			continue
+		}
+		cells[ck] = r
+		if _, ok := rowIndex[rk]; !ok {
+			rowIndex[rk] = len(rowVals)
+			rowVals = append(rowVals, keys)
+		}
+		if !slices.Contains(t.Cols, col) {
+			t.Cols = append(t.Cols, col)
+		}
+	}
+	if len(conflicts) > 0 {
+		return nil, conflicts
+	}
+	slices.SortFunc(t.Cols, func(a, b string) int { return compareValues(colKey, a, b) })
+	slices.SortFunc(rowVals, func(a, b []string) int { return compareRows(rowKeys, a, b) })
+	for _, keys := range rowVals {
+		row := Row{Keys: keys, Cells: make([]Cell, len(t.Cols))}
+		rk := strings.Join(keys, "\x00")
+		for j, col := range t.Cols {
+			if first, ok := cells[rk+"\x01"+col]; ok {
+				v, ok := first.Number(value)
+				row.Cells[j] = Cell{Value: v, OK: ok}
+			}
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t, nil
+}
+
+// differ returns the fields, other than measurements, in which a and b
+// differ, sorted.
+func differ(a, b Result) []string {
+	var diff []string
+	for _, k := range fieldNames([]Result{a, b}) {
+		if isMeasured(k) {
+			continue
+		}
+		va, oka := a.Text(k)
+		vb, okb := b.Text(k)
+		if oka != okb || va != vb {
+			diff = append(diff, k)
+		}
+	}
+	return diff
+}
+
+// describe names a cell: "field value, ...".
+func describe(rowKeys, keys []string, colKey, col string) string {
+	parts := make([]string, 0, len(keys)+1)
+	for i, k := range rowKeys {
+		parts = append(parts, k+" "+keys[i])
+	}
+	return strings.Join(append(parts, colKey+" "+col), ", ")
+}

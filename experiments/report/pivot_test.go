@@ -1,0 +1,269 @@
+package report
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// render returns t as markdown and CSV.
+func render(t *testing.T, tab *Table) (md, csv string) {
+	t.Helper()
+	var m, c bytes.Buffer
+	if err := tab.WriteMarkdown(&m); err != nil {
+		t.Fatal(err)
+	}
+	if err := tab.WriteCSV(&c); err != nil {
+		t.Fatal(err)
+	}
+	return m.String(), c.String()
+}
+
+func TestPivotSaturationSeedLayout(t *testing.T) {
+	tab, err := Pivot(fixture(t, fixtureLines()), Spec{Extend: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, csv := render(t, tab)
+	wantMD := `Saturation (highest stable offered load, % of link bandwidth) by traffic pattern.
+
+| topology | routing | uniform | complement | reverse | rotation | shuffle | transpose | neighbor | randperm |
+|---|---|---:|---:|---:|---:|---:|---:|---:|---:|
+| flatfly 4x4 w1,1 c4 | ador | 75.0 | 50.0 | — | — | — | — | — | — |
+| flatfly 4x4 w1,1 c4 | dor | 81.3 | 11.7 | 1.6 | 12.5 | 7.8 | 2.3 | — | — |
+| flatfly 16x16 w1,1 c4 | dor | 50.0 | — | — | — | — | — | 12.5 | 25.0 |
+`
+	wantCSV := `topology,routing,uniform,complement,reverse,rotation,shuffle,transpose,neighbor,randperm
+"flatfly 4x4 w1,1 c4",ador,75,50,,,,,,
+"flatfly 4x4 w1,1 c4",dor,81.25,11.71875,1.5625,12.5,7.8125,2.34375,,
+"flatfly 16x16 w1,1 c4",dor,50,,,,,,12.5,25
+`
+	if md != wantMD {
+		t.Errorf("markdown:\n%s\nwant:\n%s", md, wantMD)
+	}
+	if csv != wantCSV {
+		t.Errorf("CSV:\n%s\nwant:\n%s", csv, wantCSV)
+	}
+}
+
+func TestPivotPoints(t *testing.T) {
+	rs := fixture(t, fixtureLines())
+	tab, err := Pivot(rs, Spec{Value: ValueAccepted, Extend: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, csv := render(t, tab)
+	wantMD := `Accepted load (flits/host/cycle) by offered load (flits/host/cycle).
+
+| topology | routing | pattern | 0.1 | 0.25 | 0.5 | 1 |
+|---|---|---|---:|---:|---:|---:|
+| flatfly 4x4 w1,1 c4 | ador | uniform | — | 0.2500 | — | — |
+| flatfly 4x4 w1,1 c4 | dor | uniform | 0.1000 | — | 0.4912 | 0.6200 |
+| flatfly 4x4 w1,1 c4 | dor | complement | 0.0999 | — | 0.2500 | — |
+`
+	if md != wantMD {
+		t.Errorf("markdown:\n%s\nwant:\n%s", md, wantMD)
+	}
+	wantCSV := "topology,routing,pattern,0.1,0.25,0.5,1\n" +
+		`"flatfly 4x4 w1,1 c4",ador,uniform,,0.25,,` + "\n" +
+		`"flatfly 4x4 w1,1 c4",dor,uniform,0.1,,0.4912,0.62` + "\n" +
+		`"flatfly 4x4 w1,1 c4",dor,complement,0.0999,,0.25,` + "\n"
+	if csv != wantCSV {
+		t.Errorf("CSV:\n%s\nwant:\n%s", csv, wantCSV)
+	}
+
+	// Latency, with a null value as an empty cell, and other axes.
+	tab, err = Pivot(rs, Spec{Value: ValueLatencyAvg, Rows: []string{"pattern", "load"}, Cols: "routing"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, csv = render(t, tab)
+	wantMD = `Average latency (cycles) by routing.
+
+| pattern | offered | ador | dor |
+|---|---|---:|---:|
+| uniform | 0.1 | — | 20.0 |
+| uniform | 0.25 | 25.0 | — |
+| uniform | 0.5 | — | 40.3 |
+| uniform | 1 | — | — |
+| complement | 0.1 | — | 30.5 |
+| complement | 0.5 | — | 900.0 |
+`
+	if md != wantMD {
+		t.Errorf("latency markdown:\n%s\nwant:\n%s", md, wantMD)
+	}
+	if !strings.Contains(csv, "\nuniform,0.5,,40.25\n") || !strings.Contains(csv, "\nuniform,1,,\n") {
+		t.Errorf("latency CSV:\n%s", csv)
+	}
+}
+
+func TestPivotDefaultValue(t *testing.T) {
+	rs := fixture(t, fixtureLines())
+	if v := DefaultValue(rs); v != ValueSaturation {
+		t.Errorf("default value %q with saturation results", v)
+	}
+	var points []Result
+	for _, r := range rs {
+		if r.Kind != KindSaturation {
+			points = append(points, r)
+		}
+	}
+	tab, err := Pivot(points, Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.Value != ValueAccepted || tab.ColKey != "offered" || !slices.Equal(tab.RowKeys, []string{"topology", "routing", "pattern"}) {
+		t.Errorf("default for points: value %q, rows %q, cols %q", tab.Value, tab.RowKeys, tab.ColKey)
+	}
+	// --cols alone: the default rows take the replaced column field.
+	tab, err = Pivot(rs, Spec{Cols: "routing"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(tab.RowKeys, []string{"topology", "pattern"}) || !slices.Equal(tab.Cols, []string{"ador", "dor"}) {
+		t.Errorf("cols routing: rows %q, cols %q", tab.RowKeys, tab.Cols)
+	}
+}
+
+func TestPivotDeterministic(t *testing.T) {
+	lines := fixtureLines()
+	want := ""
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 20 {
+		rng.Shuffle(len(lines), func(a, b int) { lines[a], lines[b] = lines[b], lines[a] })
+		for _, spec := range []Spec{{Extend: true}, {Value: ValueAccepted, Extend: true}} {
+			tab, err := Pivot(fixture(t, lines), spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			md, csv := render(t, tab)
+			got := md + csv
+			if spec.Value == "" && i == 0 {
+				want = got
+			} else if spec.Value == "" && got != want {
+				t.Fatalf("order %d gives another table:\n%s\nwant:\n%s", i, got, want)
+			}
+		}
+	}
+}
+
+func TestPivotDuplicates(t *testing.T) {
+	base := fixtureLines()
+	// The same line twice (a file given twice, overlapping shards) counts once.
+	rs := fixture(t, append(slices.Clone(base), base[2]))
+	tab, err := Pivot(rs, Spec{})
+	if err != nil {
+		t.Fatalf("identical duplicate: %v", err)
+	}
+	if len(tab.Rows) != 3 {
+		t.Errorf("%d rows, want 3", len(tab.Rows))
+	}
+
+	// The same result with another value is an error naming both lines.
+	other := satLine(ff4, "dor", "uniform", 0.5)
+	_, err = Pivot(fixture(t, append(slices.Clone(base), other)), Spec{Extend: true})
+	if err == nil || !strings.Contains(err.Error(), "r.jsonl:3 and r.jsonl:19: different saturation (0.8125, 0.5) for the same result (topology flatfly 4x4 w1,1 c4, routing dor, pattern uniform)") {
+		t.Errorf("conflicting values: %v", err)
+	}
+
+	// Results that differ in vls: an error with explicit rows, a vls
+	// column with Extend.
+	vls4 := strings.Replace(other, `"vls":2`, `"vls":4`, 1)
+	vls4 = strings.Replace(vls4, `"experiment":"e"`, `"experiment":"e4"`, 1)
+	rs = fixture(t, append(slices.Clone(base), vls4))
+	_, err = Pivot(rs, Spec{Rows: []string{"topology", "routing"}})
+	if err == nil || !strings.Contains(err.Error(), "r.jsonl:3 and r.jsonl:19 fall in one cell (topology flatfly 4x4 w1,1 c4, routing dor, pattern uniform) but differ in experiment, vls") {
+		t.Errorf("explicit rows: %v", err)
+	}
+	tab, err = Pivot(rs, Spec{Extend: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, _ := render(t, tab)
+	for _, want := range []string{
+		"| topology | routing | vls | uniform |",
+		"| flatfly 4x4 w1,1 c4 | dor | 2 | 81.3 | 11.7 |",
+		"| flatfly 4x4 w1,1 c4 | dor | 4 | 50.0 | — |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("extended table lacks %q:\n%s", want, md)
+		}
+	}
+
+	// Results that differ only in their name: the experiment column.
+	named := strings.Replace(other, `"experiment":"e"`, `"experiment":"f"`, 1)
+	tab, err = Pivot(fixture(t, append(slices.Clone(base), named)), Spec{Extend: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(tab.RowKeys, []string{"topology", "routing", "experiment"}) {
+		t.Errorf("rows %q, want the experiment added", tab.RowKeys)
+	}
+}
+
+func TestPivotErrors(t *testing.T) {
+	rs := fixture(t, fixtureLines())
+	tests := []struct {
+		name string
+		spec Spec
+		want string
+	}{
+		{"unknown value", Spec{Value: "bandwidth"}, `value "bandwidth": unknown (expected one of saturation, accepted, latency_avg, latency_p99, hops_avg)`},
+		{"unknown field", Spec{Rows: []string{"topology", "buffer"}}, `field "buffer": no saturation result has it (fields: experiment, flow_control,`},
+		{"point field on saturation", Spec{Cols: "offered"}, `field "offered": no saturation result has it`},
+		{"rows contain cols", Spec{Rows: []string{"topology", "pattern"}}, `rows: "pattern" is also the column field`},
+		{"twice", Spec{Rows: []string{"topology", "topology"}}, `rows: "topology" given twice`},
+		{"no rows", Spec{Rows: []string{}}, "rows: no field given"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Pivot(rs, tc.spec)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("error %v, want prefix %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := Pivot(rs[:0], Spec{Value: ValueSaturation}); err == nil || err.Error() != "no saturation results to tabulate" {
+		t.Errorf("no results: %v", err)
+	}
+}
+
+func TestCompareValues(t *testing.T) {
+	tests := []struct {
+		key  string
+		a, b string
+		want int
+	}{
+		{"pattern", "uniform", "complement", -1},
+		{"pattern", "transpose", "bitrev", -1},
+		{"pattern", "bitrev", "randperm", -1},
+		{"offered", "0.5", "0.125", 1},
+		{"offered", "1", "0.25", 1},
+		{"topology", "flatfly 4x4 w1,1 c4", "flatfly 16x16 w1,1 c4", -1},
+		{"topology", "torus 8x16x16", "torus 8x8x16", 1},
+		{"routing", "distance", "distance+2", -1},
+		{"routing", "distance+10", "distance+2", 1},
+		{"vls", "", "2", -1},
+		{"x", "a07", "a7", -1},
+		{"x", "same", "same", 0},
+	}
+	for _, tc := range tests {
+		if got := compareValues(tc.key, tc.a, tc.b); got != tc.want {
+			t.Errorf("compareValues(%q, %q, %q) = %d, want %d", tc.key, tc.a, tc.b, got, tc.want)
+		}
+		if got := compareValues(tc.key, tc.b, tc.a); got != -tc.want {
+			t.Errorf("compareValues(%q, %q, %q) = %d, want %d", tc.key, tc.b, tc.a, got, -tc.want)
+		}
+	}
+}
+
+func TestCompareValuesCase(t *testing.T) {
+	got := []string{"static", "GSD", "distance", "D", "deflection+4", "G", "SD", "S"}
+	slices.SortFunc(got, func(a, b string) int { return compareValues("routing", a, b) })
+	want := []string{"D", "deflection+4", "distance", "G", "GSD", "S", "SD", "static"}
+	if !slices.Equal(got, want) {
+		t.Errorf("routings sorted %q, want %q", got, want)
+	}
+}
