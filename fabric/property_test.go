@@ -3,6 +3,7 @@ package fabric
 import (
 	"context"
 	"fmt"
+	"math"
 	"testing"
 
 	"netsim/kernel"
@@ -13,9 +14,9 @@ import (
 // TestRandomConfigurationsConserve runs many small random configurations —
 // sizes, VLs, buffers, STOP/GO marks at their limits, both switching
 // modes, speedups, zero and non-zero delays, packets longer and shorter
-// than the buffers, light and overloaded traffic — and checks that every
-// flit is delivered exactly once and nothing deadlocks (DOR on a FlatFly
-// cannot).
+// than the buffers, light and overloaded traffic, runs capped or not — and
+// checks that every flit is delivered exactly once and nothing deadlocks
+// (DOR on a FlatFly cannot).
 func TestRandomConfigurationsConserve(t *testing.T) {
 	rng := kernel.NewRNG(2026)
 	pick := func(lo, hi int) int { return lo + rng.IntN(hi-lo+1) }
@@ -54,10 +55,11 @@ func TestRandomConfigurationsConserve(t *testing.T) {
 		cfg.Load = []float64{0.05, 0.3, 0.7, 1}[rng.IntN(4)]
 		cfg.Warmup, cfg.Measure, cfg.Drain = 100, 600, 300
 		cfg.Seed = uint64(i)
-		name := fmt.Sprintf("#%d %v/w%v c%d vls%d %s %s speedup%d lat%d/%d/%d packet%d buffer%d marks%d/%d %s@%.2f",
+		cfg.maxRun = []int{0, 0, 1, 3}[rng.IntN(4)] // unlimited runs, flit by flit, or short runs
+		name := fmt.Sprintf("#%d %v/w%v c%d vls%d %s %s speedup%d lat%d/%d/%d packet%d buffer%d marks%d/%d %s@%.2f maxrun%d",
 			i, dims, widths, c, vls, cfg.FlowControl, cfg.Switching, cfg.Speedup,
 			cfg.LinkLatency, cfg.RoutingDelay, cfg.CrossbarDelay, cfg.PacketFlits, cfg.BufferFlits,
-			cfg.StopMark, cfg.GoMark, pat, cfg.Load)
+			cfg.StopMark, cfg.GoMark, pat, cfg.Load, cfg.maxRun)
 		st, err := RunFlushed(context.Background(), cfg)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -65,6 +67,63 @@ func TestRandomConfigurationsConserve(t *testing.T) {
 		}
 		if st.InjectedFlits == 0 {
 			t.Errorf("%s: nothing injected", name)
+		}
+	}
+}
+
+// TestRunsMatchFlitByFlit compares the run model with runs capped at one
+// flit (sending flit by flit, as a per-flit simulator would) on small
+// networks: both conserve every flit, and their throughput and latency are
+// close — not equal, as an input stays connected to an output for a whole
+// run and the random streams are drawn at other moments. STOP/GO sends
+// flit by flit anyway, so there the cap changes nothing at all.
+func TestRunsMatchFlitByFlit(t *testing.T) {
+	for _, c := range []struct {
+		name             string
+		fc, sw           string
+		speedup, packet  int
+		load             float64
+		latencyTolerance float64
+	}{
+		{"credit cut-through light", "credit", "cut-through", 1, 8, 0.3, 0.05},
+		{"credit cut-through saturated", "credit", "cut-through", 1, 8, 0.95, 0.25},
+		{"credit wormhole", "credit", "wormhole", 1, 8, 0.6, 0.15},
+		{"stopgo cut-through", "stopgo", "cut-through", 1, 8, 0.6, 0},
+		{"credit speedup 2", "credit", "cut-through", 2, 16, 0.8, 0.15},
+	} {
+		var st [2]Stats
+		for i, maxRun := range []int{0, 1} {
+			cfg := testConfig(t, flatfly4x4, "dor", "uniform", 2)
+			cfg.FlowControl, cfg.Switching, cfg.Speedup = c.fc, c.sw, c.speedup
+			cfg.PacketFlits, cfg.BufferFlits = c.packet, 16
+			if c.sw == "wormhole" {
+				cfg.BufferFlits = 6
+			}
+			cfg.Load = c.load
+			cfg.Warmup, cfg.Measure, cfg.Drain = 1000, 8000, 4000
+			cfg.maxRun = maxRun
+			var err error
+			st[i], err = RunFlushed(context.Background(), cfg)
+			if err != nil {
+				t.Fatalf("%s, max run %d: %v", c.name, maxRun, err)
+			}
+		}
+		runs, flits := st[0], st[1]
+		if c.fc == "stopgo" {
+			if runs != flits {
+				t.Errorf("%s: capping runs at one flit changed the results:\n%+v\n%+v", c.name, runs, flits)
+			}
+			continue
+		}
+		t.Logf("%s: accepted %.4f vs %.4f, latency %.1f vs %.1f", c.name, runs.Accepted, flits.Accepted, runs.LatencyAvg, flits.LatencyAvg)
+		if d := math.Abs(runs.Accepted - flits.Accepted); d > 0.03*flits.Accepted {
+			t.Errorf("%s: accepted %.4f with runs, %.4f flit by flit", c.name, runs.Accepted, flits.Accepted)
+		}
+		if d := math.Abs(runs.LatencyAvg - flits.LatencyAvg); d > c.latencyTolerance*flits.LatencyAvg {
+			t.Errorf("%s: latency %.1f with runs, %.1f flit by flit", c.name, runs.LatencyAvg, flits.LatencyAvg)
+		}
+		if runs.Events >= flits.Events {
+			t.Errorf("%s: %d events with runs, %d flit by flit: runs should save work", c.name, runs.Events, flits.Events)
 		}
 	}
 }

@@ -207,6 +207,7 @@ func assemble(cfg *Config) (*point, error) {
 			RoutingDelay: cfg.RoutingDelay,
 			FlitDelay:    fd,
 			TickKind:     kindSwitchTick,
+			MaxRun:       cfg.maxRun,
 		}
 	}
 	// All switches' ports, lanes and buffers live in a few huge-page slabs.
@@ -222,6 +223,7 @@ func assemble(cfg *Config) (*point, error) {
 			VLs:         cfg.VLs,
 			PacketFlits: cfg.PacketFlits,
 			LinkLatency: cfg.LinkLatency,
+			MaxRun:      cfg.maxRun,
 			TickKind:    kindNICTick,
 			GenKind:     kindNICGenerate,
 		}, p.eng, &p.pool, &p.meter, cfg.Routing, cfg.Pattern, proc, kernel.NewRNG(cfg.Seed, 2, uint64(h)))
