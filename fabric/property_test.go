@@ -73,23 +73,25 @@ func TestRandomConfigurationsConserve(t *testing.T) {
 
 // TestRunsMatchFlitByFlit compares the run model with runs capped at one
 // flit (sending flit by flit, as a per-flit simulator would) on small
-// networks: both conserve every flit, and their throughput and latency are
-// close — not equal, as an input stays connected to an output for a whole
-// run and the random streams are drawn at other moments. STOP/GO sends
-// flit by flit anyway, so there the cap changes nothing at all.
+// networks: both conserve every flit, and their throughput and, below
+// saturation, latency are close — not equal, as an input stays connected
+// to an output for a whole run and random draws happen at other moments.
+// STOP/GO sends flit by flit anyway, so there the cap changes nothing.
 func TestRunsMatchFlitByFlit(t *testing.T) {
 	for _, c := range []struct {
-		name             string
-		fc, sw           string
-		speedup, packet  int
-		load             float64
-		latencyTolerance float64
+		name            string
+		fc, sw          string
+		speedup, packet int
+		load            float64
+		saturated       bool
 	}{
-		{"credit cut-through light", "credit", "cut-through", 1, 8, 0.3, 0.05},
-		{"credit cut-through saturated", "credit", "cut-through", 1, 8, 0.95, 0.25},
-		{"credit wormhole", "credit", "wormhole", 1, 8, 0.6, 0.15},
-		{"stopgo cut-through", "stopgo", "cut-through", 1, 8, 0.6, 0},
-		{"credit speedup 2", "credit", "cut-through", 2, 16, 0.8, 0.15},
+		{"credit cut-through", "credit", "cut-through", 1, 8, 0.5, false},
+		{"credit cut-through saturated", "credit", "cut-through", 1, 8, 0.95, true},
+		{"credit wormhole", "credit", "wormhole", 1, 8, 0.4, false},
+		{"credit wormhole saturated", "credit", "wormhole", 1, 8, 0.8, true},
+		{"stopgo cut-through", "stopgo", "cut-through", 1, 8, 0.6, false},
+		{"credit speedup 2", "credit", "cut-through", 2, 16, 0.5, false},
+		{"credit speedup 2 saturated", "credit", "cut-through", 2, 16, 0.9, true},
 	} {
 		var st [2]Stats
 		for i, maxRun := range []int{0, 1} {
@@ -116,10 +118,14 @@ func TestRunsMatchFlitByFlit(t *testing.T) {
 			continue
 		}
 		t.Logf("%s: accepted %.4f vs %.4f, latency %.1f vs %.1f", c.name, runs.Accepted, flits.Accepted, runs.LatencyAvg, flits.LatencyAvg)
-		if d := math.Abs(runs.Accepted - flits.Accepted); d > 0.03*flits.Accepted {
+		tolerance := 0.01 // below saturation both deliver what is offered
+		if c.saturated {
+			tolerance = 0.03
+		}
+		if d := math.Abs(runs.Accepted - flits.Accepted); d > tolerance*flits.Accepted {
 			t.Errorf("%s: accepted %.4f with runs, %.4f flit by flit", c.name, runs.Accepted, flits.Accepted)
 		}
-		if d := math.Abs(runs.LatencyAvg - flits.LatencyAvg); d > c.latencyTolerance*flits.LatencyAvg {
+		if d := math.Abs(runs.LatencyAvg - flits.LatencyAvg); !c.saturated && d > 0.1*flits.LatencyAvg {
 			t.Errorf("%s: latency %.1f with runs, %.1f flit by flit", c.name, runs.LatencyAvg, flits.LatencyAvg)
 		}
 		if runs.Events >= flits.Events {

@@ -12,8 +12,6 @@ type credit struct {
 	_       [64 - 2*MaxVLs - 8]byte // keep the receiver's side on other cache lines
 	// The receiver's side, touched for every run freed.
 	returns fifo
-	// waiting says the sender found no room since the last Freed report.
-	waiting bool
 	inline  [8]stamped // the returns ring while it fits
 }
 
@@ -60,20 +58,13 @@ func (c *credit) CanSend(now kernel.Time, vl, n int) bool {
 		return true
 	}
 	c.collect(now)
-	if int(c.credits[vl]) >= n {
-		return true
-	}
-	c.waiting = true
-	return false
+	return int(c.credits[vl]) >= n
 }
 
 // Burst collects the returned credits first, so a run is as long as the
 // credits allow.
 func (c *credit) Burst(now kernel.Time, vl int) int {
 	c.collect(now)
-	if c.credits[vl] <= 0 {
-		c.waiting = true
-	}
 	return int(c.credits[vl])
 }
 
@@ -104,10 +95,6 @@ func (c *credit) Reserve(now kernel.Time, vl, n int) bool {
 func (c *credit) Freed(at kernel.Time, vl, n int) kernel.Time {
 	back := at + c.latency
 	c.returns.pushRun(stamped{at: uint32(back), vl: uint8(vl), n: uint16(n)})
-	if !c.waiting {
-		return kernel.Never
-	}
-	c.waiting = false
 	return back
 }
 

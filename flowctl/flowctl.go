@@ -40,11 +40,9 @@ type Control interface {
 	// now on; the first reaches the receiver's buffer at arrive.
 	Sent(now kernel.Time, vl int, arrive kernel.Time, n int)
 	// Freed records that the receiver removes n flits of vl from its
-	// buffer, one per cycle from at on. It returns when the sender may be
-	// able to send more because of it if the sender found no room on this
-	// link since the last such report (a failed CanSend or a Burst of 0),
-	// and kernel.Never otherwise: a sender not waiting on the link need
-	// not be woken.
+	// buffer, one per cycle from at on. It returns the time at which the
+	// sender may be able to send more because of it, or kernel.Never if the
+	// sender's state is unchanged.
 	Freed(at kernel.Time, vl, n int) kernel.Time
 	// Free returns the sender's view of the free space of vl at now, in
 	// flits, used to compare the congestion of candidate ports.

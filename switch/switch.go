@@ -323,13 +323,10 @@ func (s *Switch) Unblock(at kernel.Time) {
 	}
 }
 
-// AcceptRun implements flit.Receiver. It wakes the switch only when the
-// run may let something move that could not before: a new head to route,
-// or the next flits of a packet in progress whose lane was empty.
+// AcceptRun implements flit.Receiver.
 func (s *Switch) AcceptRun(_ kernel.Time, port, vl int, pkt int32, arrive kernel.Time, k int) {
 	li := int32(port)*s.vls + int32(vl)
 	l := &s.lanes[li]
-	empty := l.q.Len() == 0
 	l.q.Push(s.ring(li), int(s.buffer), pkt, arrive, k)
 	switch l.state {
 	case idle:
@@ -338,9 +335,7 @@ func (s *Switch) AcceptRun(_ kernel.Time, port, vl int, pkt int32, arrive kernel
 		s.setWaiting(li, true)
 		s.alarm.Set(arrive + s.routingDelay)
 	case active:
-		if empty {
-			s.alarm.Set(arrive)
-		}
+		s.alarm.Set(arrive)
 	}
 }
 
@@ -408,15 +403,15 @@ func (s *Switch) Tick(now kernel.Time) {
 				next = min(next, at)
 				continue
 			}
-			rng := s.rng
 			port, ovl := s.selectOutput(now, li, &next)
 			if port < 0 {
 				continue // no room, or no free output VL: a tick or a credit will tell
 			}
 			if f := s.freeAt[port]; f > now {
-				// The output is busy with a run: try again when it ends, with
-				// the coin the selection did not use.
-				s.rng = rng
+				// The output is busy with a run: the head waits for its end
+				// and then selects again. It is not looked at meanwhile, so
+				// when it selects does not depend on when the switch ticks.
+				l.eligible = uint32(f)
 				next = min(next, f)
 				continue
 			}
