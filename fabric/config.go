@@ -55,6 +55,9 @@ type Config struct {
 	// maxRun, if positive, caps the flits of a run (tests set 1 to compare
 	// the run model with flit-by-flit sending).
 	maxRun int
+	// wakeAll wakes every switch and NIC in every cycle (tests check that
+	// the results do not change).
+	wakeAll bool
 }
 
 // Stats are the measurements of one simulation point.

@@ -23,6 +23,7 @@ const (
 	kindNICTick
 	kindNICGenerate
 	kindBatch
+	kindWakeAll // tests only: wake every component, every cycle
 )
 
 // chunk is how many cycles run between checks for cancellation and for the
@@ -138,6 +139,14 @@ func (p *point) Handle(now kernel.Time, ev kernel.Event) {
 		p.batched = false
 		p.nicTicks.drain(func(i int32) { p.nics[i].Tick(now) })
 		p.switchTicks.drain(func(i int32) { p.switches[i].Tick(now) })
+	case kindWakeAll:
+		for _, n := range p.nics {
+			n.Wake(now)
+		}
+		for _, s := range p.switches {
+			s.Wake(now)
+		}
+		p.eng.Schedule(now+1, ev)
 	}
 }
 
@@ -341,6 +350,9 @@ func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
 	}
 	for _, n := range p.nics {
 		n.Start(0)
+	}
+	if cfg.wakeAll {
+		p.eng.Schedule(0, kernel.Event{Kind: kindWakeAll})
 	}
 	st := Stats{Offered: cfg.Load}
 	fail := func(err error) (Stats, *point, error) {
