@@ -149,7 +149,8 @@ func (l *lane) eligibleAt(now kernel.Time) kernel.Time {
 }
 
 // inRun is a run an input port feeds: the lane it comes from and the cycle
-// it ends. A switch keeps Speedup of them per input in one small array.
+// it ends. A port's entry in Switch.times is Speedup+1 of them: when the
+// output's run ends, then the input's runs.
 type inRun struct {
 	end  kernel.Time
 	lane int32
@@ -192,14 +193,14 @@ type Switch struct {
 
 	// in holds the flow-control state of the link into each port, kept
 	// here so freeing a slot touches memory the switch holds anyway.
-	in     []flowctl.Link
-	inRuns []inRun       // the runs each input feeds: Speedup per port
-	ups    []flit.Sender // who sends on the link into each port
-	out    []outPort
-	// freeAt is when each output's current run ends, kept apart from the
-	// output records so a tick finds the outputs due without touching them.
-	freeAt []kernel.Time
-	lanes  []lane // port·VLs + vl
+	in  []flowctl.Link
+	ups []flit.Sender // who sends on the link into each port
+	out []outPort
+	// times holds, per port, when the output's current run ends and the
+	// runs the input feeds (Speedup+1 entries), apart from the port
+	// records so a tick finds what is due without touching them.
+	times []inRun
+	lanes []lane // port·VLs + vl
 	// runs holds the lanes' rings, ringLen runs each; buffer is the
 	// capacity of a lane in flits.
 	runs    []flit.Run
@@ -230,31 +231,36 @@ func (s *Switch) Err() error { return s.err }
 type Storage struct {
 	in    []flowctl.Link
 	out   []outPort
+	times []inRun
 	lanes []lane
 	runs  []flit.Run
 }
 
 // NewStorage allocates the storage of switches with the given parameters.
 func NewStorage(params []Params) *Storage {
-	var ports, lanes, slots int
+	var ports, times, lanes, slots int
 	for _, p := range params {
 		ports += p.Ports
+		times += p.Ports * (max(p.Speedup, 1) + 1)
 		lanes += p.Ports * p.VLs
 		slots += p.Ports * p.VLs * flit.RingRuns(p.Buffer)
 	}
 	return &Storage{
 		in:    hugemem.Make[flowctl.Link](ports),
 		out:   hugemem.Make[outPort](ports),
+		times: hugemem.Make[inRun](times),
 		lanes: hugemem.Make[lane](lanes),
 		runs:  hugemem.Make[flit.Run](slots),
 	}
 }
 
 // take removes the storage of the switch with parameters p from st.
-func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, lanes []lane, runs []flit.Run) {
+func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, times []inRun, lanes []lane, runs []flit.Run) {
 	n, l, k := p.Ports, p.Ports*p.VLs, p.Ports*p.VLs*flit.RingRuns(p.Buffer)
+	m := n * (max(p.Speedup, 1) + 1)
 	in, st.in = st.in[:n:n], st.in[n:]
 	out, st.out = st.out[:n:n], st.out[n:]
+	times, st.times = st.times[:m:m], st.times[m:]
 	lanes, st.lanes = st.lanes[:l:l], st.lanes[l:]
 	runs, st.runs = st.runs[:k:k], st.runs[k:]
 	return
@@ -266,7 +272,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 	if st == nil {
 		st = NewStorage([]Params{p})
 	}
-	in, out, lanes, runs := st.take(p)
+	in, out, times, lanes, runs := st.take(p)
 	s := &Switch{
 		id:           int32(p.ID),
 		eng:          eng,
@@ -282,6 +288,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		in:           in,
 		ups:          make([]flit.Sender, p.Ports),
 		out:          out,
+		times:        times,
 		lanes:        lanes,
 		waiting:      make([]uint64, (p.Ports*p.VLs+63)/64),
 		cand:         make([]routing.Candidate, 0, p.Ports),
@@ -290,8 +297,6 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 	if s.maxRun <= 0 {
 		s.maxRun = MaxPacketFlits
 	}
-	s.inRuns = make([]inRun, p.Ports*int(s.speedup))
-	s.freeAt = make([]kernel.Time, p.Ports)
 	s.runs, s.ringLen, s.buffer = runs, int32(flit.RingRuns(p.Buffer)), int32(p.Buffer)
 	return s
 }
@@ -381,7 +386,7 @@ func (s *Switch) Tick(now kernel.Time) {
 				i -= n
 			}
 			p := s.busy[i]
-			if f := s.freeAt[p]; f > now {
+			if f := s.freeAt(p); f > now {
 				next = min(next, f)
 				continue
 			}
@@ -412,7 +417,7 @@ func (s *Switch) Tick(now kernel.Time) {
 			if port < 0 {
 				continue // no room, or no free output VL: a tick or a credit will tell
 			}
-			if f := s.freeAt[port]; f > now {
+			if f := s.freeAt(port); f > now {
 				// The output is busy with a run: the head waits for its end
 				// and then selects again. It is not looked at meanwhile, so
 				// when it selects does not depend on when the switch ticks.
@@ -446,8 +451,8 @@ func (s *Switch) Tick(now kernel.Time) {
 // the port's runs ends.
 func (s *Switch) inputAt(li int32, now kernel.Time) kernel.Time {
 	sp := s.speedup
-	in := li / s.vls
-	runs := s.inRuns[in*sp : in*sp+sp]
+	at := li / s.vls * (sp + 1)
+	runs := s.times[at+1 : at+1+sp]
 	busy, first := int32(0), kernel.Never
 	for _, r := range runs {
 		if r.end <= now {
@@ -465,11 +470,14 @@ func (s *Switch) inputAt(li int32, now kernel.Time) kernel.Time {
 	return first
 }
 
+// freeAt returns when output port p's current run ends.
+func (s *Switch) freeAt(p int32) kernel.Time { return s.times[p*(s.speedup+1)].end }
+
 // feed records that lane li's input port feeds a run from it until end.
 func (s *Switch) feed(li int32, now, end kernel.Time) {
 	sp := s.speedup
-	in := li / s.vls
-	runs := s.inRuns[in*sp : in*sp+sp]
+	at := li / s.vls * (sp + 1)
+	runs := s.times[at+1 : at+1+sp]
 	for i := range runs {
 		if runs[i].end <= now {
 			runs[i] = inRun{end: end, lane: li}
@@ -675,7 +683,7 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 	l := &s.lanes[li]
 	end := now + kernel.Time(k)
 	s.feed(li, now, end)
-	s.freeAt[p] = end
+	s.times[p*(s.speedup+1)].end = end
 	*next = min(*next, end)
 	f := l.q.Front()
 	l.q.Pop(s.ring(li), k)
