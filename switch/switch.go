@@ -44,9 +44,12 @@
 // interleaving packets otherwise; an output with nothing to send takes new
 // grants.
 //
-// The switch is event-driven: it ticks when a run ends, a flit arrives at
-// an empty lane, a routing delay expires, or flow control reports room on
-// one of its outputs, and sleeps otherwise. A tick that finds nothing to do
+// A waiting head whose selected output is busy with a run waits for the
+// run's end and then selects again.
+//
+// The switch is event-driven: it ticks when a run ends, a run arrives for a
+// packet in progress, a routing delay expires, or flow control reports room
+// on one of its outputs, and sleeps otherwise. A tick that finds nothing to do
 // changes nothing, so results do not depend on how often a switch is woken.
 //
 // A network's switches keep their ports, lanes and buffers in shared
