@@ -102,7 +102,7 @@ func TestRunsMatchFlitByFlit(t *testing.T) {
 				cfg.BufferFlits = 6
 			}
 			cfg.Load = c.load
-			cfg.Warmup, cfg.Measure, cfg.Drain = 1000, 8000, 4000
+			cfg.Warmup, cfg.Measure, cfg.Drain = 500, 4000, 2000
 			cfg.maxRun = maxRun
 			var err error
 			st[i], err = RunFlushed(context.Background(), cfg)
