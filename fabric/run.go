@@ -188,6 +188,16 @@ func (t *tickSet) drain(f func(int32)) {
 	}
 }
 
+// queued returns the flits in the source queues now, flit by flit: those of
+// runs still going onto the links count as queued.
+func (p *point) queued() int64 {
+	q := p.meter.Queued
+	for _, n := range p.nics {
+		q += n.Unsent(p.eng.Now())
+	}
+	return q
+}
+
 // inFlight returns the flits sent by a source and not yet delivered.
 func (p *point) inFlight() int64 { return p.meter.Injected - p.meter.Ejected }
 
@@ -362,11 +372,11 @@ func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
 	if err := p.runTo(ctx, kernel.Time(cfg.Warmup), nil); err != nil {
 		return fail(err)
 	}
-	st.QueueStart = p.meter.Queued
+	st.QueueStart = p.queued()
 	if err := p.runTo(ctx, kernel.Time(cfg.Warmup+cfg.Measure), nil); err != nil {
 		return fail(err)
 	}
-	st.QueueEnd = p.meter.Queued
+	st.QueueEnd = p.queued()
 	arrived := func() bool { return p.meter.Delivered == p.meter.MeasuredPackets }
 	if err := p.runTo(ctx, kernel.Time(cfg.Warmup+cfg.Measure+cfg.Drain), arrived); err != nil {
 		return fail(err)

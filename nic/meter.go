@@ -14,7 +14,9 @@ type Meter struct {
 
 	// Whole-run flit counts.
 	Injected, Ejected, FlitHops int64
-	// Queued is the number of flits in source queues.
+	// Queued is the number of flits in source queues. A run leaves them
+	// when it starts; NIC.Unsent tells how many of its flits are still to
+	// go on the link.
 	Queued int64
 
 	// Window counts.

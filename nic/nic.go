@@ -146,6 +146,11 @@ func (n *NIC) Queued() int {
 	return n.queued
 }
 
+// Unsent returns how many flits of the NIC's run in progress are not yet on
+// the link in cycle at: the source queue holds them still, flit by flit,
+// though Meter.Queued counted the whole run out when it started.
+func (n *NIC) Unsent(at kernel.Time) int64 { return int64(max(n.freeAt-at, 0)) }
+
 // Generate creates one packet at now and schedules the next; the owner calls
 // it for every GenKind event addressed to the NIC.
 func (n *NIC) Generate(now kernel.Time) {

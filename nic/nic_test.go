@@ -85,6 +85,10 @@ func TestOneFlitPerCycle(t *testing.T) {
 	if err := eng.Run(2); err != nil {
 		t.Fatal(err)
 	}
+	// In cycle 2 the flits of cycles 2 and 3 are still in the source queue.
+	if got := n.Unsent(2); got != 2 {
+		t.Fatalf("Unsent(2) = %d, want 2", got)
+	}
 	eng.Schedule(2, kernel.Event{Kind: 1}) // another packet, mid-run
 	if err := eng.Run(20); err != nil {
 		t.Fatal(err)
