@@ -51,6 +51,13 @@ type Config struct {
 
 	// Seed derives every random stream of the point.
 	Seed uint64
+
+	// maxRun, if positive, caps the flits of a run (tests set 1 to compare
+	// the run model with flit-by-flit sending).
+	maxRun int
+	// wakeAll wakes every switch and NIC in every cycle (tests check that
+	// the results do not change).
+	wakeAll bool
 }
 
 // Stats are the measurements of one simulation point.

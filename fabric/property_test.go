@@ -3,6 +3,7 @@ package fabric
 import (
 	"context"
 	"fmt"
+	"math"
 	"testing"
 
 	"netsim/kernel"
@@ -13,9 +14,9 @@ import (
 // TestRandomConfigurationsConserve runs many small random configurations —
 // sizes, VLs, buffers, STOP/GO marks at their limits, both switching
 // modes, speedups, zero and non-zero delays, packets longer and shorter
-// than the buffers, light and overloaded traffic — and checks that every
-// flit is delivered exactly once and nothing deadlocks (DOR on a FlatFly
-// cannot).
+// than the buffers, light and overloaded traffic, runs capped or not — and
+// checks that every flit is delivered exactly once and nothing deadlocks
+// (DOR on a FlatFly cannot).
 func TestRandomConfigurationsConserve(t *testing.T) {
 	rng := kernel.NewRNG(2026)
 	pick := func(lo, hi int) int { return lo + rng.IntN(hi-lo+1) }
@@ -54,10 +55,11 @@ func TestRandomConfigurationsConserve(t *testing.T) {
 		cfg.Load = []float64{0.05, 0.3, 0.7, 1}[rng.IntN(4)]
 		cfg.Warmup, cfg.Measure, cfg.Drain = 100, 600, 300
 		cfg.Seed = uint64(i)
-		name := fmt.Sprintf("#%d %v/w%v c%d vls%d %s %s speedup%d lat%d/%d/%d packet%d buffer%d marks%d/%d %s@%.2f",
+		cfg.maxRun = []int{0, 0, 1, 3}[rng.IntN(4)] // unlimited runs, flit by flit, or short runs
+		name := fmt.Sprintf("#%d %v/w%v c%d vls%d %s %s speedup%d lat%d/%d/%d packet%d buffer%d marks%d/%d %s@%.2f maxrun%d",
 			i, dims, widths, c, vls, cfg.FlowControl, cfg.Switching, cfg.Speedup,
 			cfg.LinkLatency, cfg.RoutingDelay, cfg.CrossbarDelay, cfg.PacketFlits, cfg.BufferFlits,
-			cfg.StopMark, cfg.GoMark, pat, cfg.Load)
+			cfg.StopMark, cfg.GoMark, pat, cfg.Load, cfg.maxRun)
 		st, err := RunFlushed(context.Background(), cfg)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -65,6 +67,110 @@ func TestRandomConfigurationsConserve(t *testing.T) {
 		}
 		if st.InjectedFlits == 0 {
 			t.Errorf("%s: nothing injected", name)
+		}
+	}
+}
+
+// TestRunsMatchFlitByFlit compares the run model with runs capped at one
+// flit (sending flit by flit, as a per-flit simulator would) on small
+// networks: both conserve every flit, and their throughput and, below
+// saturation, latency are close — not equal, as an input stays connected
+// to an output for a whole run and random draws happen at other moments.
+// STOP/GO sends flit by flit anyway, so there the cap changes nothing.
+func TestRunsMatchFlitByFlit(t *testing.T) {
+	for _, c := range []struct {
+		name            string
+		fc, sw          string
+		speedup, packet int
+		load            float64
+		saturated       bool
+	}{
+		{"credit cut-through", "credit", "cut-through", 1, 8, 0.5, false},
+		{"credit cut-through saturated", "credit", "cut-through", 1, 8, 0.95, true},
+		{"credit wormhole", "credit", "wormhole", 1, 8, 0.4, false},
+		{"credit wormhole saturated", "credit", "wormhole", 1, 8, 0.8, true},
+		{"stopgo cut-through", "stopgo", "cut-through", 1, 8, 0.6, false},
+		{"credit speedup 2", "credit", "cut-through", 2, 16, 0.5, false},
+		{"credit speedup 2 saturated", "credit", "cut-through", 2, 16, 0.9, true},
+	} {
+		var st [2]Stats
+		for i, maxRun := range []int{0, 1} {
+			cfg := testConfig(t, flatfly4x4, "dor", "uniform", 2)
+			cfg.FlowControl, cfg.Switching, cfg.Speedup = c.fc, c.sw, c.speedup
+			cfg.PacketFlits, cfg.BufferFlits = c.packet, 16
+			if c.sw == "wormhole" {
+				cfg.BufferFlits = 6
+			}
+			cfg.Load = c.load
+			cfg.Warmup, cfg.Measure, cfg.Drain = 500, 4000, 2000
+			cfg.maxRun = maxRun
+			var err error
+			st[i], err = RunFlushed(context.Background(), cfg)
+			if err != nil {
+				t.Fatalf("%s, max run %d: %v", c.name, maxRun, err)
+			}
+		}
+		runs, flits := st[0], st[1]
+		if c.fc == "stopgo" {
+			if runs != flits {
+				t.Errorf("%s: capping runs at one flit changed the results:\n%+v\n%+v", c.name, runs, flits)
+			}
+			continue
+		}
+		t.Logf("%s: accepted %.4f vs %.4f, latency %.1f vs %.1f", c.name, runs.Accepted, flits.Accepted, runs.LatencyAvg, flits.LatencyAvg)
+		tolerance := 0.01 // below saturation both deliver what is offered
+		if c.saturated {
+			tolerance = 0.03
+		}
+		if d := math.Abs(runs.Accepted - flits.Accepted); d > tolerance*flits.Accepted {
+			t.Errorf("%s: accepted %.4f with runs, %.4f flit by flit", c.name, runs.Accepted, flits.Accepted)
+		}
+		if d := math.Abs(runs.LatencyAvg - flits.LatencyAvg); !c.saturated && d > 0.1*flits.LatencyAvg {
+			t.Errorf("%s: latency %.1f with runs, %.1f flit by flit", c.name, runs.LatencyAvg, flits.LatencyAvg)
+		}
+		if runs.Events >= flits.Events {
+			t.Errorf("%s: %d events with runs, %d flit by flit: runs should save work", c.name, runs.Events, flits.Events)
+		}
+	}
+}
+
+// TestExtraWakeUpsChangeNothing wakes every switch and NIC in every cycle
+// and checks that the results are exactly those of the event-driven run:
+// a tick that finds nothing to do changes nothing, and the components' own
+// wake-ups (run ends, arrivals, routing delays, credits) miss no cycle in
+// which something could move.
+func TestExtraWakeUpsChangeNothing(t *testing.T) {
+	for _, c := range []struct {
+		fc, sw  string
+		speedup int
+		load    float64
+	}{
+		{"credit", "cut-through", 1, 0.5},
+		{"credit", "cut-through", 1, 0.95},
+		{"credit", "wormhole", 1, 0.7},
+		{"credit", "cut-through", 2, 0.9},
+		{"stopgo", "cut-through", 1, 0.8},
+		{"stopgo", "wormhole", 2, 0.8},
+	} {
+		var st [2]Stats
+		for i, wake := range []bool{false, true} {
+			cfg := testConfig(t, flatfly4x4, "dor", "uniform", 2)
+			cfg.FlowControl, cfg.Switching, cfg.Speedup, cfg.Load = c.fc, c.sw, c.speedup, c.load
+			cfg.PacketFlits, cfg.BufferFlits = 8, 16
+			if c.sw == "wormhole" {
+				cfg.BufferFlits = 6
+			}
+			cfg.StopMark, cfg.GoMark = cfg.BufferFlits-2, 2
+			cfg.Warmup, cfg.Measure, cfg.Drain = 300, 2000, 1000
+			cfg.wakeAll = wake
+			var err error
+			if st[i], err = Run(context.Background(), cfg); err != nil {
+				t.Fatal(err)
+			}
+		}
+		st[0].Events, st[1].Events = 0, 0 // the extra ticks are events
+		if st[0] != st[1] {
+			t.Errorf("%+v: waking every component every cycle changed the results:\n%+v\n%+v", c, st[0], st[1])
 		}
 	}
 }

@@ -23,6 +23,7 @@ const (
 	kindNICTick
 	kindNICGenerate
 	kindBatch
+	kindWakeAll // tests only: wake every component, every cycle
 )
 
 // chunk is how many cycles run between checks for cancellation and for the
@@ -138,6 +139,14 @@ func (p *point) Handle(now kernel.Time, ev kernel.Event) {
 		p.batched = false
 		p.nicTicks.drain(func(i int32) { p.nics[i].Tick(now) })
 		p.switchTicks.drain(func(i int32) { p.switches[i].Tick(now) })
+	case kindWakeAll:
+		for _, n := range p.nics {
+			n.Wake(now)
+		}
+		for _, s := range p.switches {
+			s.Wake(now)
+		}
+		p.eng.Schedule(now+1, ev)
 	}
 }
 
@@ -179,6 +188,16 @@ func (t *tickSet) drain(f func(int32)) {
 	}
 }
 
+// queued returns the flits in the source queues now, flit by flit: those of
+// runs still going onto the links count as queued.
+func (p *point) queued() int64 {
+	q := p.meter.Queued
+	for _, n := range p.nics {
+		q += n.Unsent(p.eng.Now())
+	}
+	return q
+}
+
 // inFlight returns the flits sent by a source and not yet delivered.
 func (p *point) inFlight() int64 { return p.meter.Injected - p.meter.Ejected }
 
@@ -207,6 +226,7 @@ func assemble(cfg *Config) (*point, error) {
 			RoutingDelay: cfg.RoutingDelay,
 			FlitDelay:    fd,
 			TickKind:     kindSwitchTick,
+			MaxRun:       cfg.maxRun,
 		}
 	}
 	// All switches' ports, lanes and buffers live in a few huge-page slabs.
@@ -222,6 +242,7 @@ func assemble(cfg *Config) (*point, error) {
 			VLs:         cfg.VLs,
 			PacketFlits: cfg.PacketFlits,
 			LinkLatency: cfg.LinkLatency,
+			MaxRun:      cfg.maxRun,
 			TickKind:    kindNICTick,
 			GenKind:     kindNICGenerate,
 		}, p.eng, &p.pool, &p.meter, cfg.Routing, cfg.Pattern, proc, kernel.NewRNG(cfg.Seed, 2, uint64(h)))
@@ -340,6 +361,9 @@ func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
 	for _, n := range p.nics {
 		n.Start(0)
 	}
+	if cfg.wakeAll {
+		p.eng.Schedule(0, kernel.Event{Kind: kindWakeAll})
+	}
 	st := Stats{Offered: cfg.Load}
 	fail := func(err error) (Stats, *point, error) {
 		p.fill(&st)
@@ -348,11 +372,11 @@ func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
 	if err := p.runTo(ctx, kernel.Time(cfg.Warmup), nil); err != nil {
 		return fail(err)
 	}
-	st.QueueStart = p.meter.Queued
+	st.QueueStart = p.queued()
 	if err := p.runTo(ctx, kernel.Time(cfg.Warmup+cfg.Measure), nil); err != nil {
 		return fail(err)
 	}
-	st.QueueEnd = p.meter.Queued
+	st.QueueEnd = p.queued()
 	arrived := func() bool { return p.meter.Delivered == p.meter.MeasuredPackets }
 	if err := p.runTo(ctx, kernel.Time(cfg.Warmup+cfg.Measure+cfg.Drain), arrived); err != nil {
 		return fail(err)

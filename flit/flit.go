@@ -118,17 +118,18 @@ func RingRuns(capacity int) int { return max(capacity-2, 0) }
 // Len returns the number of flits in the queue, arrived or on the wire.
 func (q *Queue) Len() int { return int(q.n) }
 
-// Push appends a flit of packet pkt that is in the buffer from cycle ready
-// on. The queue holds at most capacity flits (below 2¹⁶: counts are 16-bit);
-// overflow is a flow-control bug and panics.
-func (q *Queue) Push(ring []Run, capacity int, pkt int32, ready kernel.Time) {
-	if int(q.n) >= capacity {
-		panic(fmt.Sprintf("flit: buffer overflow (%d flits): flow control let a flit through without room", q.n))
+// Push appends n ≥ 1 flits of packet pkt, the first in the buffer from
+// cycle ready on and each next one a cycle later (a run sent back to back;
+// n = 1 is one flit). The queue holds at most capacity flits (below 2¹⁶:
+// counts are 16-bit); overflow is a flow-control bug and panics.
+func (q *Queue) Push(ring []Run, capacity int, pkt int32, ready kernel.Time, n int) {
+	if int(q.n)+n > capacity {
+		panic(fmt.Sprintf("flit: buffer overflow (%d+%d flits): flow control let a flit through without room", q.n, n))
 	}
 	r := uint32(ready)
-	q.n++
-	if q.n == 1 {
-		q.front = Run{Pkt: pkt, ready: r, n: 1}
+	q.n += uint16(n)
+	if int(q.n) == n {
+		q.front = Run{Pkt: pkt, ready: r, n: uint16(n)}
 		return
 	}
 	last := &q.back
@@ -136,7 +137,7 @@ func (q *Queue) Push(ring []Run, capacity int, pkt int32, ready kernel.Time) {
 		last = &q.front
 	}
 	if last.Pkt == pkt && last.ready+uint32(last.n) == r {
-		last.n++
+		last.n += uint16(n)
 		return
 	}
 	if q.back.n > 0 {
@@ -147,20 +148,28 @@ func (q *Queue) Push(ring []Run, capacity int, pkt int32, ready kernel.Time) {
 		ring[i] = q.back
 		q.mid++
 	}
-	q.back = Run{Pkt: pkt, ready: r, n: 1}
+	q.back = Run{Pkt: pkt, ready: r, n: uint16(n)}
 }
 
 // Front returns the oldest flit; the queue must not be empty.
 func (q *Queue) Front() Slot { return Slot{Pkt: q.front.Pkt, ready: q.front.ready} }
 
-// Pop removes the oldest flit; the queue must not be empty.
-func (q *Queue) Pop(ring []Run) {
-	if q.n == 0 {
-		panic("flit: pop from an empty buffer")
+// FrontRun returns the oldest flit and the length of its run: the flits of
+// the same packet behind it that are in the buffer one cycle after another,
+// so that if the oldest flit is in by cycle t, the i-th is in by t+i. The
+// queue must not be empty.
+func (q *Queue) FrontRun() (Slot, int) {
+	return Slot{Pkt: q.front.Pkt, ready: q.front.ready}, int(q.front.n)
+}
+
+// Pop removes the k oldest flits, 1 ≤ k ≤ the length of the front run.
+func (q *Queue) Pop(ring []Run, k int) {
+	if k < 1 || k > int(q.front.n) {
+		panic(fmt.Sprintf("flit: pop of %d flits from a front run of %d", k, q.front.n))
 	}
-	q.n--
-	q.front.n--
-	q.front.ready++
+	q.n -= uint16(k)
+	q.front.n -= uint16(k)
+	q.front.ready += uint32(k)
 	if q.front.n > 0 {
 		return
 	}
@@ -178,9 +187,11 @@ func (q *Queue) Pop(ring []Run) {
 
 // Receiver is the input side of a link: a switch input port or a NIC.
 type Receiver interface {
-	// Accept takes a flit of packet pkt sent at now on vl into input port
-	// port; it is in the receiver's buffer at arrive.
-	Accept(now kernel.Time, port, vl int, pkt int32, arrive kernel.Time)
+	// AcceptRun takes a run of k ≥ 1 flits of packet pkt that the sender
+	// sends on vl into input port port, one per cycle from now on (k = 1 is
+	// one flit). The first is in the receiver's buffer at arrive, the i-th
+	// at arrive+i.
+	AcceptRun(now kernel.Time, port, vl int, pkt int32, arrive kernel.Time, k int)
 }
 
 // Sender is the output side of a link: a switch or a NIC that may wait for

@@ -7,9 +7,10 @@ import (
 	"netsim/kernel"
 )
 
-// TestQueueMatchesReference pushes and pops flits in random patterns —
-// packets sent without a stall, with stalls, interleaved — and compares
-// every flit with a plain per-flit FIFO.
+// TestQueueMatchesReference pushes runs of flits and pops parts of the
+// front run in random patterns — packets sent without a stall, with
+// stalls, interleaved — and compares every flit, and the front run's
+// length, with a plain per-flit FIFO.
 func TestQueueMatchesReference(t *testing.T) {
 	for _, capacity := range []int{1, 2, 3, 5, 16, 64} {
 		rng := kernel.NewRNG(uint64(capacity))
@@ -24,22 +25,30 @@ func TestQueueMatchesReference(t *testing.T) {
 				if left == 0 {
 					pkt, left = pkt+1, 1+rng.IntN(2*capacity)
 				}
+				n := 1 + rng.IntN(min(left, capacity-len(ref), 4))
 				ready := now + kernel.Time(rng.IntN(2)) // stalls make new runs
-				if len(ref) > 0 && ready < ref[len(ref)-1].Ready(now) {
-					ready = ref[len(ref)-1].Ready(now)
+				if len(ref) > 0 && ready <= ref[len(ref)-1].Ready(now) {
+					ready = ref[len(ref)-1].Ready(now) + kernel.Time(rng.IntN(2))
 				}
-				q.Push(ring, capacity, pkt, ready)
-				ref = append(ref, NewSlot(pkt, ready))
-				left--
+				q.Push(ring, capacity, pkt, ready, n)
+				for i := 0; i < n; i++ {
+					ref = append(ref, NewSlot(pkt, ready+kernel.Time(i)))
+				}
+				left -= n
 			}
 			if len(ref) > 0 && rng.IntN(2) == 0 {
-				got, want := q.Front(), ref[0]
-				if got.Pkt != want.Pkt || got.Ready(now) != want.Ready(now) {
-					t.Fatalf("capacity %d step %d: front (%d, %d), want (%d, %d)",
-						capacity, step, got.Pkt, got.Ready(now), want.Pkt, want.Ready(now))
+				want := 1 // the reference's front run
+				for want < len(ref) && ref[want].Pkt == ref[0].Pkt && ref[want].Ready(now) == ref[0].Ready(now)+kernel.Time(want) {
+					want++
 				}
-				q.Pop(ring)
-				ref = ref[1:]
+				got, n := q.FrontRun()
+				if got.Pkt != ref[0].Pkt || got.Ready(now) != ref[0].Ready(now) || n != want {
+					t.Fatalf("capacity %d step %d: front (%d, %d) run %d, want (%d, %d) run %d",
+						capacity, step, got.Pkt, got.Ready(now), n, ref[0].Pkt, ref[0].Ready(now), want)
+				}
+				k := 1 + rng.IntN(n)
+				q.Pop(ring, k)
+				ref = ref[k:]
 			}
 			if q.Len() != len(ref) {
 				t.Fatalf("capacity %d step %d: Len %d, want %d", capacity, step, q.Len(), len(ref))
@@ -55,7 +64,7 @@ func TestQueueRunsPerPacket(t *testing.T) {
 	var q Queue
 	for p := int32(0); p < 3; p++ {
 		for i := 0; i < 16; i++ {
-			q.Push(ring, 64, p, kernel.Time(16*int(p)+i))
+			q.Push(ring, 64, p, kernel.Time(16*int(p)+i), 1)
 		}
 	}
 	if q.mid != 1 {
@@ -63,20 +72,48 @@ func TestQueueRunsPerPacket(t *testing.T) {
 	}
 }
 
+// TestQueuePushRun: a run pushed at once is one run, merges with a run of
+// the same packet that ends right before it, and not with one that does
+// not; popping part of it keeps the rest's timing.
+func TestQueuePushRun(t *testing.T) {
+	ring := make([]Run, RingRuns(64))
+	var q Queue
+	q.Push(ring, 64, 1, 100, 5)  // 100..104
+	q.Push(ring, 64, 1, 105, 11) // 105..115: contiguous, merges
+	q.Push(ring, 64, 1, 117, 4)  // a stall: a new run
+	if f, n := q.FrontRun(); f.Pkt != 1 || f.Ready(100) != 100 || n != 16 || q.Len() != 20 {
+		t.Fatalf("front (%d, %d) run %d, %d flits; want (1, 100) run 16, 20 flits", f.Pkt, f.Ready(100), n, q.Len())
+	}
+	q.Pop(ring, 10)
+	if f, n := q.FrontRun(); f.Ready(100) != 110 || n != 6 {
+		t.Fatalf("after popping 10: front at %d run %d, want 110 run 6", f.Ready(100), n)
+	}
+	q.Pop(ring, 6)
+	if f, n := q.FrontRun(); f.Ready(100) != 117 || n != 4 || q.Len() != 4 {
+		t.Fatalf("second run: front at %d run %d (%d flits), want 117 run 4", f.Ready(100), n, q.Len())
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("popping more than the front run did not panic")
+		}
+	}()
+	q.Pop(ring, 5)
+}
+
 func TestQueueOverflowPanics(t *testing.T) {
-	for _, capacity := range []int{1, 3} {
-		ring := make([]Run, RingRuns(capacity))
+	for _, c := range []struct{ capacity, filled, run int }{{1, 1, 1}, {3, 3, 1}, {3, 2, 2}, {16, 0, 17}} {
+		ring := make([]Run, RingRuns(c.capacity))
 		var q Queue
-		for i := 0; i < capacity; i++ {
-			q.Push(ring, capacity, int32(i), 0)
+		for i := 0; i < c.filled; i++ {
+			q.Push(ring, c.capacity, int32(i), 0, 1)
 		}
 		func() {
 			defer func() {
 				if recover() == nil {
-					t.Fatalf("capacity %d: pushing into a full buffer did not panic", capacity)
+					t.Fatalf("%+v: pushing past the capacity did not panic", c)
 				}
 			}()
-			q.Push(ring, capacity, 9, 0)
+			q.Push(ring, c.capacity, 99, 5, c.run)
 		}()
 	}
 }
@@ -88,7 +125,7 @@ func TestQueueEmptyPopPanics(t *testing.T) {
 			t.Fatal("popping an empty buffer did not panic")
 		}
 	}()
-	q.Pop(nil)
+	q.Pop(nil, 1)
 }
 
 // TestSlotReady checks the 32-bit arrival time across the wrap of 2³².

@@ -4,13 +4,13 @@ import "netsim/kernel"
 
 // credit is credit-based flow control: credits[vl] is the sender's count of
 // free slots in the receiver's vl buffer, and returns holds the credits on
-// their way back.
+// their way back, as ramps (n credits coming back one per cycle).
 type credit struct {
-	// The sender's side, touched for every flit sent.
+	// The sender's side, touched for every run sent.
 	credits [MaxVLs]int16
 	latency kernel.Time
 	_       [64 - 2*MaxVLs - 8]byte // keep the receiver's side on other cache lines
-	// The receiver's side, touched for every flit freed.
+	// The receiver's side, touched for every run freed.
 	returns fifo
 	inline  [8]stamped // the returns ring while it fits
 }
@@ -18,7 +18,8 @@ type credit struct {
 // init sets c up in place (its returns ring points into c itself).
 func (c *credit) init(p Params) {
 	c.latency = kernel.Time(p.Latency)
-	// Steady state holds at most Rate credits per cycle of latency.
+	// Steady state holds about one ramp per run the receiver feeds at once
+	// (Rate) per cycle of latency, and rarely that many.
 	if n := p.Rate * (p.Latency + 1); n <= len(c.inline) {
 		c.returns.WithStore(c.inline[:])
 	} else {
@@ -29,17 +30,22 @@ func (c *credit) init(p Params) {
 	}
 }
 
-// collect applies every credit that has come back by now.
+// collect applies every credit that has come back by now. The ramps are
+// ordered by their first credit, but those of different VLs may overlap (a
+// receiver with speedup frees several runs at once), so every entry is
+// looked at; emptied ones leave from the front.
 func (c *credit) collect(now kernel.Time) {
-	for c.returns.due(now) {
-		r := c.returns.At(0)
-		k := min(int32(r.n), int32(uint32(now)-r.at)+1) // the run's units due by now
-		c.credits[r.vl] += int16(k)
-		if k < int32(r.n) {
-			r.at += uint32(k)
-			r.n -= uint16(k)
-			return
+	for i, n := 0, c.returns.Len(); i < n; i++ {
+		r := c.returns.At(i)
+		if r.n == 0 || !r.dueBy(now) {
+			continue
 		}
+		k := min(uint32(r.n), uint32(now)-r.at+1) // the ramp's credits due by now
+		c.credits[r.vl] += int16(k)
+		r.at += k
+		r.n -= uint16(k)
+	}
+	for c.returns.Len() > 0 && c.returns.At(0).n == 0 {
 		c.returns.pop()
 	}
 }
@@ -55,15 +61,22 @@ func (c *credit) CanSend(now kernel.Time, vl, n int) bool {
 	return int(c.credits[vl]) >= n
 }
 
-func (c *credit) Sent(now kernel.Time, vl int, _ kernel.Time) {
+// Burst collects the returned credits first, so a run is as long as the
+// credits allow.
+func (c *credit) Burst(now kernel.Time, vl int) int {
+	c.collect(now)
+	return int(c.credits[vl])
+}
+
+func (c *credit) Sent(now kernel.Time, vl, n int) {
 	// Collect now and then, so the returns ring stays small.
-	if c.credits[vl] <= 0 || c.returns.Len() >= len(c.inline)/2 {
+	if int(c.credits[vl]) < n || c.returns.Len() >= len(c.inline)/2 {
 		c.collect(now)
-		if c.credits[vl] <= 0 {
+		if int(c.credits[vl]) < n {
 			panic("flowctl: flit sent without a credit")
 		}
 	}
-	c.credits[vl]--
+	c.credits[vl] -= int16(n)
 }
 
 // Reserve takes n credits of vl at once. It collects the returned credits
@@ -77,9 +90,11 @@ func (c *credit) Reserve(now kernel.Time, vl, n int) bool {
 	return true
 }
 
-func (c *credit) Freed(at kernel.Time, vl int) kernel.Time {
+// Freed sends n credits back as a ramp: the one freed at at+i reaches the
+// sender at at+i+latency.
+func (c *credit) Freed(at kernel.Time, vl, n int) kernel.Time {
 	back := at + c.latency
-	c.returns.pushRun(stamp(back, vl, false))
+	c.returns.pushRun(stamped{at: uint32(back), vl: uint8(vl), n: uint16(n)})
 	return back
 }
 
@@ -88,7 +103,15 @@ func (c *credit) Free(now kernel.Time, vl int) int {
 	return int(c.credits[vl])
 }
 
+// Pending returns the cycle the next credit comes back: the earliest among
+// the ramps' next credits.
 func (c *credit) Pending(now kernel.Time) kernel.Time {
 	c.collect(now)
-	return c.returns.next(now)
+	next := kernel.Never
+	for i, n := 0, c.returns.Len(); i < n; i++ {
+		if r := c.returns.At(i); r.n > 0 {
+			next = min(next, r.time(now))
+		}
+	}
+	return next
 }

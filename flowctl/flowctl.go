@@ -25,18 +25,25 @@ import (
 )
 
 // Control is the flow-control state of one link, shared by its sender and
-// its receiver.
+// its receiver. Flits move in runs: n flits of one VL in consecutive
+// cycles, one per cycle (n = 1 is a single flit).
 type Control interface {
 	// CanSend reports whether the sender may start sending n flits on vl at
 	// time now: n credits (credit), or GO (stop/go, where n is ignored).
 	CanSend(now kernel.Time, vl, n int) bool
-	// Sent records that the sender sent one flit on vl at now, which reaches
-	// the receiver's buffer at arrive.
-	Sent(now kernel.Time, vl int, arrive kernel.Time)
-	// Freed records that the receiver removed one flit of vl from its buffer
-	// at time at. It returns the time at which the sender may be able to send
-	// more because of it, or kernel.Never if the sender's state is unchanged.
-	Freed(at kernel.Time, vl int) kernel.Time
+	// Burst returns how many flits the sender may send on vl back to back
+	// from now on, one per cycle, whatever happens meanwhile: the credits
+	// it holds now (credit), or 1 under GO and 0 under STOP (stop/go, where
+	// a STOP may arrive in any cycle).
+	Burst(now kernel.Time, vl int) int
+	// Sent records that the sender sends n flits on vl, one per cycle from
+	// now on; the first reaches the receiver's buffer at arrive.
+	Sent(now kernel.Time, vl int, arrive kernel.Time, n int)
+	// Freed records that the receiver removes n flits of vl from its
+	// buffer, one per cycle from at on. It returns the time at which the
+	// sender may be able to send more because of it, or kernel.Never if the
+	// sender's state is unchanged.
+	Freed(at kernel.Time, vl, n int) kernel.Time
 	// Free returns the sender's view of the free space of vl at now, in
 	// flits, used to compare the congestion of candidate ports.
 	Free(now kernel.Time, vl int) int
@@ -44,8 +51,8 @@ type Control interface {
 	// sent without anyone else sending on vl meanwhile (virtual
 	// cut-through, once CanSend(now, vl, n) holds), and reports whether it
 	// did. Credits are then taken at once, and the sender need not call
-	// CanSend or Sent for the packet's flits. A scheme that accounts each
-	// flit (STOP/GO) reserves nothing and returns false.
+	// CanSend, Burst or Sent for the packet's flits. A scheme that accounts
+	// each flit (STOP/GO) reserves nothing and returns false.
 	Reserve(now kernel.Time, vl, n int) bool
 	// Pending returns the earliest time after now at which a credit or a GO
 	// already on its way reaches the sender, or kernel.Never. A sender that
@@ -170,21 +177,29 @@ func (l *Link) CanSend(now kernel.Time, vl, n int) bool {
 	return l.c.CanSend(now, vl, n)
 }
 
-// Sent implements Control.
-func (l *Link) Sent(now kernel.Time, vl int, arrive kernel.Time) {
+// Burst implements Control.
+func (l *Link) Burst(now kernel.Time, vl int) int {
 	if l.s != nil {
-		l.s.Sent(now, vl, arrive)
+		return l.s.Burst(now, vl)
+	}
+	return l.c.Burst(now, vl)
+}
+
+// Sent implements Control.
+func (l *Link) Sent(now kernel.Time, vl int, arrive kernel.Time, n int) {
+	if l.s != nil {
+		l.s.Sent(now, vl, arrive, n)
 		return
 	}
-	l.c.Sent(now, vl, arrive)
+	l.c.Sent(now, vl, n)
 }
 
 // Freed implements Control.
-func (l *Link) Freed(at kernel.Time, vl int) kernel.Time {
+func (l *Link) Freed(at kernel.Time, vl, n int) kernel.Time {
 	if l.s != nil {
-		return l.s.Freed(at, vl)
+		return l.s.Freed(at, vl, n)
 	}
-	return l.c.Freed(at, vl)
+	return l.c.Freed(at, vl, n)
 }
 
 // Free implements Control.
@@ -258,14 +273,15 @@ func (f *fifo) push(s stamped) {
 	}
 }
 
-// pushRun adds one unit, extending the newest entry when the unit takes
-// effect on the same VL in the cycle right after it (a packet's credits
-// come back in consecutive cycles), so a packet costs one entry.
+// pushRun adds a ramp of s.n units taking effect one per cycle from s.at,
+// extending the newest entry when the ramp is on the same VL and starts in
+// the cycle right after it (a packet's credits come back in consecutive
+// cycles, however many runs it took), so a packet costs one entry.
 func (f *fifo) pushRun(s stamped) {
 	if n := f.Len(); n > 0 {
 		b := f.At(n - 1)
-		if b.vl == s.vl && b.on == s.on && b.at+uint32(b.n) == s.at && b.n < 1<<16-1 {
-			b.n++
+		if b.vl == s.vl && b.on == s.on && b.at+uint32(b.n) == s.at && int(b.n)+int(s.n) < 1<<16 {
+			b.n += s.n
 			return
 		}
 	}

@@ -49,7 +49,7 @@ func (l *link) run(cycles int, drain func(now kernel.Time, vl int) bool) {
 			// here: one per VL keeps the test simple and within Rate·VLs.
 			if l.occupied[vl] > 0 && drain(now, vl) {
 				l.occupied[vl]--
-				l.c.Freed(now, vl)
+				l.c.Freed(now, vl, 1)
 			}
 		}
 		// The sender sends one flit per cycle on the first VL it may.
@@ -57,7 +57,7 @@ func (l *link) run(cycles int, drain func(now kernel.Time, vl int) bool) {
 			vl := (int(now) + k) % l.p.VLs
 			if l.c.CanSend(now, vl, 1) {
 				arrive := now + kernel.Time(l.p.Delay)
-				l.c.Sent(now, vl, arrive)
+				l.c.Sent(now, vl, arrive, 1)
 				l.wire[vl] = append(l.wire[vl], arrive)
 				l.sent++
 				break
@@ -100,11 +100,11 @@ func TestCreditTiming(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Sent(0, 1, 3)
+	c.Sent(0, 1, 3, 1)
 	if c.CanSend(0, 1, 1) || !c.CanSend(0, 0, 1) {
 		t.Fatal("credits are not per VL")
 	}
-	if back := c.Freed(10, 1); back != 13 {
+	if back := c.Freed(10, 1, 1); back != 13 {
 		t.Fatalf("Freed returned %d, want 13", back)
 	}
 	if got := c.Pending(10); got != 13 {
@@ -129,7 +129,7 @@ func TestStopGoTiming(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := kernel.Time(0); i < 3; i++ {
-		c.Sent(i, 0, i+3) // arrivals at 3, 4, 5: the third reaches the mark
+		c.Sent(i, 0, i+3, 1) // arrivals at 3, 4, 5: the third reaches the mark
 	}
 	if !c.CanSend(6, 0, 1) {
 		t.Fatal("stopped before STOP could arrive")
@@ -137,10 +137,10 @@ func TestStopGoTiming(t *testing.T) {
 	if c.CanSend(7, 0, 1) {
 		t.Fatal("not stopped one latency after the occupancy reached the stop mark")
 	}
-	if back := c.Freed(8, 0); back != kernel.Never {
+	if back := c.Freed(8, 0, 1); back != kernel.Never {
 		t.Fatalf("occupancy 2 is above the go mark, but Freed signalled GO at %d", back)
 	}
-	if back := c.Freed(9, 0); back != 11 {
+	if back := c.Freed(9, 0, 1); back != 11 {
 		t.Fatalf("GO due at 11, Freed returned %d", back)
 	}
 	if c.CanSend(10, 0, 1) || !c.CanSend(11, 0, 1) {
@@ -183,8 +183,8 @@ func TestTimesWrap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Sent(base, 0, base+4)
-		back := c.Freed(base+5, 0)
+		c.Sent(base, 0, base+4, 1)
+		back := c.Freed(base+5, 0, 1)
 		if back != base+9 || c.Pending(base+5) != base+9 {
 			t.Fatalf("base %d: credit back at %d, Pending %d, want %d", base, back, c.Pending(base+5), base+9)
 		}
@@ -195,7 +195,7 @@ func TestTimesWrap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g.Sent(base, 0, base+3)
+		g.Sent(base, 0, base+3, 1)
 		if !g.CanSend(base+4, 0, 1) || g.CanSend(base+5, 0, 1) {
 			t.Fatalf("base %d: STOP not applied exactly at %d", base, base+5)
 		}
@@ -235,9 +235,9 @@ func TestCreditRuns(t *testing.T) {
 	l.Reserve(0, 1, 16)
 	l.Reserve(0, 0, 1)
 	for i := kernel.Time(10); i < 18; i++ {
-		l.Freed(i, 1) // back at 12..19
+		l.Freed(i, 1, 1) // back at 12..19
 	}
-	l.Freed(18, 0) // another VL: a new entry
+	l.Freed(18, 0, 1) // another VL: a new entry
 	if n := l.c.returns.Len(); n != 2 {
 		t.Fatalf("%d entries for a run of 8 and one more, want 2", n)
 	}
@@ -253,5 +253,148 @@ func TestCreditRuns(t *testing.T) {
 		if got := l.Free(now, 0); got != want0 {
 			t.Fatalf("cycle %d: VL 0 has %d credits, want %d", now, got, want0)
 		}
+	}
+}
+
+// TestRunInvariants drives a credit link with runs: a sender that sends
+// runs of up to Burst flits back to back, and a receiver that frees runs of
+// arrived flits as ramps, on several VLs at once (a switch with speedup),
+// so returned ramps overlap. The buffer never overflows, credits never go
+// negative, and every credit comes back: a saturated link stays busy.
+func TestRunInvariants(t *testing.T) {
+	for _, p := range []Params{
+		{Kind: KindCredit, VLs: 1, Buffer: 4, Latency: 1, Delay: 2, Rate: 1},
+		{Kind: KindCredit, VLs: 3, Buffer: 16, Latency: 5, Delay: 6, Rate: 3},
+		{Kind: KindCredit, VLs: 4, Buffer: 64, Latency: 2, Delay: 3, Rate: 4},
+	} {
+		for _, drain := range []int{1, 3, 10} { // the receiver starts a run with probability 1/drain
+			c, err := New(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rng := kernel.NewRNG(uint64(drain))
+			wire := make([][]kernel.Time, p.VLs) // arrival times
+			arrived := make([]int, p.VLs)        // in the buffer, not yet leaving
+			leaving := make([][]kernel.Time, p.VLs)
+			laneFree := make([]kernel.Time, p.VLs)
+			senderFree, vlNext, sent := kernel.Time(0), 0, 0
+			const cycles = 5000
+			for now := kernel.Time(0); now < cycles; now++ {
+				for vl := 0; vl < p.VLs; vl++ {
+					for len(wire[vl]) > 0 && wire[vl][0] <= now {
+						wire[vl] = wire[vl][1:]
+						arrived[vl]++
+					}
+					for len(leaving[vl]) > 0 && leaving[vl][0] < now {
+						leaving[vl] = leaving[vl][1:]
+					}
+					if held := arrived[vl] + len(leaving[vl]) + len(wire[vl]); held > p.Buffer {
+						t.Fatalf("%+v cycle %d VL %d: %d flits buffered or on the wire, buffer %d", p, now, vl, held, p.Buffer)
+					}
+					if free := c.Free(now, vl); free < 0 {
+						t.Fatalf("%+v cycle %d VL %d: negative credits %d", p, now, vl, free)
+					}
+					if laneFree[vl] <= now && arrived[vl] > 0 && rng.IntN(drain) == 0 {
+						k := 1 + rng.IntN(arrived[vl])
+						c.Freed(now, vl, k)
+						for i := 0; i < k; i++ {
+							leaving[vl] = append(leaving[vl], now+kernel.Time(i))
+						}
+						arrived[vl] -= k
+						laneFree[vl] = now + kernel.Time(k)
+					}
+				}
+				if senderFree > now {
+					continue
+				}
+				for j := 0; j < p.VLs; j++ {
+					vl := (vlNext + j) % p.VLs
+					b := c.Burst(now, vl)
+					if b <= 0 {
+						continue
+					}
+					k := min(b, 1+rng.IntN(8))
+					arrive := now + kernel.Time(p.Delay)
+					c.Sent(now, vl, arrive, k)
+					for i := 0; i < k; i++ {
+						wire[vl] = append(wire[vl], arrive+kernel.Time(i))
+					}
+					sent += k
+					senderFree, vlNext = now+kernel.Time(k), vl+1
+					break
+				}
+			}
+			if drain == 1 && sent < cycles*9/10 {
+				t.Errorf("%+v: sent %d flits in %d cycles over a link drained at once", p, sent, cycles)
+			}
+			if sent == 0 {
+				t.Errorf("%+v drain 1/%d: nothing sent", p, drain)
+			}
+		}
+	}
+}
+
+// TestCreditRamp: n slots freed at once come back one per cycle from one
+// latency later, and ramps of two VLs freed in overlapping cycles (a
+// receiver with speedup 2) both come back on time; Pending names the
+// earliest next credit.
+func TestCreditRamp(t *testing.T) {
+	c, err := New(Params{Kind: KindCredit, VLs: 2, Buffer: 16, Latency: 3, Delay: 3, Rate: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Reserve(0, 0, 16)
+	c.Reserve(0, 1, 16)
+	c.Freed(10, 0, 8) // back at 13..20
+	c.Freed(12, 1, 4) // back at 15..18
+	for now := kernel.Time(12); now <= 22; now++ {
+		want0 := int(min(max(now-12, 0), 8))
+		want1 := int(min(max(now-14, 0), 4))
+		if got0, got1 := c.Free(now, 0), c.Free(now, 1); got0 != want0 || got1 != want1 {
+			t.Fatalf("cycle %d: credits %d and %d back, want %d and %d", now, got0, got1, want0, want1)
+		}
+		want := now + 1
+		if now >= 20 {
+			want = kernel.Never
+		}
+		if got := c.Pending(now); got != want {
+			t.Fatalf("cycle %d: Pending %d, want %d", now, got, want)
+		}
+	}
+}
+
+// TestBurst: a credit sender may send as many flits back to back as it
+// holds credits, counting those back by now; a STOP/GO sender one under GO
+// and none under STOP.
+func TestBurst(t *testing.T) {
+	c, err := New(Params{Kind: KindCredit, VLs: 1, Buffer: 4, Latency: 2, Delay: 2, Rate: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Sent(0, 0, 2, 4)
+	if c.Burst(4, 0) != 0 {
+		t.Fatal("credits before any was freed")
+	}
+	c.Freed(3, 0, 2) // back at 5 and 6
+	for _, w := range []struct {
+		now  kernel.Time
+		want int
+	}{{4, 0}, {5, 1}, {6, 2}, {9, 2}} {
+		if got := c.Burst(w.now, 0); got != w.want {
+			t.Errorf("Burst at %d = %d, want %d", w.now, got, w.want)
+		}
+	}
+	g, err := New(Params{Kind: KindStopGo, VLs: 1, Buffer: 10, Latency: 1, Delay: 1, Rate: 1, StopMark: 5, GoMark: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Burst(0, 0) != 1 {
+		t.Fatal("STOP/GO under GO: Burst must be 1 (a STOP may come any cycle)")
+	}
+	for i := kernel.Time(0); i < 5; i++ {
+		g.Sent(i, 0, i+1, 1) // the fifth arrival, at 5, reaches the stop mark
+	}
+	if g.Burst(6, 0) != 0 {
+		t.Fatal("STOP/GO under STOP: Burst must be 0")
 	}
 }

@@ -59,12 +59,33 @@ func (s *stopGo) CanSend(now kernel.Time, vl, _ int) bool {
 	return !s.stopped[vl]
 }
 
-func (s *stopGo) Sent(now kernel.Time, vl int, arrive kernel.Time) {
-	s.arrive(now)
-	s.arrivals.push(stamp(arrive, vl, false))
+// Burst is one flit at most: a STOP may reach the sender in any cycle.
+func (s *stopGo) Burst(now kernel.Time, vl int) int {
+	if s.CanSend(now, vl, 1) {
+		return 1
+	}
+	return 0
 }
 
-func (s *stopGo) Freed(at kernel.Time, vl int) kernel.Time {
+func (s *stopGo) Sent(now kernel.Time, vl int, arrive kernel.Time, n int) {
+	s.arrive(now)
+	for i := 0; i < n; i++ {
+		s.arrivals.push(stamp(arrive+kernel.Time(i), vl, false))
+	}
+}
+
+// Freed replays the n departures one cycle apart and returns when the
+// first GO they trigger reaches the sender; GO transitions are rare, so
+// the sender is told of every one.
+func (s *stopGo) Freed(at kernel.Time, vl, n int) kernel.Time {
+	first := kernel.Never
+	for i := 0; i < n; i++ {
+		first = min(first, s.freed(at+kernel.Time(i), vl))
+	}
+	return first
+}
+
+func (s *stopGo) freed(at kernel.Time, vl int) kernel.Time {
 	s.arrive(at)
 	s.occupancy[vl]--
 	if s.occupancy[vl] < 0 {

@@ -26,7 +26,8 @@
 // # Watchdog
 //
 // SetWatchdog turns silent deadlocks into errors. The model calls Progress
-// whenever a flit moves; when time advances by at least the watchdog window
+// whenever a flit moves, or ProgressUntil when it commits to moving flits
+// until a later cycle; when time advances by at least the watchdog window
 // past the last progress, the engine asks the model whether it is busy
 // (flits in flight). A busy model is deadlocked and Run returns a
 // *DeadlockError; an idle one restarts the window. When the queue runs dry

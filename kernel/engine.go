@@ -142,6 +142,11 @@ func (e *Engine) Events() int64 { return e.events }
 // watchdog armed by SetWatchdog.
 func (e *Engine) Progress() { e.lastProgress = e.now }
 
+// ProgressUntil records that the model keeps moving until t ≥ Now() — for
+// example a run of flits committed now, one leaving per cycle until t — so
+// the watchdog counts from t.
+func (e *Engine) ProgressUntil(t Time) { e.lastProgress = max(e.lastProgress, t) }
+
 // Stop asks Run to return ErrStopped after the event being handled. Called
 // while no Run is in progress, it makes the next Run return ErrStopped
 // before processing any event.

@@ -616,3 +616,20 @@ func TestDeadlockErrorMessages(t *testing.T) {
 		t.Errorf("dry-queue message %q", dry)
 	}
 }
+
+// TestProgressUntil: progress declared for a stretch of future cycles (a
+// run of flits leaving one per cycle) holds the watchdog off until the
+// stretch ends plus the window, and never moves lastProgress backwards.
+func TestProgressUntil(t *testing.T) {
+	k := &ticker{period: 1, end: Never}
+	k.eng = NewEngineSize(k, 64)
+	k.eng.SetWatchdog(100, func() bool { return true })
+	k.eng.ProgressUntil(500)
+	k.eng.ProgressUntil(300) // an earlier end does not shorten the stretch
+	k.eng.Schedule(0, Event{})
+	err := k.eng.Run(Never)
+	var de *DeadlockError
+	if !errors.As(err, &de) || *de != (DeadlockError{At: 600, LastProgress: 500, Window: 100}) {
+		t.Fatalf("Run = %v, want a deadlock at 600 with last progress 500", err)
+	}
+}

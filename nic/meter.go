@@ -14,7 +14,9 @@ type Meter struct {
 
 	// Whole-run flit counts.
 	Injected, Ejected, FlitHops int64
-	// Queued is the number of flits in source queues.
+	// Queued is the number of flits in source queues. A run leaves them
+	// when it starts; NIC.Unsent tells how many of its flits are still to
+	// go on the link.
 	Queued int64
 
 	// Window counts.
@@ -37,10 +39,12 @@ func (m *Meter) generated(t kernel.Time, flits int32) bool {
 	return true
 }
 
-func (m *Meter) ejected(t kernel.Time) {
-	m.Ejected++
-	if m.inWindow(t) {
-		m.EjectedFlits++
+// ejected records k flits arriving at t, t+1, …, t+k−1; each counts in
+// the window if it arrives in it.
+func (m *Meter) ejected(t kernel.Time, k int) {
+	m.Ejected += int64(k)
+	if lo, hi := max(t, m.From), min(t+kernel.Time(k), m.To); lo < hi {
+		m.EjectedFlits += int64(hi - lo)
 	}
 }
 

@@ -1,13 +1,20 @@
 // Package nic models a host adapter: it generates packets into an unbounded
-// source queue (whose growth signals saturation), injects them flit by flit
-// into its switch under the link's flow control, and ejects the flits that
-// reach it, recording each packet's latency from creation to tail arrival.
+// source queue (whose growth signals saturation), injects them into its
+// switch under the link's flow control, one flit per cycle, and ejects the
+// flits that reach it, recording each packet's latency from creation to
+// tail arrival.
 //
 // The source queue is kept per virtual lane, as an InfiniBand adapter keeps
 // separate send queues: packets leave in creation order within a VL, and
 // the adapter turns round-robin among the VLs whose next packet the switch
 // buffer can take, so one full VL does not block the others. A packet, once
 // started, is sent to its tail before the next one starts.
+//
+// Like a switch output, the adapter sends runs: as many flits of its packet
+// as flow control lets it send back to back (the whole packet when its room
+// was reserved, the credits it holds otherwise, one flit under STOP/GO),
+// in one call to the switch, and is busy until the run ends. Ejection takes
+// runs too and keeps every statistic exact per flit.
 package nic
 
 import (
@@ -32,6 +39,9 @@ type Params struct {
 	PacketFlits int
 	// LinkLatency is the cycles a flit takes to reach the switch buffer.
 	LinkLatency int
+	// MaxRun, if positive, caps the flits of a run: a testing aid, where 1
+	// sends flit by flit to compare with runs.
+	MaxRun int
 	// TickKind and GenKind are the event kinds the owner dispatches to Tick
 	// and Generate.
 	TickKind, GenKind uint8
@@ -49,6 +59,7 @@ type NIC struct {
 	rng        kernel.RNG
 	cutThrough bool
 	flits      int32
+	maxRun     int32
 	latency    kernel.Time
 	genKind    uint8
 
@@ -72,7 +83,7 @@ type NIC struct {
 	reserved bool
 
 	alarm      kernel.Alarm
-	sentAt     kernel.Time // the last cycle a flit was sent
+	freeAt     kernel.Time // when the link is free: the end of the last run
 	blocked    bool
 	generating bool
 }
@@ -94,8 +105,8 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, meter *Meter, r routing.
 		latency:    kernel.Time(p.LinkLatency),
 		genKind:    p.GenKind,
 		queues:     make([]ring.Ring[int32], p.VLs),
+		maxRun:     int32(p.MaxRun),
 		cur:        -1,
-		sentAt:     -1,
 		alarm:      kernel.NewAlarm(eng, kernel.Event{Kind: p.TickKind, Target: int32(p.Host)}),
 	}
 }
@@ -135,6 +146,11 @@ func (n *NIC) Queued() int {
 	return n.queued
 }
 
+// Unsent returns how many flits of the NIC's run in progress are not yet on
+// the link in cycle at: the source queue holds them still, flit by flit,
+// though Meter.Queued counted the whole run out when it started.
+func (n *NIC) Unsent(at kernel.Time) int64 { return int64(max(n.freeAt-at, 0)) }
+
 // Generate creates one packet at now and schedules the next; the owner calls
 // it for every GenKind event addressed to the NIC.
 func (n *NIC) Generate(now kernel.Time) {
@@ -169,16 +185,21 @@ func (n *NIC) Unblock(at kernel.Time) {
 	}
 }
 
-// Tick injects at most one flit; the owner calls it for every TickKind
-// event addressed to the NIC.
+// Wake makes the NIC tick at at even if it has nothing to do then. Such a
+// tick changes nothing; tests use Wake to check that the NIC's own
+// wake-ups miss nothing.
+func (n *NIC) Wake(at kernel.Time) { n.alarm.Set(at) }
+
+// Tick starts at most one run when the link is free; the owner calls it
+// for every TickKind event addressed to the NIC.
 func (n *NIC) Tick(now kernel.Time) {
 	if !n.alarm.Ring(now) {
 		return // superseded by an earlier wake-up
 	}
-	if n.sentAt == now {
-		// A packet generated after this cycle's flit went out: the link
-		// carries one flit per cycle, so it waits for the next.
-		n.alarm.Set(now + 1)
+	if n.freeAt > now {
+		// A packet generated while a run is on the link: the link carries
+		// one flit per cycle, so it waits for the run's end.
+		n.alarm.Set(n.freeAt)
 		return
 	}
 	n.blocked = false
@@ -187,27 +208,35 @@ func (n *NIC) Tick(now kernel.Time) {
 		return
 	}
 	vl := int(n.curVL)
-	if !n.reserved && !n.fc.CanSend(now, vl, 1) {
-		n.wait(now)
-		return
+	k := n.curFlits - n.curSent
+	if !n.reserved {
+		b := n.fc.Burst(now, vl)
+		if b <= 0 {
+			n.wait(now)
+			return
+		}
+		k = min(k, int32(b))
+	}
+	if n.maxRun > 0 {
+		k = min(k, n.maxRun)
 	}
 	arrive := now + n.latency
 	pi := n.cur
-	n.curSent++
+	n.curSent += k
 	if n.curSent == n.curFlits {
 		n.cur = -1
 	}
 	if !n.reserved {
-		n.fc.Sent(now, vl, arrive)
+		n.fc.Sent(now, vl, arrive, int(k))
 	}
-	n.sentAt = now
-	n.meter.Queued--
-	n.meter.Injected++
-	n.meter.FlitHops++
-	n.eng.Progress()
-	n.to.Accept(now, int(n.toPort), vl, pi, arrive)
+	n.freeAt = now + kernel.Time(k)
+	n.meter.Queued -= int64(k)
+	n.meter.Injected += int64(k)
+	n.meter.FlitHops += int64(k)
+	n.eng.ProgressUntil(n.freeAt - 1)
+	n.to.AcceptRun(now, int(n.toPort), vl, pi, arrive, int(k))
 	if n.cur >= 0 || n.queued > 0 {
-		n.alarm.Set(now + 1)
+		n.alarm.Set(n.freeAt)
 	}
 }
 
@@ -259,16 +288,17 @@ func (n *NIC) wait(now kernel.Time) {
 	}
 }
 
-// Accept implements flit.Receiver: the NIC consumes each flit on arrival.
-func (n *NIC) Accept(_ kernel.Time, _, vl int, pi int32, arrive kernel.Time) {
-	if t := n.inLink.Freed(arrive, vl); t != kernel.Never && n.up != nil {
+// AcceptRun implements flit.Receiver: the NIC consumes each flit on
+// arrival, at arrive, arrive+1, …, arrive+k−1.
+func (n *NIC) AcceptRun(_ kernel.Time, _, vl int, pi int32, arrive kernel.Time, k int) {
+	if t := n.inLink.Freed(arrive, vl, k); t != kernel.Never && n.up != nil {
 		n.up.Unblock(t)
 	}
 	p := n.pool.Get(pi)
-	p.Received++
-	n.meter.ejected(arrive)
+	p.Received += int32(k)
+	n.meter.ejected(arrive, k)
 	if p.Received == p.Flits {
-		n.meter.delivered(p, arrive)
+		n.meter.delivered(p, arrive+kernel.Time(k-1))
 		n.pool.Release(pi)
 	}
 }

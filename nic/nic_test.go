@@ -25,15 +25,19 @@ func (vlByDst) Route(_, _, _ int, _ int32, out []routing.Candidate) []routing.Ca
 
 type vlByDst struct{}
 
-// wire records the flits a NIC injects.
+// wire records the flits a NIC injects, and the runs they come in.
 type wire struct {
 	sent []kernel.Time
 	vls  []int
+	runs []int
 }
 
-func (w *wire) Accept(now kernel.Time, _, vl int, _ int32, _ kernel.Time) {
-	w.sent = append(w.sent, now)
-	w.vls = append(w.vls, vl)
+func (w *wire) AcceptRun(now kernel.Time, _, vl int, _ int32, _ kernel.Time, k int) {
+	for i := 0; i < k; i++ {
+		w.sent = append(w.sent, now+kernel.Time(i))
+		w.vls = append(w.vls, vl)
+	}
+	w.runs = append(w.runs, k)
 }
 
 type model struct {
@@ -71,19 +75,21 @@ func newNIC(t *testing.T, load float64, flits, buffer int, dst int) (*NIC, *kern
 	return n, eng, w, fc, meter
 }
 
-// TestOneFlitPerCycle: a packet generated in a cycle after the NIC has
-// already sent that cycle's flit waits for the next cycle: the link carries
-// one flit per cycle whatever the order of the NIC's events.
+// TestOneFlitPerCycle: a packet generated while the NIC sends a run waits
+// for the run's end: the link carries one flit per cycle whatever the order
+// of the NIC's events.
 func TestOneFlitPerCycle(t *testing.T) {
 	n, eng, w, _, _ := newNIC(t, 1e-9, 4, 64, 1) // practically no own traffic
 	n.generating = true
-	n.Generate(0) // a 4-flit packet, injected in cycles 0..3
+	n.Generate(0) // a 4-flit packet, injected in cycles 0..3 as one run
 	if err := eng.Run(2); err != nil {
 		t.Fatal(err)
 	}
-	// The tick of cycle 2 is already queued; a generation event queued now
-	// comes after it in cycle 2.
-	eng.Schedule(2, kernel.Event{Kind: 1})
+	// In cycle 2 the flits of cycles 2 and 3 are still in the source queue.
+	if got := n.Unsent(2); got != 2 {
+		t.Fatalf("Unsent(2) = %d, want 2", got)
+	}
+	eng.Schedule(2, kernel.Event{Kind: 1}) // another packet, mid-run
 	if err := eng.Run(20); err != nil {
 		t.Fatal(err)
 	}
@@ -91,9 +97,12 @@ func TestOneFlitPerCycle(t *testing.T) {
 		t.Fatalf("%d flits sent, want 8", len(w.sent))
 	}
 	for i := 1; i < len(w.sent); i++ {
-		if w.sent[i] == w.sent[i-1] {
-			t.Fatalf("two flits injected in cycle %d: %v", w.sent[i], w.sent)
+		if w.sent[i] != w.sent[i-1]+1 {
+			t.Fatalf("flits injected in cycles %v, want one per cycle back to back", w.sent)
 		}
+	}
+	if len(w.runs) != 2 || w.runs[0] != 4 || w.runs[1] != 4 {
+		t.Fatalf("runs %v, want one run of 4 per packet", w.runs)
 	}
 }
 
@@ -102,7 +111,7 @@ func TestOneFlitPerCycle(t *testing.T) {
 func TestFullVLDoesNotBlockOthers(t *testing.T) {
 	n, eng, w, fc, _ := newNIC(t, 1e-9, 4, 8, 1) // destination 1: VL 1
 	for i := 0; i < 8; i++ {
-		fc.Sent(0, 1, 1) // VL 1 of the switch buffer is full and stays full
+		fc.Sent(0, 1, 1, 1) // VL 1 of the switch buffer is full and stays full
 	}
 	n.generating = true
 	n.Generate(0) // VL 1, blocked
@@ -122,5 +131,70 @@ func TestFullVLDoesNotBlockOthers(t *testing.T) {
 	}
 	if n.Queued() != 2 {
 		t.Fatalf("%d packets queued, want the 2 blocked on VL 1", n.Queued())
+	}
+}
+
+// TestEjectionTakesRuns: the NIC counts every flit of a run, times the
+// packet's latency to its tail — the last flit of the run that ends it —
+// and frees its buffer as the flits arrive, so the sender's credits come
+// back one per cycle.
+func TestEjectionTakesRuns(t *testing.T) {
+	n, _, _, _, meter := newNIC(t, 1e-9, 16, 64, 1)
+	down, err := n.ConnectIn(flowctl.Params{Kind: flowctl.KindCredit, VLs: 2, Buffer: 16, Latency: 1, Delay: 2, Rate: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pi := n.pool.New()
+	p := n.pool.Get(pi)
+	p.Flits, p.Created, p.Measured = 16, 10, true
+	down.Reserve(48, 1, 16)
+	n.AcceptRun(48, 0, 1, pi, 50, 10) // arrives over 50..59
+	n.AcceptRun(60, 0, 1, pi, 62, 6)  // over 62..67: the tail at 67
+	if meter.Ejected != 16 || meter.Delivered != 1 || n.pool.Live() != 0 {
+		t.Fatalf("ejected %d flits, %d packets delivered, %d live; want 16, 1, 0", meter.Ejected, meter.Delivered, n.pool.Live())
+	}
+	if got := meter.LatencyAvg(); got != 57 {
+		t.Fatalf("latency %v, want 67 − 10 = 57", got)
+	}
+	for _, c := range []struct {
+		now  kernel.Time
+		free int
+	}{{50, 0}, {51, 1}, {55, 5}, {60, 10}, {63, 11}, {68, 16}} {
+		if got := down.Free(c.now, 1); got != c.free {
+			t.Errorf("cycle %d: sender sees %d credits, want %d", c.now, got, c.free)
+		}
+	}
+}
+
+// TestInjectionRunsFollowCredits: without a reservation (wormhole), a run
+// is as long as the credits the NIC holds when it starts; credits coming
+// back one per cycle let it continue one flit per cycle, without a gap.
+func TestInjectionRunsFollowCredits(t *testing.T) {
+	n, eng, w, fc, _ := newNIC(t, 1e-9, 16, 8, 1) // 8 credits on VL 1
+	n.cutThrough = false
+	n.generating = true
+	n.Generate(0)
+	if err := eng.Run(20); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.runs) != 1 || w.runs[0] != 8 {
+		t.Fatalf("runs %v before any credit came back, want [8]", w.runs)
+	}
+	// The switch frees the 8 flits over 20..27; the credits are back over
+	// 21..28, and the NIC, waiting on the link, is told.
+	if at := fc.Freed(20, 1, 8); at != 21 {
+		t.Fatalf("Freed reported %d to the waiting NIC, want 21", at)
+	}
+	n.Unblock(21)
+	if err := eng.Run(100); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.sent) != 16 {
+		t.Fatalf("%d flits sent, want 16", len(w.sent))
+	}
+	for i, at := range w.sent[8:] {
+		if want := kernel.Time(21 + i); at != want {
+			t.Fatalf("flit %d sent at %d, want %d", 8+i, at, want)
+		}
 	}
 }

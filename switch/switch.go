@@ -19,21 +19,38 @@
 // of the throughput of a crossbar with 8 VLs: outputs picked lanes of the
 // same input, and all but one idled.)
 //
-// Once granted, a packet owns its output VL until its tail has left. Every
-// cycle each output port sends at most one flit. Link arbitration is by
-// packet, as on InfiniBand: the output keeps sending the flits of one packet
-// until its tail, and turns round-robin to the next packet in progress only
-// when that one cannot move (its next flit has not arrived, or flow control
-// holds it), so stalls are filled without interleaving packets otherwise.
-// Each input port forwards at most Speedup flits per cycle (the crossbar
-// speedup; 1 is a plain crossbar). A flit leaving the switch reaches the next
-// buffer after the crossbar delay plus the link latency.
+// Once granted, a packet owns its output VL until its tail has left.
 //
-// The switch is event-driven: it ticks once per cycle while it moves flits
-// and otherwise sleeps until a flit arrives, a routing delay expires, or flow
-// control reports room on one of its outputs. A tick that finds nothing to
-// do changes nothing, so results do not depend on how often a switch is
-// woken.
+// Flits move in runs. When an output starts sending from a lane at cycle t,
+// it commits to a run of k ≥ 1 flits of the lane's head packet, sent at
+// t, t+1, …, t+k−1: as many as it can send without a stall, from what is
+// known at t — the packet's flits in the lane that are in the buffer one
+// cycle after another from t on, up to the packet's tail, and, unless the
+// packet's room downstream was reserved at its grant (virtual cut-through),
+// the credits held at t (one flit under STOP/GO, where a STOP may come in
+// any cycle). The output is busy until t+k and the input port is connected
+// to it meanwhile: an input port feeds at most Speedup runs at once (the
+// crossbar speedup; 1 is a plain crossbar), a lane at most one. The run
+// reaches the next buffer as one run, the first flit after the crossbar
+// delay plus the link latency, and its slots upstream free one per cycle.
+// Timing is exact per flit; the one modelling choice is that an input stays
+// connected to an output for a whole run, where a per-flit crossbar could
+// switch it to another output between two flits.
+//
+// When a run ends the output arbitrates again. Link arbitration is by
+// packet, as on InfiniBand: the output continues the packet of its last run
+// if its next flits are there, and otherwise turns round-robin to another
+// packet in progress that can move, so stalls are filled without
+// interleaving packets otherwise; an output with nothing to send takes new
+// grants.
+//
+// A waiting head whose selected output is busy with a run waits for the
+// run's end and then selects again.
+//
+// The switch is event-driven: it ticks when a run ends, a run arrives for a
+// packet in progress, a routing delay expires, or flow control reports room
+// on one of its outputs, and sleeps otherwise. A tick that finds nothing to do
+// changes nothing, so results do not depend on how often a switch is woken.
 //
 // A network's switches keep their ports, lanes and buffers in shared
 // huge-page slabs (Storage), and each input port keeps the flow-control
@@ -93,7 +110,8 @@ type Params struct {
 	// Buffer is the input buffer per port and VL, in flits.
 	Buffer int
 	Mode   Mode
-	// Speedup is the number of flits an input port may forward per cycle.
+	// Speedup is the number of runs an input port may feed at once (the
+	// flits it may forward per cycle).
 	Speedup int
 	// RoutingDelay is the cycles from a head's arrival to its routing.
 	RoutingDelay int
@@ -102,6 +120,9 @@ type Params struct {
 	FlitDelay int
 	// TickKind is the event kind the owner dispatches to Tick.
 	TickKind uint8
+	// MaxRun, if positive, caps the flits of a run: a testing aid, where 1
+	// sends flit by flit to compare with runs.
+	MaxRun int
 }
 
 const (
@@ -130,23 +151,12 @@ func (l *lane) eligibleAt(now kernel.Time) kernel.Time {
 	return now + kernel.Time(int32(l.eligible-uint32(now)))
 }
 
-// budget counts the flits an input port forwarded in cycle at. A switch's
-// budgets sit in one small array, shared by all the flits of a tick.
-type budget struct {
-	at   kernel.Time
-	used int32
-}
-
-// full reports whether the input has forwarded its speedup's worth of
-// flits in cycle now.
-func (b *budget) full(now kernel.Time, speedup int32) bool { return b.at == now && b.used >= speedup }
-
-// take counts one flit forwarded in cycle now.
-func (b *budget) take(now kernel.Time) {
-	if b.at != now {
-		b.at, b.used = now, 0
-	}
-	b.used++
+// inRun is a run an input port feeds: the lane it comes from and the cycle
+// it ends. A port's entry in Switch.times is Speedup+1 of them: when the
+// output's run ends, then the input's runs.
+type inRun struct {
+	end  kernel.Time
+	lane int32
 }
 
 type outPort struct {
@@ -157,8 +167,6 @@ type outPort struct {
 	// active lists the lanes with a packet in progress here, in grant order.
 	active [flowctl.MaxVLs]int16
 	to     flit.Receiver
-	// usedAt is the last cycle the output sent a flit.
-	usedAt kernel.Time
 	n      int32 // packets in progress: active[:n]
 	rr     int16 // the packet in progress being sent: active[rr]
 	toPort int16
@@ -179,6 +187,7 @@ type Switch struct {
 	mode         Mode
 	vls          int32
 	speedup      int32
+	maxRun       int32
 	routingDelay kernel.Time
 	flitDelay    kernel.Time
 
@@ -187,11 +196,14 @@ type Switch struct {
 
 	// in holds the flow-control state of the link into each port, kept
 	// here so freeing a slot touches memory the switch holds anyway.
-	in      []flowctl.Link
-	budgets []budget      // per input port
-	ups     []flit.Sender // who sends on the link into each port
-	out     []outPort
-	lanes   []lane // port·VLs + vl
+	in  []flowctl.Link
+	ups []flit.Sender // who sends on the link into each port
+	out []outPort
+	// times holds, per port, when the output's current run ends and the
+	// runs the input feeds (Speedup+1 entries), apart from the port
+	// records so a tick finds what is due without touching them.
+	times []inRun
+	lanes []lane // port·VLs + vl
 	// runs holds the lanes' rings, ringLen runs each; buffer is the
 	// capacity of a lane in flits.
 	runs    []flit.Run
@@ -222,31 +234,36 @@ func (s *Switch) Err() error { return s.err }
 type Storage struct {
 	in    []flowctl.Link
 	out   []outPort
+	times []inRun
 	lanes []lane
 	runs  []flit.Run
 }
 
 // NewStorage allocates the storage of switches with the given parameters.
 func NewStorage(params []Params) *Storage {
-	var ports, lanes, slots int
+	var ports, times, lanes, slots int
 	for _, p := range params {
 		ports += p.Ports
+		times += p.Ports * (max(p.Speedup, 1) + 1)
 		lanes += p.Ports * p.VLs
 		slots += p.Ports * p.VLs * flit.RingRuns(p.Buffer)
 	}
 	return &Storage{
 		in:    hugemem.Make[flowctl.Link](ports),
 		out:   hugemem.Make[outPort](ports),
+		times: hugemem.Make[inRun](times),
 		lanes: hugemem.Make[lane](lanes),
 		runs:  hugemem.Make[flit.Run](slots),
 	}
 }
 
 // take removes the storage of the switch with parameters p from st.
-func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, lanes []lane, runs []flit.Run) {
+func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, times []inRun, lanes []lane, runs []flit.Run) {
 	n, l, k := p.Ports, p.Ports*p.VLs, p.Ports*p.VLs*flit.RingRuns(p.Buffer)
+	m := n * (max(p.Speedup, 1) + 1)
 	in, st.in = st.in[:n:n], st.in[n:]
 	out, st.out = st.out[:n:n], st.out[n:]
+	times, st.times = st.times[:m:m], st.times[m:]
 	lanes, st.lanes = st.lanes[:l:l], st.lanes[l:]
 	runs, st.runs = st.runs[:k:k], st.runs[k:]
 	return
@@ -258,7 +275,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 	if st == nil {
 		st = NewStorage([]Params{p})
 	}
-	in, out, lanes, runs := st.take(p)
+	in, out, times, lanes, runs := st.take(p)
 	s := &Switch{
 		id:           int32(p.ID),
 		eng:          eng,
@@ -274,18 +291,16 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		in:           in,
 		ups:          make([]flit.Sender, p.Ports),
 		out:          out,
+		times:        times,
 		lanes:        lanes,
 		waiting:      make([]uint64, (p.Ports*p.VLs+63)/64),
 		cand:         make([]routing.Candidate, 0, p.Ports),
 	}
-	s.budgets = make([]budget, p.Ports)
-	for i := range s.budgets {
-		s.budgets[i].at = -1
+	s.maxRun = int32(p.MaxRun)
+	if s.maxRun <= 0 {
+		s.maxRun = MaxPacketFlits
 	}
 	s.runs, s.ringLen, s.buffer = runs, int32(flit.RingRuns(p.Buffer)), int32(p.Buffer)
-	for i := range s.out {
-		s.out[i].usedAt = -1
-	}
 	return s
 }
 
@@ -316,11 +331,16 @@ func (s *Switch) Unblock(at kernel.Time) {
 	}
 }
 
-// Accept implements flit.Receiver.
-func (s *Switch) Accept(now kernel.Time, port, vl int, pkt int32, arrive kernel.Time) {
+// Wake makes the switch tick at at even if it has nothing to do then. Such
+// a tick changes nothing; tests use Wake to check that the switch's own
+// wake-ups miss nothing.
+func (s *Switch) Wake(at kernel.Time) { s.alarm.Set(at) }
+
+// AcceptRun implements flit.Receiver.
+func (s *Switch) AcceptRun(_ kernel.Time, port, vl int, pkt int32, arrive kernel.Time, k int) {
 	li := int32(port)*s.vls + int32(vl)
 	l := &s.lanes[li]
-	l.q.Push(s.ring(li), int(s.buffer), pkt, arrive)
+	l.q.Push(s.ring(li), int(s.buffer), pkt, arrive, k)
 	switch l.state {
 	case idle:
 		l.state = waiting
@@ -356,11 +376,11 @@ func (s *Switch) Tick(now kernel.Time) {
 	}
 	s.blocked = false
 	next := kernel.Never
-	progress := false
+	moved := false
 
-	// Phase 1: outputs continue the packets they have in progress.
-	// The rotation follows the cycle, not the number of ticks, so a tick
-	// that finds nothing to do leaves no trace.
+	// Phase 1: outputs whose run has ended continue the packets they have
+	// in progress. The rotation follows the cycle, not the number of
+	// ticks, so a tick that finds nothing to do leaves no trace.
 	if n := len(s.busy); n > 0 {
 		start := int(now % kernel.Time(n))
 		for k := 0; k < n; k++ {
@@ -368,17 +388,22 @@ func (s *Switch) Tick(now kernel.Time) {
 			if i >= n {
 				i -= n
 			}
-			if s.transfer(now, s.busy[i], &next) {
-				progress = true
+			p := s.busy[i]
+			if f := s.freeAt(p); f > now {
+				next = min(next, f)
+				continue
+			}
+			if s.transfer(now, p, &next) {
+				moved = true
 			}
 		}
 	}
 
 	// Phase 2: waiting heads, in lane order from the round-robin pointer,
 	// each start on the output its selection function picks if that output
-	// and the head's input are still free this cycle (a greedy maximal
-	// matching). The pointer then moves past the first lane granted, so a
-	// lane that wins has the lowest priority next time.
+	// and the head's input are free (a greedy maximal matching). The
+	// pointer then moves past the first lane granted, so a lane that wins
+	// has the lowest priority next time.
 	if s.nWaiting > 0 {
 		first := int32(-1)
 		for _, li := range s.waitingFrom(s.ptr) {
@@ -387,16 +412,25 @@ func (s *Switch) Tick(now kernel.Time) {
 				next = min(next, at)
 				continue
 			}
-			if s.budgets[li/s.vls].full(now, s.speedup) {
-				continue // the input is busy this cycle: progress was made, we tick again
+			if at := s.inputAt(li, now); at > now {
+				next = min(next, at)
+				continue
 			}
 			port, ovl := s.selectOutput(now, li, &next)
-			if port < 0 || s.out[port].usedAt == now {
-				continue // no room, or the output sent a flit this cycle
+			if port < 0 {
+				continue // no room, or no free output VL: a tick or a credit will tell
+			}
+			if f := s.freeAt(port); f > now {
+				// The output is busy with a run: the head waits for its end
+				// and then selects again. It is not looked at meanwhile, so
+				// when it selects does not depend on when the switch ticks.
+				l.eligible = uint32(f)
+				next = min(next, f)
+				continue
 			}
 			s.setWaiting(li, false)
-			s.grant(now, port, ovl, li)
-			progress = true
+			s.grant(now, port, ovl, li, &next)
+			moved = true
 			if first < 0 {
 				first = li
 			}
@@ -406,12 +440,54 @@ func (s *Switch) Tick(now kernel.Time) {
 		}
 	}
 
-	if progress {
+	if moved {
 		s.compactBusy()
-		s.alarm.Set(now + 1)
-	} else if next != kernel.Never {
+	}
+	if next != kernel.Never {
 		s.alarm.Set(next)
 	}
+}
+
+// inputAt returns the first cycle, now or later, at which lane li's input
+// port may start feeding a run from it: now if the port feeds fewer than
+// Speedup runs and none from li, else when a run of li or the first of
+// the port's runs ends.
+func (s *Switch) inputAt(li int32, now kernel.Time) kernel.Time {
+	sp := s.speedup
+	at := li / s.vls * (sp + 1)
+	runs := s.times[at+1 : at+1+sp]
+	busy, first := int32(0), kernel.Never
+	for _, r := range runs {
+		if r.end <= now {
+			continue
+		}
+		if r.lane == li {
+			return r.end
+		}
+		busy++
+		first = min(first, r.end)
+	}
+	if busy < sp {
+		return now
+	}
+	return first
+}
+
+// freeAt returns when output port p's current run ends.
+func (s *Switch) freeAt(p int32) kernel.Time { return s.times[p*(s.speedup+1)].end }
+
+// feed records that lane li's input port feeds a run from it until end.
+func (s *Switch) feed(li int32, now, end kernel.Time) {
+	sp := s.speedup
+	at := li / s.vls * (sp + 1)
+	runs := s.times[at+1 : at+1+sp]
+	for i := range runs {
+		if runs[i].end <= now {
+			runs[i] = inRun{end: end, lane: li}
+			return
+		}
+	}
+	panic("switching: input port feeds more runs than its speedup")
 }
 
 // setWaiting marks lane li as waiting for an output, or not.
@@ -531,8 +607,8 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 }
 
 // grant starts the head packet of lane li on output port, VL outVL, and
-// sends its first flit.
-func (s *Switch) grant(now kernel.Time, port, outVL, li int32) {
+// sends its first run.
+func (s *Switch) grant(now kernel.Time, port, outVL, li int32, next *kernel.Time) {
 	o := &s.out[port]
 	l := &s.lanes[li]
 	o.held |= 1 << outVL
@@ -546,73 +622,98 @@ func (s *Switch) grant(now kernel.Time, port, outVL, li int32) {
 	l.outVL = uint8(outVL)
 	l.flits = uint16(s.pool.Get(l.q.Front().Pkt).Flits)
 	l.reserved = s.mode == CutThrough && o.fc.Reserve(now, int(outVL), int(l.flits))
-	s.send(now, port, o.n-1)
+	k := s.runLength(now, o, l, next)
+	if k == 0 {
+		panic("switching: a granted head cannot move")
+	}
+	s.send(now, port, o.n-1, k, next)
 }
 
-// transfer sends at most one flit on output port p from the packets in
-// progress there, staying with the current packet while it can move.
+// runLength returns how many flits of lane l's head packet output o can
+// send back to back from now on, or 0 if it can send none now, in which case
+// it lowers *next to when that may change (or leaves a wake-up to AcceptRun or
+// to flow control).
+func (s *Switch) runLength(now kernel.Time, o *outPort, l *lane, next *kernel.Time) int {
+	if l.q.Len() == 0 {
+		return 0 // the rest of the packet is not sent yet; AcceptRun wakes us
+	}
+	f, k := l.q.FrontRun()
+	if !f.ReadyBy(now) {
+		*next = min(*next, f.Ready(now))
+		return 0
+	}
+	k = min(k, int(l.flits-l.sent), int(s.maxRun))
+	if !l.reserved {
+		b := o.fc.Burst(now, int(l.outVL))
+		if b <= 0 {
+			s.blocked = true
+			*next = min(*next, o.fc.Pending(now))
+			return 0
+		}
+		k = min(k, b)
+	}
+	return k
+}
+
+// transfer sends a run on output port p from the packets in progress
+// there, staying with the packet of the last run while it can move.
 func (s *Switch) transfer(now kernel.Time, p int32, next *kernel.Time) bool {
 	o := &s.out[p]
 	n := o.n
-	for k := int32(0); k < n; k++ {
-		ai := int32(o.rr) + k
+	for j := int32(0); j < n; j++ {
+		ai := int32(o.rr) + j
 		if ai >= n {
 			ai -= n
 		}
 		li := int32(o.active[ai])
-		l := &s.lanes[li]
-		if s.budgets[li/s.vls].full(now, s.speedup) {
+		if at := s.inputAt(li, now); at > now {
+			*next = min(*next, at)
 			continue
 		}
-		if l.q.Len() == 0 {
-			continue // the rest of the packet is not sent yet; Accept wakes us
+		if k := s.runLength(now, o, &s.lanes[li], next); k > 0 {
+			s.send(now, p, ai, k, next)
+			return true
 		}
-		if f := l.q.Front(); !f.ReadyBy(now) {
-			*next = min(*next, f.Ready(now))
-			continue
-		}
-		if !l.reserved && !o.fc.CanSend(now, int(l.outVL), 1) {
-			s.blocked = true
-			*next = min(*next, o.fc.Pending(now))
-			continue
-		}
-		s.send(now, p, ai)
-		return true
 	}
 	return false
 }
 
-// send moves the front flit of the lane at position ai of output p's
-// packets in progress onto the link.
-func (s *Switch) send(now kernel.Time, p, ai int32) {
+// send moves the k front flits of the lane at position ai of output p's
+// packets in progress onto the link, one per cycle from now on.
+func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 	o := &s.out[p]
 	li := int32(o.active[ai])
 	l := &s.lanes[li]
-	s.budgets[li/s.vls].take(now)
-	o.usedAt = now
+	end := now + kernel.Time(k)
+	s.feed(li, now, end)
+	s.times[p*(s.speedup+1)].end = end
+	*next = min(*next, end)
 	f := l.q.Front()
-	l.q.Pop(s.ring(li))
-	if t := s.in[li/s.vls].Freed(now, int(li%s.vls)); t != kernel.Never {
-		if up := s.ups[li/s.vls]; up != nil {
+	l.q.Pop(s.ring(li), k)
+	in := li / s.vls
+	if t := s.in[in].Freed(now, int(li%s.vls), k); t != kernel.Never {
+		if up := s.ups[in]; up != nil {
 			up.Unblock(t)
 		}
 	}
 	if l.sent == 0 {
 		s.pool.Get(f.Pkt).Hops++
 	}
-	l.sent++
+	l.sent += uint16(k)
 	tail := l.sent == l.flits
 	arrive := now + s.flitDelay
 	if !l.reserved {
-		o.fc.Sent(now, int(l.outVL), arrive)
+		o.fc.Sent(now, int(l.outVL), arrive, k)
 	}
-	o.to.Accept(now, int(o.toPort), int(l.outVL), f.Pkt, arrive)
-	s.FlitHops++
-	s.eng.Progress()
+	o.to.AcceptRun(now, int(o.toPort), int(l.outVL), f.Pkt, arrive, k)
+	s.FlitHops += int64(k)
+	s.eng.ProgressUntil(end - 1)
 	if !tail {
 		o.rr = int16(ai) // stay with this packet while it can move
 		return
 	}
+	// The tail leaves at end−1 and the output is busy until end, so the
+	// output VL is free for the next packet from then on.
 	o.held &^= 1 << l.outVL
 	n := o.n
 	copy(o.active[ai:n], o.active[ai+1:n])
@@ -625,10 +726,10 @@ func (s *Switch) send(now kernel.Time, p, ai int32) {
 	l.sent = 0
 	if l.q.Len() > 0 {
 		l.state = waiting
-		at := max(now+1, l.q.Front().Ready(now)+s.routingDelay)
+		at := max(end, l.q.Front().Ready(now)+s.routingDelay)
 		l.eligible = uint32(at)
 		s.setWaiting(li, true)
-		s.alarm.Set(at)
+		*next = min(*next, at)
 	} else {
 		l.state = idle
 	}

@@ -29,19 +29,30 @@ type delivery struct {
 	pkt      int32
 }
 
-// sink records the flits an output sends and, unless it holds them, frees
-// each on arrival.
+// run is one AcceptRun call: a run of k flits leaving at at.
+type run struct {
+	at      kernel.Time
+	port, k int
+	pkt     int32
+}
+
+// sink records the flits an output sends, and the runs they come in, and,
+// unless it holds them, frees each on arrival.
 type sink struct {
 	fc   flowctl.Control
 	got  *[]delivery
+	runs *[]run
 	port int
 	hold *bool
 }
 
-func (k sink) Accept(now kernel.Time, _, vl int, pkt int32, arrive kernel.Time) {
-	*k.got = append(*k.got, delivery{at: now, port: k.port, vl: vl, pkt: pkt})
+func (k sink) AcceptRun(now kernel.Time, _, vl int, pkt int32, arrive kernel.Time, n int) {
+	*k.runs = append(*k.runs, run{at: now, port: k.port, k: n, pkt: pkt})
+	for i := 0; i < n; i++ {
+		*k.got = append(*k.got, delivery{at: now + kernel.Time(i), port: k.port, vl: vl, pkt: pkt})
+	}
 	if !*k.hold {
-		k.fc.Freed(arrive, vl)
+		k.fc.Freed(arrive, vl, n)
 	}
 }
 
@@ -54,13 +65,17 @@ type harness struct {
 	out  []flowctl.Control
 	in   []flowctl.Control
 	got  []delivery
+	runs []run
 	hold bool // sinks keep the flits they receive
+	// next is when the link into each lane (port·VLs + VL) is free again.
+	next map[int]kernel.Time
+	vls  int
 }
 
 func (h *harness) Handle(now kernel.Time, ev kernel.Event) { h.sw.Tick(now) }
 
 func newHarness(t *testing.T, ports, vls, buffer int, mode Mode, speedup int, cands ...routing.Candidate) *harness {
-	h := &harness{t: t}
+	h := &harness{t: t, next: map[int]kernel.Time{}, vls: vls}
 	h.eng = kernel.NewEngine(h)
 	h.sw = New(Params{Ports: ports, VLs: vls, Buffer: buffer, Mode: mode, Speedup: speedup,
 		RoutingDelay: 0, FlitDelay: 1}, h.eng, &h.pool, fixedRouting{cands}, kernel.NewRNG(1), nil)
@@ -75,30 +90,38 @@ func newHarness(t *testing.T, ports, vls, buffer int, mode Mode, speedup int, ca
 			t.Fatal(err)
 		}
 		h.in, h.out = append(h.in, in), append(h.out, out)
-		h.sw.ConnectOut(p, out, sink{fc: out, got: &h.got, port: p, hold: &h.hold}, 0)
+		h.sw.ConnectOut(p, out, sink{fc: out, got: &h.got, runs: &h.runs, port: p, hold: &h.hold}, 0)
 	}
 	return h
 }
 
-// inject puts a packet of flits into input port, VL vl, all arrived now,
-// and returns its index.
+// inject puts a packet of flits into input port, VL vl, as one run
+// arriving from now on (or, after an earlier injection on the same lane,
+// right after it), and returns its index.
 func (h *harness) inject(port, vl, flits int) int32 {
 	pi := h.pool.New()
 	p := h.pool.Get(pi)
 	p.Flits = int32(flits)
-	now := h.eng.Now()
-	for i := 0; i < flits; i++ {
-		h.in[port].Sent(now, vl, now)
-		h.sw.Accept(now, port, vl, pi, now)
-	}
+	h.injectRun(port, vl, pi, 0, flits)
 	return pi
+}
+
+// injectRun puts n flits of packet pi into input port, VL vl, arriving
+// back to back from cycle at or when the lane's link is next free.
+func (h *harness) injectRun(port, vl int, pi int32, at kernel.Time, n int) {
+	now := h.eng.Now()
+	lane := port*h.vls + vl
+	arrive := max(now, at, h.next[lane])
+	h.in[port].Sent(now, vl, arrive, n)
+	h.sw.AcceptRun(now, port, vl, pi, arrive, n)
+	h.next[lane] = arrive + kernel.Time(n)
 }
 
 // consume takes n credits of vl on output port's link, as if flits were
 // in the next buffer already.
 func (h *harness) consume(port, vl, n int) {
 	for i := 0; i < n; i++ {
-		h.out[port].Sent(0, vl, 1)
+		h.out[port].Sent(0, vl, 1, 1)
 	}
 }
 
@@ -212,7 +235,8 @@ func TestOneFlitPerOutputPerCycle(t *testing.T) {
 }
 
 // TestSpeedup: an input holding packets for two outputs on two VLs
-// forwards one flit per cycle with speedup 1 and two with speedup 2.
+// forwards one flit per cycle with speedup 1 — it feeds one run at a time —
+// and two with speedup 2, where it feeds both runs at once.
 func TestSpeedup(t *testing.T) {
 	for _, speedup := range []int{1, 2} {
 		h := newHarness(t, 3, 2, 64, CutThrough, speedup)
@@ -225,7 +249,147 @@ func TestSpeedup(t *testing.T) {
 		if want := kernel.Time(32/speedup - 1); last-first != want {
 			t.Errorf("speedup %d: 32 flits left over %d cycles, want %d", speedup, last-first+1, want+1)
 		}
+		if len(h.runs) != 2 || h.runs[0].k != 16 || h.runs[1].k != 16 {
+			t.Fatalf("speedup %d: runs %+v, want two runs of 16", speedup, h.runs)
+		}
+		if gap, want := h.runs[1].at-h.runs[0].at, kernel.Time(16*(2-speedup)); gap != want {
+			t.Errorf("speedup %d: the second run starts %d cycles after the first, want %d", speedup, gap, want)
+		}
 	}
+}
+
+// TestRunArrivesAsOneRun: an uncontested packet leaves as one run, its
+// flits back to back, in one call to the receiver; under wormhole with
+// fewer credits than flits, each run is as long as the credits held when it
+// starts, and as the credits come back one per cycle the runs follow each
+// other without a gap.
+func TestRunArrivesAsOneRun(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		mode     Mode
+		consumed int // credits of the output taken beforehand, of 64
+		want     []int
+	}{
+		{"cut-through", CutThrough, 0, []int{16}},
+		// 8 credits at first; the credit of the flit sent at t+i is back at
+		// t+i+3 (1 cycle to arrive, 1 back; the sink frees on arrival), so
+		// the second run, at 8, finds 6 + 1 credits and the third, at 15, 1.
+		{"wormhole, 8 credits", Wormhole, 56, []int{8, 7, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, 2, 1, 64, tc.mode, 1, routing.Candidate{Port: 1, Priority: routing.High})
+			h.consume(1, 0, tc.consumed)
+			pi := h.inject(0, 0, 16)
+			h.run(100)
+			if len(h.got) != 16 {
+				t.Fatalf("%d flits sent, want 16", len(h.got))
+			}
+			for i, d := range h.got {
+				if d.at != h.got[0].at+kernel.Time(i) || d.pkt != pi {
+					t.Fatalf("flit %d left at %d, want %d: a run goes back to back", i, d.at, h.got[0].at+kernel.Time(i))
+				}
+			}
+			var ks []int
+			for _, r := range h.runs {
+				ks = append(ks, r.k)
+			}
+			if len(ks) != len(tc.want) {
+				t.Fatalf("runs %v, want %v", ks, tc.want)
+			}
+			for i := range ks {
+				if ks[i] != tc.want[i] {
+					t.Fatalf("runs %v, want %v", ks, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// TestStalledPacketLetsOthersRun: under wormhole, an output with two
+// packets in progress keeps sending the packet of its last run while that
+// one can move, turns to the other when it stalls, and takes a new grant
+// when no packet in progress can move — all at run granularity.
+func TestStalledPacketLetsOthersRun(t *testing.T) {
+	h := newHarness(t, 3, 2, 64, Wormhole, 1, routing.Candidate{Port: 2, Priority: routing.High})
+	a, b := h.pool.New(), h.pool.New()
+	h.pool.Get(a).Flits, h.pool.Get(b).Flits = 8, 8
+	h.injectRun(0, 0, a, 0, 4)  // A: flits at 0..3,
+	h.injectRun(0, 0, a, 5, 4)  // then at 5..8
+	h.injectRun(1, 1, b, 1, 2)  // B (another input and VL): at 1..2,
+	h.injectRun(1, 1, b, 6, 2)  // at 6..7,
+	h.injectRun(1, 1, b, 30, 4) // and at 30..33
+	h.run(100)
+	want := []run{
+		{at: 0, port: 2, k: 4, pkt: a}, // A granted
+		{at: 4, port: 2, k: 2, pkt: b}, // A stalls (next flit at 5): B granted
+		{at: 6, port: 2, k: 2, pkt: b}, // both can move: B, the last run's packet, continues
+		{at: 8, port: 2, k: 4, pkt: a}, // B stalls until 30: A's rest
+		{at: 30, port: 2, k: 4, pkt: b},
+	}
+	if len(h.runs) != len(want) {
+		t.Fatalf("runs %+v, want %+v", h.runs, want)
+	}
+	for i := range want {
+		if h.runs[i] != want[i] {
+			t.Fatalf("run %d: %+v, want %+v (all: %+v)", i, h.runs[i], want[i], h.runs)
+		}
+	}
+}
+
+// TestLaneFeedsOneRunAtATime: with speedup 2 an input may feed two runs,
+// but not two from one lane: a packet behind another in a FIFO starts only
+// after the other's tail has left, even when it arrives after the lane
+// emptied (its flits were all committed to a run).
+func TestLaneFeedsOneRunAtATime(t *testing.T) {
+	h := newHarness(t, 4, 1, 64, CutThrough, 2)
+	h.sw.route = dlidRouting{}
+	c := h.injectTo(1, 1, 10) // input 1 holds output 1 over 0..9
+	h.run(1)
+	a := h.injectTo(0, 1, 16) // arrives at 1..16, waits for output 1 until 10, leaves over 10..25
+	h.run(17)
+	b := h.injectTo(0, 2, 4) // same lane, arrives at 17..20 while A is still leaving
+	h.run(100)
+	want := []run{{0, 1, 10, c}, {10, 1, 16, a}, {26, 2, 4, b}}
+	if len(h.runs) != len(want) {
+		t.Fatalf("runs %+v, want %+v", h.runs, want)
+	}
+	for i := range want {
+		if h.runs[i] != want[i] {
+			t.Fatalf("run %d: %+v, want %+v", i, h.runs[i], want[i])
+		}
+	}
+}
+
+// TestInputCreditsRamp: a run of 16 flits freed from an input buffer
+// returns its credits to the upstream sender one per cycle, each one link
+// latency after its flit left.
+func TestInputCreditsRamp(t *testing.T) {
+	h := newHarness(t, 2, 1, 64, CutThrough, 1, routing.Candidate{Port: 1, Priority: routing.High})
+	h.inject(0, 0, 16) // arrives over 0..15, leaves as one run over 0..15
+	h.run(1)
+	if len(h.runs) != 1 || h.runs[0].at != 0 || h.runs[0].k != 16 {
+		t.Fatalf("runs %+v, want one run of 16 at 0", h.runs)
+	}
+	for now := kernel.Time(0); now <= 20; now++ {
+		want := 48 + int(min(now, 16)) // the flit leaving at i frees its credit at i+1
+		if got := h.in[0].Free(now, 0); got != want {
+			t.Fatalf("cycle %d: upstream sees %d credits, want %d", now, got, want)
+		}
+	}
+}
+
+// dlidRouting sends a packet to the port named by its DLID.
+type dlidRouting struct{ fixedRouting }
+
+func (dlidRouting) Route(_, _, _ int, dlid int32, out []routing.Candidate) []routing.Candidate {
+	return append(out, routing.Candidate{Port: dlid, Priority: routing.High})
+}
+
+// injectTo injects a packet of flits into port's VL 0 for output port to.
+func (h *harness) injectTo(port, to, flits int) int32 {
+	pi := h.inject(port, 0, flits)
+	h.pool.Get(pi).DLID = int32(to)
+	return pi
 }
 
 // vlRouting sends VL v to port v+1.
