@@ -11,7 +11,10 @@ import (
 // switch and its input port.
 type channel struct{ sw, port, vl int }
 
-func (c channel) String() string { return fmt.Sprintf("(switch %d, port %d, VL %d)", c.sw, c.port, c.vl) }
+// String names the channel for failure messages.
+func (c channel) String() string {
+	return fmt.Sprintf("(switch %d, port %d, VL %d)", c.sw, c.port, c.vl)
+}
 
 // exploration is what explore found.
 type exploration struct {

@@ -320,7 +320,11 @@ func TestDORFamilyWalks(t *testing.T) {
 		net := mustBuild(t, tn.spec)
 		for ai, alg := range dorFamilyAlgorithms() {
 			need := tn.need[ai]
-			for _, vls := range slices.Compact([]int{max(8, need), 2 * need}) {
+			vlss := slices.Compact([]int{max(8, need), 2 * need})
+			if testing.Short() {
+				vlss = vlss[:1]
+			}
+			for _, vls := range vlss {
 				t.Run(fmt.Sprintf("%s/%s/vls=%d", tn.name, alg, vls), func(t *testing.T) {
 					if alg == "dor" && net.Kind != "product" {
 						t.Skip("flatfly dor is flatFlyDOR, tested in flatfly_dor_test.go")
@@ -337,7 +341,7 @@ func TestDORFamilyWalks(t *testing.T) {
 					bound := m.bound()
 					for src := range net.Hosts {
 						for dst := range net.Hosts {
-							for choose := range 3 {
+							for choose := range 3 - 2*btoi(testing.Short()) {
 								hops := m.walkDOR(t, r, src, dst, &rng, choose)
 								m.checkShape(t, src, dst, hops)
 								if len(hops) > bound {
@@ -627,4 +631,11 @@ func BenchmarkMixedADORRouteSeed004(b *testing.B) {
 		out = r.Route(i*31%ns, 8, vl, dlid, out[:0])
 		i++
 	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
