@@ -42,7 +42,8 @@ func dorVariantOf(name string) (dorVariant, bool) {
 }
 
 // dorFamily is the DOR family of seed 004 §3.3 on a FlatFly or an SF×FF
-// product; see New for the rules and dorFamilyVLs for the VL layout.
+// product; see New for the rules, the VL layout and the proof of deadlock
+// freedom.
 type dorFamily struct {
 	name string
 	v    dorVariant
@@ -107,7 +108,7 @@ func structureName(kind string) string {
 	return "FlatFly"
 }
 
-// layout chooses the VLs per class and the classes; see dorFamilyVLs.
+// layout chooses the VLs per class and the classes (see New).
 func (r *dorFamily) layout(vls int) {
 	hops := int32(1) // most hops a path makes in one dimension
 	for n := range r.g.dims {

@@ -616,7 +616,7 @@ func TestDORFamilyBadArgumentsAndAllocations(t *testing.T) {
 	}
 }
 
-func BenchmarkMixedADORRouteSeed004(b *testing.B) {
+func BenchmarkTwistedMixedADORRouteSeed004(b *testing.B) {
 	net := mustBuild(b, topologies.Spec{Kind: "flatfly", Dims: []int{4, 8, 8, 8}, Widths: []int{2, 1, 1, 1}, HostsPerSwitch: 8})
 	r, err := New(Spec{Algorithm: "twisted-mixed-ador", VLs: 8}, net)
 	if err != nil {

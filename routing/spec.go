@@ -53,7 +53,8 @@ type Spec struct {
 //     dateline VLs. Its channel-dependency graph has a cycle, so it can
 //     deadlock: it exists to exercise deadlock detection, not to be used.
 //
-// VLs: all three need one VL (VLs() = 1) and use all s.VLs they are given.
+// VLs: dor on flatfly, hypercube and crossbar and dor-nodateline need one
+// VL (VLs() = 1) and use all s.VLs they are given.
 // The source sets DLID = destination host and VL = (destination's local
 // index within its switch) mod s.VLs; the VL never changes along the path
 // (OutVL returns inVL). Each VL is then a copy of the single-VL routing, so
@@ -88,10 +89,10 @@ type Spec struct {
 //     dimension, and read literally allow three hops in a dimension and
 //     cycles among VL 1 channels; the input port's dimension, which the VL
 //     map uses anyway, makes the rule exact.
-//   - mixed-: the packet's order is order k mod M of dimOrders, M = the
-//     number of dimensions, k = d mod (number of classes, below): for 4
-//     dimensions the seed's (1,2,3,4), (2,4,1,3), (3,1,4,2), (4,3,2,1)
-//     chosen by d mod 4.
+//   - mixed-: the packet's order is order d mod M of the M = N orders of
+//     dimOrders for N dimensions (a Latin square, row-complete for even
+//     N): for 4 dimensions the seed's (1,2,3,4), (2,4,1,3), (3,1,4,2),
+//     (4,3,2,1) chosen by d mod 4.
 //   - twisted-: at the source switch (the packet came from a host), the
 //     one candidate is the hop in the order's last dimension L to the
 //     switch with coordinate d mod K_L there (none if that is x's own, or
@@ -116,8 +117,8 @@ type Spec struct {
 // a product whose order ends in the Slim Fly); the mixed variants M times
 // as many (seed 004: 4-D FlatFly mixed-dor 4, mixed-ador 8, "2SL or
 // 2SL+1"). With V configured VLs the routing uses c = ⌊V/(M·P)⌋ copies of
-// this layout (at least 1): the classes are k = 0 … M·c−1, k = d mod M·c
-// (so the order is still d mod M when M·c divides C or c = 1).
+// this layout (at least 1): the classes are k = 0 … M·c−1, k = d mod M·c,
+// and class k takes order k mod M, which is still d mod M.
 //
 // Deadlock freedom. Within one class rank a channel (a link of dimension
 // n with local VL l ≠ T) by 2·(position of n in the class's order) + l.
