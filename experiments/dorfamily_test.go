@@ -23,7 +23,7 @@ func TestParseDORFamily(t *testing.T) {
 		{"mixed-ador", ff4, "vls = 8", 8, ""},
 		{"twisted-dor", ff4, "vls = 2", 2, ""},
 		{"dor", sff, "vls = 2", 2, ""},
-		{"twisted-mixed-dor", sff, "vls = 8", 6, ""},
+		{"twisted-mixed-dor", sff, "vls = 8", 4, ""},
 		{"mixed-ador", ff4, "vls = 4", 0, "f.toml:11: [flow_control] vls: routing mixed-ador needs at least 8 virtual lanes, got 4"},
 		{"dor", sff, "vls = 1", 0, "[flow_control] vls: routing dor needs at least 2 virtual lanes, got 1"},
 	} {

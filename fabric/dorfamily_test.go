@@ -13,28 +13,26 @@ import (
 // needs on the networks below and its longest path in switch hops there.
 func dorFamilyCases() []dorFamilyCase {
 	// On sf4xff2 a path takes at most 2 hops in the Slim Fly and 1 in the
-	// FlatFly dimension of 2 switches, plus the twist; ff2xsf3 is the same
-	// with the dimensions swapped, the Slim Fly last (which gives the
-	// twisted routings a separate twist VL).
+	// FlatFly dimension of 2 switches, plus the twist; on sf3 at most 2
+	// plus the twist, which is in the Slim Fly (with a VL of its own).
 	return []dorFamilyCase{
-		{"dor", 1, 2, 2, 3, 3},
-		{"mixed-dor", 3, 4, 4, 3, 3},
-		{"twisted-dor", 2, 2, 3, 4, 4},
-		{"twisted-mixed-dor", 6, 6, 6, 4, 4},
-		{"ador", 2, 2, 2, 5, 3},
-		{"mixed-ador", 6, 4, 4, 5, 3},
-		{"twisted-ador", 2, 2, 3, 5, 4},
-		{"twisted-mixed-ador", 6, 6, 6, 5, 4},
+		{"dor", 1, 2, 2, 3, 3, 2},
+		{"mixed-dor", 3, 4, 4, 3, 3, 2},
+		{"twisted-dor", 2, 2, 3, 4, 4, 3},
+		{"twisted-mixed-dor", 6, 4, 6, 4, 4, 3},
+		{"ador", 2, 2, 2, 5, 3, 2},
+		{"mixed-ador", 6, 4, 4, 5, 3, 2},
+		{"twisted-ador", 2, 2, 3, 5, 4, 3},
+		{"twisted-mixed-ador", 6, 4, 6, 5, 4, 3},
 	}
 }
 
 // dorFamilyCase is a DOR-family routing with the VLs it needs on
-// flatfly4x4x2, sf4xff2 and ff2xsf3 and its longest paths on the first two
-// (ff2xsf3 has the same as sf4xff2).
+// flatfly4x4x2, sf4xff2 and sf3 and its longest paths there.
 type dorFamilyCase struct {
-	algorithm           string
-	vlsFF, vlsSF, vlsFS int
-	hopsFF, hopsSF      int
+	algorithm             string
+	vlsFF, vlsSF, vlsS    int
+	hopsFF, hopsSF, hopsS int
 }
 
 var (
@@ -45,12 +43,12 @@ var (
 	sf4xff2 = topologies.Spec{Kind: "product", HostsPerSwitch: 2, Factors: []topologies.Spec{
 		{Kind: "slimfly", Q: 4, Width: 2}, {Kind: "flatfly", Dims: []int{2}},
 	}}
-	// ff2xsf3: FlatFly 2 × Slim Fly q = 3, 108 hosts. A twisted routing
-	// whose twist hop in the Slim Fly shared VL 1 with the Slim Fly's
-	// second hops deadlocks here under uniform traffic within 4,000
-	// cycles (wormhole, 2-flit buffers).
-	ff2xsf3 = topologies.Spec{Kind: "product", HostsPerSwitch: 3, Factors: []topologies.Spec{
-		{Kind: "flatfly", Dims: []int{2}}, {Kind: "slimfly", Q: 3},
+	// sf3: Slim Fly q = 3 as a product with a FlatFly of one switch, 54
+	// hosts. A twisted routing whose twist hop in the Slim Fly shared VL 1
+	// with the Slim Fly's second hops deadlocks here under uniform traffic
+	// within a few thousand cycles (wormhole, 2-flit buffers).
+	sf3 = topologies.Spec{Kind: "product", HostsPerSwitch: 3, Factors: []topologies.Spec{
+		{Kind: "slimfly", Q: 3}, {Kind: "flatfly", Dims: []int{1}},
 	}}
 )
 
@@ -78,7 +76,7 @@ func TestDORFamilyConservation(t *testing.T) {
 		}
 		runs = append(runs,
 			run{sf4xff2, "sf4xff2", c.algorithm, c.vlsSF, c.hopsSF, "cut-through", "uniform", 1000},
-			run{ff2xsf3, "ff2xsf3", c.algorithm, c.vlsFS, c.hopsSF, "wormhole", "uniform", measure(c.algorithm)})
+			run{sf3, "sf3", c.algorithm, c.vlsS, c.hopsS, "wormhole", "uniform", measure(c.algorithm)})
 	}
 	for _, tc := range runs {
 		name := fmt.Sprintf("%s/%s/%s/%s", tc.net, tc.algorithm, tc.sw, tc.pat)
@@ -110,7 +108,7 @@ func TestDORFamilyConservation(t *testing.T) {
 	}
 }
 
-// measure returns the measurement window for a run on ff2xsf3: long enough
+// measure returns the measurement window for a run on sf3: long enough
 // for the twisted routings to have deadlocked had their twist VL been
 // shared.
 func measure(algorithm string) int64 {

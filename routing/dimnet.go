@@ -299,3 +299,21 @@ func (g *dimNet) portDimension(s, p int) int {
 	}
 	return int(g.portDim[int(g.portStart[s])+p])
 }
+
+// twistDim returns the dimension of order o (a permutation of the
+// dimensions) in which a twisted routing makes its twist hop: the last
+// FlatFly dimension (complete, K_n > 1) of the order, else the last
+// dimension with K_n > 1, else the last one.
+func (g *dimNet) twistDim(o []int) int {
+	best := o[len(o)-1]
+	found := false
+	for _, n := range o {
+		switch d := &g.dims[n]; {
+		case d.k > 1 && d.complete:
+			best, found = n, true
+		case d.k > 1 && !found:
+			best = n
+		}
+	}
+	return best
+}

@@ -52,7 +52,7 @@ type dorFamily struct {
 	// hostSw and hostPort locate every host.
 	hostSw, hostPort []int32
 	orders           [][]int8 // the dimension orders (one unless mixed)
-	last             []int8   // last[o]: the last dimension of order o (the twist dimension)
+	twist            []int8   // twist[o]: the twist dimension of order o
 	perClass         int32    // P, VLs per class
 	twistVL          int32    // T, the local VL of the twist hop (twisted only)
 	sameDimVL        int32    // local VL of a second hop in one dimension: 1, or 0 if none ever happens
@@ -94,7 +94,7 @@ func newDORFamily(name string, net *topologies.Network, vls int) (*dorFamily, er
 			ord[i] = int8(n)
 		}
 		r.orders = append(r.orders, ord)
-		r.last = append(r.last, ord[len(ord)-1])
+		r.twist = append(r.twist, int8(g.twistDim(o)))
 	}
 	r.layout(vls)
 	return r, nil
@@ -123,7 +123,7 @@ func (r *dorFamily) layout(vls int) {
 	}
 	if r.v.twisted {
 		r.twistVL = 1
-		for _, n := range r.last {
+		for _, n := range r.twist {
 			if !r.g.dims[n].complete {
 				r.twistVL = hops
 			}
@@ -170,13 +170,13 @@ func (r *dorFamily) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []C
 	local := int32(inVL) % r.perClass
 	o := class % int32(len(r.orders))
 	own, dst := r.g.coord(sw), r.g.coord(dsw)
-	last := int(r.last[o])
+	tw := int(r.twist[o])
 	if r.v.twisted && inDim < 0 {
-		if v := r.twistTarget(sw, last, dlid%r.c); v != own[last] {
-			return r.appendPorts(out, sw, last, v, prio(&r.g.dims[last], own[last], v, dst[last]))
+		if v := r.twistTarget(sw, tw, dlid%r.c); v != own[tw] {
+			return r.appendPorts(out, sw, tw, v, prio(&r.g.dims[tw], own[tw], v, dst[tw]))
 		}
 	}
-	twistArrival := r.v.twisted && local == r.twistVL && inDim == last
+	twistArrival := r.v.twisted && local == r.twistVL && inDim == tw
 	for _, n8 := range r.orders[o] {
 		n := int(n8)
 		x, y := own[n], dst[n]
@@ -185,7 +185,7 @@ func (r *dorFamily) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []C
 		}
 		d := &r.g.dims[n]
 		firstHop := inDim != n || twistArrival
-		extra := r.v.adaptive && firstHop && !(r.v.twisted && n == last)
+		extra := r.v.adaptive && firstHop && !(r.v.twisted && n == tw)
 		if d.complete {
 			out = r.appendPorts(out, sw, n, y, High)
 			if extra {
@@ -263,9 +263,9 @@ func (r *dorFamily) twistTarget(sw, n int, d int32) int32 {
 
 // OutVL implements Routing: the VL keeps the packet's class k and sets the
 // local VL l (VL = P·k + l): l = T on the twist hop (a hop from a host in
-// the class's last dimension), l = 1 on a second hop in the same dimension
-// (not counting the twist hop), l = 0 otherwise. The link to a host keeps
-// the VL.
+// the class's twist dimension), l = 1 on a second hop in the same
+// dimension (not counting the twist hop), l = 0 otherwise. The link to a
+// host keeps the VL.
 func (r *dorFamily) OutVL(sw, inPort, inVL, outPort int) int {
 	outDim := r.g.portDimension(sw, outPort)
 	if outDim < 0 || inVL < 0 {
@@ -275,14 +275,14 @@ func (r *dorFamily) OutVL(sw, inPort, inVL, outPort int) int {
 	class := int32(inVL) / r.perClass
 	base := class * r.perClass
 	if r.v.twisted {
-		last := int(r.last[class%int32(len(r.orders))])
+		tw := int(r.twist[class%int32(len(r.orders))])
 		if inDim < 0 {
-			if outDim == last {
+			if outDim == tw {
 				return int(base + r.twistVL)
 			}
 			return int(base)
 		}
-		if int32(inVL)-base == r.twistVL && inDim == last {
+		if int32(inVL)-base == r.twistVL && inDim == tw {
 			return int(base)
 		}
 	}

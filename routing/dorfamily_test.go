@@ -22,7 +22,7 @@ type dorNet struct {
 }
 
 // dorNets returns small FlatFlies (2-D to 4-D, parallel links) and Slim
-// Fly × FlatFly products (the Slim Fly first and last).
+// Fly × FlatFly products (the Slim Fly first and last, and alone).
 func dorNets() []dorNet {
 	sf3 := topologies.Spec{Kind: "slimfly", Q: 3}
 	return []dorNet{
@@ -37,9 +37,12 @@ func dorNets() []dorNet {
 			[]int{1, 4, 2, 8, 2, 8, 2, 8}},
 		{"slimfly q3 x flatfly 3 width 2, C2",
 			topologies.Spec{Kind: "product", HostsPerSwitch: 2, Factors: []topologies.Spec{sf3, {Kind: "flatfly", Dims: []int{3}, Widths: []int{2}}}},
-			[]int{2, 4, 2, 6, 2, 4, 2, 6}},
+			[]int{2, 4, 2, 4, 2, 4, 2, 4}},
 		{"flatfly 2 x slimfly q3 width 2, C3",
 			topologies.Spec{Kind: "product", HostsPerSwitch: 3, Factors: []topologies.Spec{{Kind: "flatfly", Dims: []int{2}}, {Kind: "slimfly", Q: 3, Width: 2}}},
+			[]int{2, 4, 2, 4, 2, 4, 2, 4}},
+		{"slimfly q3 x flatfly 1, C3", // the twist in the Slim Fly
+			topologies.Spec{Kind: "product", HostsPerSwitch: 3, Factors: []topologies.Spec{sf3, {Kind: "flatfly", Dims: []int{1}}}},
 			[]int{2, 4, 3, 6, 2, 4, 3, 6}},
 	}
 }
@@ -77,7 +80,7 @@ func newDORModel(t *testing.T, net *topologies.Network, alg string, need, vls in
 	m.perVL = need / len(m.orders)
 	m.twistVL = 1
 	for _, o := range m.orders {
-		if !m.complete(o[len(o)-1]) {
+		if !m.complete(m.twistDim(o)) {
 			m.twistVL = 2
 		}
 	}
@@ -99,6 +102,20 @@ func (m *dorModel) complete(n int) bool {
 		}
 	}
 	return true
+}
+
+// twistDim returns the dimension a twisted routing twists in for order o:
+// the last complete dimension of more than one switch, else the last of
+// more than one switch (a Slim Fly).
+func (m *dorModel) twistDim(o []int) int {
+	for _, complete := range []bool{true, false} {
+		for i := len(o) - 1; i >= 0; i-- {
+			if n := o[i]; m.net.Dims[n] > 1 && (m.complete(n) || !complete) {
+				return n
+			}
+		}
+	}
+	return o[len(o)-1]
 }
 
 // with returns switch s with coordinate n set to v.
@@ -150,7 +167,7 @@ func (m *dorModel) candidates(sw, inDim, local, class, dst int) []Candidate {
 		return []Candidate{{Port: net.Hosts[dst].Port, Priority: High}}
 	}
 	o := m.orders[class%len(m.orders)]
-	last := o[len(o)-1]
+	last := m.twistDim(o)
 	var out []Candidate
 	add := func(n int, keep func(peer int) (Priority, bool)) []Candidate {
 		for p, port := range net.Switches[sw].Ports {
@@ -205,7 +222,7 @@ func (m *dorModel) walkDOR(t *testing.T, r Routing, src, dst int, rng *kernel.RN
 		t.Fatalf("Source(%d,%d) = %d, %d; want %d, %d (class d mod %d = %d)", src, dst, dlid, vl, dst, class*m.perVL, m.classes, class)
 	}
 	o := m.orders[class%len(m.orders)]
-	last := o[len(o)-1]
+	last := m.twistDim(o)
 	sw, inPort, inDim := int(net.Hosts[src].Switch), int(net.Hosts[src].Port), -1
 	var hops []dorHop
 	for range 4 * len(net.Dims) {
@@ -224,7 +241,7 @@ func (m *dorModel) walkDOR(t *testing.T, r Routing, src, dst int, rng *kernel.RN
 		}
 		c := pick(cands, rng, choose)
 		port := net.Switches[sw].Ports[c.Port]
-		// The VL rules: T on a hop from a host in the last dimension
+		// The VL rules: T on a hop from a host in the twist dimension
 		// (twisted), 0 after it, 1 on a second hop in one dimension, else 0.
 		local := 0
 		switch {
@@ -269,7 +286,7 @@ func pick(cands []Candidate, rng *kernel.RNG, choose int) Candidate {
 // checkShape checks a walked path against the algorithm: after the twist
 // hop (if any), dimensions in the class's order, in each the dimension
 // distance (dor) or at most 2 hops with the first sideways when there are 2
-// in a FlatFly dimension (ador; none extra in the last dimension when
+// in a FlatFly dimension (ador; none extra in the twist dimension when
 // twisted), and the twist hop to coordinate d mod K_L of a FlatFly
 // dimension.
 func (m *dorModel) checkShape(t *testing.T, src, dst int, hops []dorHop) {
@@ -277,7 +294,7 @@ func (m *dorModel) checkShape(t *testing.T, src, dst int, hops []dorHop) {
 	net := m.net
 	d := dst % net.HostsPerSwitch
 	o := m.orders[d%m.classes%len(m.orders)]
-	last := o[len(o)-1]
+	last := m.twistDim(o)
 	ssw, dsw := int(net.Hosts[src].Switch), int(net.Hosts[dst].Switch)
 	rest, start := hops, ssw
 	if m.v.twisted && ssw != dsw {
@@ -363,7 +380,7 @@ func (m *dorModel) bound() int {
 	best := 0
 	for k := range min(m.classes, m.net.HostsPerSwitch) {
 		o := m.orders[k%len(m.orders)]
-		last, b := o[len(o)-1], 0
+		last, b := m.twistDim(o), 0
 		for _, n := range o {
 			switch k := m.net.Dims[n]; {
 			case k == 1:
@@ -387,7 +404,7 @@ func (m *dorModel) bound() int {
 // every test network: the channel dependency graph over (link, VL) is
 // acyclic, no packet can cycle, and the longest path is the bound (dor:
 // the diameter; ador: 2 per dimension of more than 2 switches; twisted:
-// one more, but ador none extra in the last dimension).
+// one more, but ador none extra in the twist dimension).
 func TestDORFamilyDeadlockFree(t *testing.T) {
 	for _, tn := range dorNets() {
 		net := mustBuild(t, tn.spec)

@@ -94,10 +94,14 @@ type Spec struct {
 //     N): for 4 dimensions the seed's (1,2,3,4), (2,4,1,3), (3,1,4,2),
 //     (4,3,2,1) chosen by d mod 4.
 //   - twisted-: at the source switch (the packet came from a host), the
-//     one candidate is the hop in the order's last dimension L to the
-//     switch with coordinate d mod K_L there (none if that is x's own, or
-//     x = y): in a Slim Fly dimension, entry d mod (deg + 1) of x's
-//     coordinate and its neighbours', in increasing order. Its priority
+//     one candidate is the hop in the twist dimension L to the switch
+//     with coordinate d mod K_L there (none if that is x's own, or x = y).
+//     L is the order's last dimension (the seed's), or on a product whose
+//     order ends in the Slim Fly its last FlatFly dimension (of K > 1),
+//     which keeps the twist hop off the Slim Fly's links and so within
+//     2 VLs per order; only a product without such a dimension twists in
+//     the Slim Fly, to entry d mod (deg + 1) of x's coordinate and its
+//     neighbours', in increasing order. The priority of the twist hop
 //     says whether it approaches y (High), keeps the distance (Medium) or
 //     moves away (Low). Then the packet is routed as by the untwisted
 //     variant, except that twisted ADOR takes no extra hop in L.
@@ -113,10 +117,10 @@ type Spec struct {
 // order (T shares l = 1: no second hop in one dimension ever uses L's links),
 // else T = 2. P is the largest l + 1, M the number of orders (1 unless
 // mixed), and the routing needs VLs() = M·P: dor 1 on a FlatFly, 2 on a
-// product with a Slim Fly; ador 2; twisted-dor and twisted-ador 2 (3 on
-// a product whose order ends in the Slim Fly); the mixed variants M times
-// as many (seed 004: 4-D FlatFly mixed-dor 4, mixed-ador 8, "2SL or
-// 2SL+1"). With V configured VLs the routing uses c = ⌊V/(M·P)⌋ copies of
+// product with a Slim Fly; ador, twisted-dor and twisted-ador 2 (3 on a
+// product that twists in the Slim Fly); the mixed variants M times as many
+// (seed 004: 4-D FlatFly mixed-dor 4, mixed-ador and twisted-mixed-ador 8,
+// "2SL or 2SL+1"; SF×FF-1, 3 dimensions, 6). With V configured VLs the routing uses c = ⌊V/(M·P)⌋ copies of
 // this layout (at least 1): the classes are k = 0 … M·c−1, k = d mod M·c,
 // and class k takes order k mod M, which is still d mod M.
 //
