@@ -1,55 +1,69 @@
 package routing
 
-import "slices"
-
-// mixedOrders is the number of dimension orders Mixed DOR uses: seed 004
-// §3.3 sets SL = d mod 4, d the destination's index within its switch.
+// mixedOrders caps the dimension orders Mixed DOR uses on a hypercube:
+// seed 004 §3.3 sets SL = d mod 4, d the destination's index within its
+// switch.
 const mixedOrders = 4
 
-// dimOrders returns up to count distinct dimension orders of nd
-// dimensions for Mixed DOR, each a permutation of 0..nd-1 (first entry =
-// first dimension to correct).
+// dimOrders returns the dimension orders Mixed DOR chooses from on a
+// network of n ≥ 1 dimensions (0-based): n orders, each a permutation of
+// 0..n-1, forming a Latin square (every dimension comes first, second, …,
+// last in exactly one order), so that the load on each part of a switch's
+// crossbar — host to dimension, dimension to dimension, dimension to host —
+// is spread as evenly as the number of orders allows.
 //
-// Seed 004 §3.3 lists, for 4 dimensions numbered from 1, the orders
-// (1,2,3,4), (2,4,1,3), (3,1,4,2), (4,3,2,1): order m (m = 1..4) is
-// i ↦ m·i mod 5, i = 1..4. The generalisation keeps that rule with p the
-// least prime above nd: order m lists m·i mod p for i = 1..p−1, dropping
-// values above nd (multiplication by m ≠ 0 permutes 1..p−1, so what is
-// left is a permutation of 1..nd). Orders m = 1, 2, … are taken until
-// count orders are found or the p−1 multipliers run out; repeats (possible
-// only after the dropping) are skipped. Order 0 is always the plain
-// ascending order of DOR. So nd = 4 gives the seed's four orders, nd = 1
-// one order, nd = 2 the orders (1,2) and (2,1), and nd ≥ 3 at least four.
-func dimOrders(nd, count int) [][]int {
-	if nd < 1 || count < 1 {
-		return nil
-	}
-	p := nd + 1
-	for !isPrime(p) {
-		p++
-	}
-	var orders [][]int
-	for m := 1; m < p && len(orders) < count; m++ {
-		order := make([]int, 0, nd)
-		for i := 1; i < p; i++ {
-			if v := m * i % p; v <= nd {
-				order = append(order, v-1)
+//   - When n+1 is a prime p, order k (k = 1..n) is (k·1, k·2, …, k·n) mod p,
+//     minus one. For n = 4 these are seed 004's orders (1,2,3,4),
+//     (2,4,1,3), (3,1,4,2), (4,3,2,1); for n = 2 they are (1,2), (2,1).
+//   - Otherwise order i (i = 0..n-1) is i + (0, 1, n−1, 2, n−2, …) mod n,
+//     Williams' construction.
+//
+// For even n both are row-complete: every ordered pair of dimensions is
+// consecutive in exactly one order, so every dimension-to-dimension
+// crossbar part is used by exactly one order (the property of the seed's
+// four orders, which it found by integer programming). For odd n > 1 no
+// row-complete square of order 3, 5 or 7 exists; the Williams rows are then
+// the n cyclic shifts of one sequence, and each dimension-to-dimension
+// transition they use is used by two of them.
+func dimOrders(n int) [][]int {
+	orders := make([][]int, n)
+	if isPrime(n + 1) {
+		p := n + 1
+		for k := 1; k <= n; k++ {
+			o := make([]int, n)
+			for j := 1; j <= n; j++ {
+				o[j-1] = k*j%p - 1
 			}
+			orders[k-1] = o
 		}
-		if !slices.ContainsFunc(orders, func(o []int) bool { return slices.Equal(o, order) }) {
-			orders = append(orders, order)
+		return orders
+	}
+	base := make([]int, n) // 0, 1, n−1, 2, n−2, …
+	lo, hi := 1, n-1
+	for j := 1; j < n; j++ {
+		if j%2 == 1 {
+			base[j], lo = lo, lo+1
+		} else {
+			base[j], hi = hi, hi-1
 		}
+	}
+	for i := range n {
+		o := make([]int, n)
+		for j, b := range base {
+			o[j] = (i + b) % n
+		}
+		orders[i] = o
 	}
 	return orders
 }
 
-// isPrime reports whether p is prime (p is small: at most a few dozen).
-func isPrime(p int) bool {
-	if p < 2 {
+// isPrime reports whether n is a prime.
+func isPrime(n int) bool {
+	if n < 2 {
 		return false
 	}
-	for q := 2; q*q <= p; q++ {
-		if p%q == 0 {
+	for d := 2; d*d <= n; d++ {
+		if n%d == 0 {
 			return false
 		}
 	}

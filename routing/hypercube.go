@@ -124,7 +124,7 @@ func newCube(net *topologies.Network, vls int, name string, mode cubeMode) (*cub
 		}
 	}
 	if mode == cubeMixedDOR {
-		orders := dimOrders(r.nd, mixedOrders)
+		orders := dimOrders(r.nd)[:min(r.nd, mixedOrders)]
 		r.k = int32(len(orders))
 		if vls < len(orders) {
 			return nil, fmt.Errorf("vls: routing %s on a %d-dimensional hypercube needs %d virtual lanes (one per dimension order), got %d", name, r.nd, len(orders), vls)

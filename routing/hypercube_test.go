@@ -138,12 +138,12 @@ func checkCubeHops(t *testing.T, net *topologies.Network, src, dst int, hops []v
 }
 
 // TestCubeMixedDORPaths: mixed-dor corrects the differing coordinates in
-// the order dimOrders(N, 4)[d mod k], d the destination's local index,
+// the order dimOrders(N)[d mod k], k = min(N, 4), d the destination's local index,
 // over all parallel ports of one dimension at a time, on VL order + k·copy.
 func TestCubeMixedDORPaths(t *testing.T) {
 	for _, tc := range cubeCases {
 		net := mustBuild(t, tc.spec)
-		orders := dimOrders(len(net.Dims), mixedOrders)
+		orders := dimOrders(len(net.Dims))[:min(len(net.Dims), mixedOrders)]
 		k := len(orders)
 		for _, vls := range []int{k, 2*k + 1} {
 			t.Run(fmt.Sprintf("%s vls=%d", tc.name, vls), func(t *testing.T) {
@@ -201,7 +201,7 @@ func TestCubeErrors(t *testing.T) {
 		{"mixed-dor with 3 VLs", "mixed-dor", 3, cube4,
 			"vls: routing mixed-dor on a 4-dimensional hypercube needs 4 virtual lanes (one per dimension order), got 3"},
 		{"turn model on a flatfly", "negative-first", 1, ff,
-			`algorithm: unknown routing "negative-first" for topology flatfly (known: dor, distance, distance+E, deflection+E)`},
+			`algorithm: unknown routing "negative-first" for topology flatfly (known: dor, mixed-dor, twisted-dor, twisted-mixed-dor, ador, mixed-ador, twisted-ador, twisted-mixed-ador, distance, distance+E, deflection+E)`},
 		{"not 2 per dimension", "abo-positive-last", 1, notCube,
 			"routing abo-positive-last: network is not a hypercube: dims [2 3], want 2 in every one of at most 32 dimensions"},
 		{"unknown", "positive-first", 1, cube4,

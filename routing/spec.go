@@ -40,14 +40,19 @@ type Spec struct {
 //     them by congestion). At the destination switch the candidate is the
 //     destination host's port. A packet crosses at most one link per
 //     dimension, so one VL suffices.
+//   - flatfly (hyperx) and product (Slim Fly × FlatFly, seed 004 §1.5):
+//     the DOR family of seed 004 §3.3, "dor", "mixed-dor", "twisted-dor",
+//     "twisted-mixed-dor", "ador", "mixed-ador", "twisted-ador",
+//     "twisted-mixed-ador"; see "The DOR family" below. On a flatfly,
+//     "dor" is the routing described here.
 //   - hypercube: "dor", the FlatFly's (a hypercube is the FlatFly
 //     2 × … × 2): correct the differing bits from the lowest dimension up.
 //   - hypercube: "mixed-dor" (seed 004 §3.3–3.4), DOR in one of k
 //     dimension orders picked by the VL: the seed's SL = d mod 4, d the
 //     destination's index within its switch. For 4 dimensions the orders
 //     are the seed's (1,2,3,4), (2,4,1,3), (3,1,4,2), (4,3,2,1); for N
-//     dimensions dimOrders generalises them (order 0 ascending; k = 4 for
-//     N ≥ 3, 2 for N = 2, 1 for N = 1). It needs k VLs: VL = order +
+//     dimensions the first k = min(N, 4) orders of dimOrders (a Latin
+//     square; order 0 ascending). It needs k VLs: VL = order +
 //     k·copy, order = d mod k, copy = ⌊d/k⌋ mod ⌊V/k⌋, constant along the
 //     path; each VL is DOR in a fixed order, hence deadlock-free.
 //   - hypercube: the turn-model routings of seed 004 §3.4 (Glass and Ni).
@@ -99,6 +104,87 @@ type Spec struct {
 // (OutVL returns inVL). Each VL is then a copy of the single-VL routing, so
 // dor stays deadlock-free, and traffic spreads over every configured VL
 // (the same rule seed 004 uses to pick a dimension order in Mixed DOR).
+//
+// The DOR family. A product is treated as a FlatFly whose dimensions are
+// the product's (Network.Dims; a Slim Fly factor is one dimension whose
+// graph is the Slim Fly, of diameter 2, every other dimension a complete
+// graph). Write x and y for the current and the destination switch, d for
+// the destination's index within its switch, and "the current dimension"
+// for the first dimension of the packet's order in which x and y differ.
+//
+//   - dor: the ports to every neighbour in the current dimension that is
+//     closer to y's coordinate, High: in a FlatFly dimension the one
+//     neighbour with y's coordinate; in a Slim Fly dimension its minimal
+//     route of at most 2 hops (breadth-first distances over the Slim Fly),
+//     all minimal next hops offered.
+//   - ador: also one extra hop per dimension. On the first hop in the
+//     current dimension (the packet came from a host or another dimension)
+//     the candidates add, Medium, every neighbour in the dimension that is
+//     as far from y's coordinate but one hop from it: in a FlatFly
+//     dimension every other switch of the dimension, in a Slim Fly one the
+//     common neighbours when y's coordinate is adjacent. A packet that came
+//     in the current dimension takes the minimal hop. So a path makes at
+//     most 2 hops per dimension. The seed's two priorities (minimal high,
+//     non-minimal low) become High and Medium: an extra hop keeps the
+//     distance (it is sideways in the terms of the distance routings).
+//     The seed's forwarding rules 3 and 4 ("input VL 0: all switches in the
+//     current dimension; input VL 1: shortest route") cannot tell a packet
+//     that just made its extra hop (input VL 0) from one that changed
+//     dimension, and read literally allow three hops in a dimension and
+//     cycles among VL 1 channels; the input port's dimension, which the VL
+//     map uses anyway, makes the rule exact.
+//   - mixed-: the packet's order is order d mod M of the M = N orders of
+//     dimOrders for N dimensions (a Latin square, row-complete for even
+//     N): for 4 dimensions the seed's (1,2,3,4), (2,4,1,3), (3,1,4,2),
+//     (4,3,2,1) chosen by d mod 4.
+//   - twisted-: at the source switch (the packet came from a host), the
+//     one candidate is the hop in the twist dimension L to the switch
+//     with coordinate d mod K_L there (none if that is x's own, or x = y).
+//     L is the order's last dimension (the seed's), or on a product whose
+//     order ends in the Slim Fly its last FlatFly dimension (of K > 1),
+//     which keeps the twist hop off the Slim Fly's links and so within
+//     2 VLs per order; only a product without such a dimension twists in
+//     the Slim Fly, to entry d mod (deg + 1) of x's coordinate and its
+//     neighbours', in increasing order. The priority of the twist hop
+//     says whether it approaches y (High), keeps the distance (Medium) or
+//     moves away (Low). Then the packet is routed as by the untwisted
+//     variant, except that twisted ADOR takes no extra hop in L. Taken
+//     literally the rule sends all packets to one local index through one
+//     plane of L (with mixed also one order): on a 2×4×4×4 FlatFly with
+//     C = 4 its uniform channel-load bound is 50 % (twisted-dor) and 29 %
+//     (twisted-mixed-dor), against 100 % for dor.
+//
+// VLs (seed 004 §3.3, as the VL map of §3.1): VL = P·k + l, with k the
+// packet's class, set at the source and never changed, and l its local
+// VL: l = 0 on the first hop in a dimension (input port a host or another
+// dimension), l = 1 on the second hop in the same dimension (an ADOR extra
+// hop's successor, or a Slim Fly minimal route's second hop), and l = T on
+// a hop from a host in L (the twist hop, or the first DOR hop when no twist
+// was needed) in the twisted variants, whose next hop takes l = 0 ("proceed
+// with DOR using VL 0"). T = 1 when L is a FlatFly dimension in every
+// order (T shares l = 1: no second hop in one dimension ever uses L's links),
+// else T = 2. P is the largest l + 1, M the number of orders (1 unless
+// mixed), and the routing needs VLs() = M·P: dor 1 on a FlatFly, 2 on a
+// product with a Slim Fly; ador, twisted-dor and twisted-ador 2 (3 on a
+// product that twists in the Slim Fly); the mixed variants M times as many
+// (seed 004: 4-D FlatFly mixed-dor 4, mixed-ador and twisted-mixed-ador 8,
+// "2SL or 2SL+1"; SF×FF-1, 3 dimensions, 6). With V configured VLs the routing uses c = ⌊V/(M·P)⌋ copies of
+// this layout (at least 1): the classes are k = 0 … M·c−1, k = d mod M·c,
+// and class k takes order k mod M, which is still d mod M.
+//
+// Deadlock freedom. Within one class rank a channel (a link of dimension
+// n with local VL l ≠ T) by 2·(position of n in the class's order) + l.
+// A path visits its dimensions in the order and never returns to one
+// (later hops keep earlier coordinates); within a dimension it makes at
+// most 2 hops, the first with l = 0 and the second with l = 1, and the
+// next dimension's first hop has l = 0 at a higher position: every channel
+// dependency goes to a strictly higher rank, so the channel dependency
+// graph restricted to non-twist channels is acyclic. Twist channels (l = T
+// on L's links; with T = 1 those links carry l = 1 for no other hop, since
+// L gets at most one hop after the twist) are entered only from hosts, so
+// no cycle passes through them. Classes use disjoint VLs. Paths end within
+// the sum over dimensions of the hops allowed in each (dor: the distance;
+// ador: 2 per dimension; twisted: one more).
 //
 // Every topology kind (including kinds added later) also accepts the
 // topology-agnostic Distance Based routings of seed 004 §3.7: "distance"
@@ -169,6 +255,13 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 		if mode, ok := cubeModeOf(s.Algorithm); ok && kind == "hypercube" {
 			return func(n *topologies.Network, vls int) (Routing, error) { return newCube(n, vls, s.Algorithm, mode) }, nil
 		}
+		if _, ok := dorVariantOf(s.Algorithm); ok && kind != "hypercube" {
+			return func(n *topologies.Network, vls int) (Routing, error) { return newDORFamily(s.Algorithm, n, vls) }, nil
+		}
+	case "product":
+		if _, ok := dorVariantOf(s.Algorithm); ok {
+			return func(n *topologies.Network, vls int) (Routing, error) { return newDORFamily(s.Algorithm, n, vls) }, nil
+		}
 	case "torus":
 		if s.Algorithm == "dor" {
 			return func(n *topologies.Network, vls int) (Routing, error) { return newTorusDOR(n, vls) }, nil
@@ -219,7 +312,9 @@ const anyAlgorithms = "distance, distance+E, deflection+E"
 // a topology kind.
 func knownAlgorithms(kind string) string {
 	switch kind {
-	case "flatfly", "hyperx", "crossbar", "torus":
+	case "flatfly", "hyperx", "product":
+		return dorFamilyNames + ", " + anyAlgorithms
+	case "crossbar", "torus":
 		return "dor, " + anyAlgorithms
 	case "hypercube":
 		return "dor, mixed-dor, negative-first, abo-negative-first, abo-positive-last, " + anyAlgorithms
