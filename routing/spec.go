@@ -186,6 +186,11 @@ type Spec struct {
 // the sum over dimensions of the hops allowed in each (dor: the distance;
 // ador: 2 per dimension; twisted: one more).
 //
+// Every topology kind also accepts the table engines of seeds 000 and 002
+// (destination-based forwarding tables, see Tables and engine): "minhop",
+// "updn", "sssp", "p2sssp", "dfsssp", "lash"; the tree families (clos,
+// fattree, xgft) also "ftree" and "dmodk".
+//
 // Every topology kind (including kinds added later) also accepts the
 // topology-agnostic Distance Based routings of seed 004 §3.7: "distance"
 // (fully adaptive minimal), "distance+E" (up to E ≥ 0 extra hops) and
@@ -291,6 +296,9 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 			return func(n *topologies.Network, vls int) (Routing, error) { return newSlimFlyMinimal(n, vls) }, nil
 		}
 	}
+	if build := engine(s.Algorithm); build != nil {
+		return build, nil
+	}
 	extra, deflect, ok, err := parseDistance(s.Algorithm)
 	if err != nil {
 		return nil, err
@@ -306,7 +314,7 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 
 // anyAlgorithms lists, for error messages, the algorithms New accepts on
 // every topology kind.
-const anyAlgorithms = "distance, distance+E, deflection+E"
+const anyAlgorithms = "distance, distance+E, deflection+E, minhop, updn, sssp, p2sssp, dfsssp, lash"
 
 // knownAlgorithms lists, for error messages, the algorithms New accepts on
 // a topology kind.
@@ -324,6 +332,8 @@ func knownAlgorithms(kind string) string {
 		return "static, " + dragonflyAdaptiveNames + ", " + anyAlgorithms
 	case "slimfly":
 		return "minimal, " + anyAlgorithms
+	case "clos", "fattree", "xgft":
+		return "ftree, dmodk, " + anyAlgorithms
 	default:
 		return anyAlgorithms
 	}

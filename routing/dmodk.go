@@ -1,0 +1,131 @@
+package routing
+
+import (
+	"fmt"
+	"slices"
+
+	"netsim/topologies"
+)
+
+// isTreeKind reports whether ftree and dmodk route topology kind: the tree
+// families, whose Switch.Coord is [level, index] with the leaves at level 0.
+func isTreeKind(kind string) bool {
+	return kind == "clos" || kind == "fattree" || kind == "xgft"
+}
+
+// newTreeRouting builds dmodk or ftree on a tree family (clos, fattree,
+// xgft). A packet for host d climbs until it reaches a switch above d's
+// leaf (the nearest common ancestor level), then goes down. Up ports of a
+// switch are its links to higher levels, in port order; down ports those
+// to lower levels whose subtree holds d's leaf.
+//
+//   - dmodk: at level l the up port is number ⌊d / (u_0·…·u_{l−1})⌋ mod
+//     u_l of the u_l up ports (u_j the up ports of the first switch of
+//     level j; D-mod-k of Zahavi), and the down port number d mod k of the
+//     k down ports toward d's leaf (k > 1 only with parallel links).
+//   - ftree: like OpenSM's ftree, destinations in index order, each switch
+//     takes the up (or valid down) port that carries the fewest
+//     destinations so far, ties to the lowest port.
+//
+// Paths go up then down only, so one VL suffices (no channel dependency
+// cycle), and they are minimal.
+func newTreeRouting(name string, net *topologies.Network, vls int) (*Tables, error) {
+	if !isTreeKind(net.Kind) {
+		return nil, fmt.Errorf("algorithm: routing %s applies to the tree families (clos, fattree, xgft), not to topology %s; use minhop, updn or sssp there", name, net.Kind)
+	}
+	n := len(net.Switches)
+	level := make([]int32, n)
+	top := int32(0)
+	for s, sw := range net.Switches {
+		if len(sw.Coord) < 1 {
+			return nil, fmt.Errorf("algorithm: routing %s: switch %d has no level coordinate", name, s)
+		}
+		level[s] = sw.Coord[0]
+		top = max(top, level[s])
+	}
+	// Leaves below each switch, as bitsets over switch indices of level 0.
+	words := (n + 63) / 64
+	below := make([]uint64, n*words)
+	order := make([]int, n)
+	for s := range order {
+		order[s] = s
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return int(level[a] - level[b]) })
+	for _, s := range order {
+		if level[s] == 0 {
+			below[s*words+s/64] |= 1 << (s % 64)
+		}
+		for _, p := range net.Switches[s].Ports {
+			if p.Kind == topologies.SwitchPort && level[p.Peer] < level[s] {
+				for w := range words {
+					below[s*words+w] |= below[int(p.Peer)*words+w]
+				}
+			}
+		}
+	}
+	// Divisors of dmodk: products of the up-port counts of lower levels.
+	div := make([]int, top+2)
+	div[0] = 1
+	for l := int32(0); l <= top; l++ {
+		u := 0
+		for s := range n {
+			if level[s] == l {
+				for _, p := range net.Switches[s].Ports {
+					if p.Kind == topologies.SwitchPort && level[p.Peer] > l {
+						u++
+					}
+				}
+				break
+			}
+		}
+		div[l+1] = div[l] * max(u, 1)
+	}
+	t := newTables(name, net, vls)
+	load := make([][]int32, n)
+	for s, sw := range net.Switches {
+		load[s] = make([]int32, len(sw.Ports))
+	}
+	var cand []int32
+	for d, a := range net.Hosts {
+		leaf := int(a.Switch)
+		if level[leaf] != 0 {
+			return nil, fmt.Errorf("algorithm: routing %s: host %d is on switch %d, which is not a leaf (level 0)", name, d, leaf)
+		}
+		for s, sw := range net.Switches {
+			if s == leaf {
+				continue
+			}
+			goDown := below[s*words+leaf/64]&(1<<(leaf%64)) != 0
+			cand = cand[:0]
+			for pi, p := range sw.Ports {
+				if p.Kind != topologies.SwitchPort {
+					continue
+				}
+				if goDown && level[p.Peer] < level[s] && below[int(p.Peer)*words+leaf/64]&(1<<(leaf%64)) != 0 ||
+					!goDown && level[p.Peer] > level[s] {
+					cand = append(cand, int32(pi))
+				}
+			}
+			if len(cand) == 0 {
+				return nil, fmt.Errorf("algorithm: routing %s: switch %d has no path toward host %d", name, s, d)
+			}
+			var port int32
+			switch {
+			case name == "ftree":
+				port = cand[0]
+				for _, c := range cand[1:] {
+					if load[s][c] < load[s][port] {
+						port = c
+					}
+				}
+			case goDown:
+				port = cand[d%len(cand)]
+			default:
+				port = cand[(d/div[level[s]])%len(cand)]
+			}
+			load[s][port]++
+			t.lft[s*t.hosts+d] = uint16(port)
+		}
+	}
+	return t, nil
+}

@@ -1,0 +1,75 @@
+package routing
+
+import (
+	"fmt"
+
+	"netsim/topologies"
+)
+
+// engine returns the constructor of the table engine name, or nil when
+// name is none of them:
+//
+//   - "minhop": newMinHop (min-hop, balanced per switch; 1 layer);
+//   - "updn": newUpDown (Up*/Down*, automatic root; deadlock-free on 1 VL);
+//   - "ftree", "dmodk": newTreeRouting (tree families only);
+//   - "sssp": newSSSP (P-SSSP of seed 000; 1 layer, not deadlock-free);
+//   - "p2sssp": newP2SSSP (P²-SSSP, per pair, still one table per switch);
+//   - "dfsssp": SSSP plus the offline layer assignment of seed 002 over at
+//     most vls layers (cdg.dfLayers);
+//   - "lash": minhop tables plus the online layer assignment of LASH
+//     (cdg.lashLayers).
+//
+// Every engine checks that each switch reaches each host by its tables.
+func engine(name string) func(*topologies.Network, int) (Routing, error) {
+	var build func(*topologies.Network, int) (*Tables, error)
+	switch name {
+	case "minhop":
+		build = newMinHop
+	case "updn":
+		build = newUpDown
+	case "ftree", "dmodk":
+		build = func(n *topologies.Network, vls int) (*Tables, error) { return newTreeRouting(name, n, vls) }
+	case "sssp":
+		build = func(n *topologies.Network, vls int) (*Tables, error) { return newSSSP(name, n, vls) }
+	case "p2sssp":
+		build = newP2SSSP
+	case "dfsssp", "lash":
+		build = func(n *topologies.Network, vls int) (*Tables, error) { return newLayered(name, n, vls) }
+	default:
+		return nil
+	}
+	return func(n *topologies.Network, vls int) (Routing, error) {
+		if err := tablesFit(name, n); err != nil {
+			return nil, err
+		}
+		t, err := build(n, vls)
+		if err != nil {
+			return nil, err
+		}
+		if err := t.check(n); err != nil {
+			return nil, fmt.Errorf("algorithm: %w", err)
+		}
+		return t, nil
+	}
+}
+
+// MaxTableEntries bounds switches × hosts of the table engines (two bytes
+// per entry for the ports, one for the layers).
+const MaxTableEntries = 1 << 28
+
+// tablesFit checks that net's tables can be held: ports fit the entries
+// and switches × hosts stay within MaxTableEntries.
+func tablesFit(name string, net *topologies.Network) error {
+	if e := len(net.Switches) * len(net.Hosts); e > MaxTableEntries {
+		return fmt.Errorf("algorithm: routing %s keeps a table of switches × hosts = %d entries, more than the limit of %d", name, e, MaxTableEntries)
+	}
+	if r := len(net.Hosts); r == 0 {
+		return fmt.Errorf("algorithm: routing %s: network has no hosts", name)
+	}
+	for s, sw := range net.Switches {
+		if len(sw.Ports) >= noPort {
+			return fmt.Errorf("algorithm: routing %s: switch %d has %d ports, more than the %d a table entry holds", name, s, len(sw.Ports), noPort-1)
+		}
+	}
+	return nil
+}

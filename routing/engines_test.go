@@ -1,0 +1,74 @@
+package routing
+
+import (
+	"strings"
+	"testing"
+
+	"netsim/topologies"
+)
+
+// engineNetworks are small networks of several families for the engines.
+func engineNetworks() map[string]topologies.Spec {
+	return map[string]topologies.Spec{
+		"ring5":     {Kind: "ring", Switches: 5, HostsPerSwitch: 2},
+		"torus4x3":  {Kind: "torus", Dims: []int{4, 3}, HostsPerSwitch: 2},
+		"flatfly":   {Kind: "flatfly", Dims: []int{3, 4}, HostsPerSwitch: 2},
+		"cube":      {Kind: "hypercube", Dimension: 3, HostsPerSwitch: 2},
+		"fattree":   {Kind: "fattree", K: 4, N: 3},
+		"xgft":      {Kind: "xgft", M: []int{3, 2}, W: []int{2, 2}, Hosts: 12},
+		"clos":      {Kind: "clos", Ports: 8, Hosts: 32},
+		"random":    {Kind: "random", Switches: 12, HostsPerSwitch: 2, Links: 20, Seed: 3},
+		"dragonfly": {Kind: "dragonfly", GroupSize: 2, GlobalPerSwitch: 1, HostsPerSwitch: 1},
+	}
+}
+
+// minimalEngines route every pair on a shortest switch path.
+var minimalEngines = map[string]bool{"minhop": true, "sssp": true, "p2sssp": true, "dfsssp": true, "lash": true, "ftree": true, "dmodk": true}
+
+// deadlockFree engines must give an acyclic channel dependency graph.
+var deadlockFree = map[string]bool{"updn": true, "dfsssp": true, "lash": true, "ftree": true, "dmodk": true}
+
+func TestEnginesRouteEveryPair(t *testing.T) {
+	for netName, spec := range engineNetworks() {
+		net := mustBuild(t, spec)
+		g := newGraph(net)
+		dist := make([][]int32, g.n)
+		for s := range g.n {
+			dist[s] = make([]int32, g.n)
+			g.bfs(s, dist[s], nil)
+		}
+		for _, alg := range []string{"minhop", "updn", "sssp", "p2sssp", "dfsssp", "lash", "ftree", "dmodk"} {
+			r, err := New(Spec{Algorithm: alg, VLs: 8}, net)
+			if alg == "ftree" || alg == "dmodk" {
+				if !isTreeKind(net.Kind) {
+					if err == nil || !strings.Contains(err.Error(), "tree families") {
+						t.Errorf("%s on %s: error %v, want one saying it applies to tree families", alg, netName, err)
+					}
+					continue
+				}
+			}
+			if err != nil {
+				t.Errorf("%s on %s: %v", alg, netName, err)
+				continue
+			}
+			tab := r.(*Tables)
+			var path []int32
+			for s := range g.n {
+				for d, a := range net.Hosts {
+					path, err = tab.Path(net, s, d, path[:0])
+					if err != nil {
+						t.Fatalf("%s on %s: %v", alg, netName, err)
+					}
+					if minimalEngines[alg] && len(path)-1 != int(dist[s][a.Switch]) {
+						t.Errorf("%s on %s: path %v from switch %d to host %d is not minimal (%d hops)", alg, netName, path, s, d, dist[s][a.Switch])
+					}
+				}
+			}
+			if deadlockFree[alg] {
+				if cyc := dependencyCycle(t, net, r, 8); cyc != nil {
+					t.Errorf("%s on %s (%d layers): channel dependency cycle %v", alg, netName, tab.Layers(), cyc)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,314 @@
+package routing
+
+import (
+	"fmt"
+
+	"netsim/topologies"
+)
+
+// cdg is the channel dependency graph of the paths of destination-based
+// tables, split into virtual layers. The nodes are the switch-to-switch
+// channels; the dependencies of a channel c into switch v are the channels
+// out of v, numbered depStart[c] + k for the k-th channel of v, so no map
+// is needed. A path is (source switch s, destination host d), numbered
+// s·hosts + d; it induces a dependency between every two consecutive
+// channels it crosses.
+type cdg struct {
+	g        *graph
+	t        *Tables
+	net      *topologies.Network
+	depStart []int32
+	// cnt[l][e] is the number of paths of layer l inducing dependency e.
+	cnt   [][]int32
+	layer []uint8 // layer of each path (t.layer)
+	max   int     // layers available
+	deps  []int32 // buffer: the dependencies of one path
+}
+
+// newCDG prepares the dependency graph of t's paths with max layers.
+func newCDG(t *Tables, net *topologies.Network, g *graph, max int) *cdg {
+	x := &cdg{g: g, t: t, net: net, depStart: make([]int32, g.channels()+1), max: max}
+	for c := range g.channels() {
+		v := g.chTo[c]
+		x.depStart[c+1] = x.depStart[c] + g.chStart[v+1] - g.chStart[v]
+	}
+	t.layer = make([]uint8, t.sws*t.hosts)
+	x.layer = t.layer
+	return x
+}
+
+// target returns the channel dependency e leads to.
+func (x *cdg) target(c, e int32) int32 {
+	return x.g.chStart[x.g.chTo[c]] + e - x.depStart[c]
+}
+
+// pathDeps sets x.deps to the dependencies of path (s, d).
+func (x *cdg) pathDeps(s, d int) {
+	x.deps = x.deps[:0]
+	g, t := x.g, x.t
+	prev := int32(-1)
+	for sw := int32(s); sw != t.hostSw[d]; {
+		c := g.chOf[sw][t.lft[int(sw)*t.hosts+d]]
+		if prev >= 0 {
+			x.deps = append(x.deps, x.depStart[prev]+c-g.chStart[sw])
+		}
+		prev, sw = c, g.chTo[c]
+	}
+}
+
+// counts returns the dependency counts of layer l, allocating them.
+func (x *cdg) counts(l int) []int32 {
+	for len(x.cnt) <= l {
+		x.cnt = append(x.cnt, make([]int32, x.depStart[len(x.depStart)-1]))
+	}
+	return x.cnt[l]
+}
+
+// used returns the number of layers that hold a path (at least 1).
+func (x *cdg) used() int {
+	n := 1
+	for _, l := range x.layer {
+		n = max(n, int(l)+1)
+	}
+	return n
+}
+
+// errLayers reports that the paths need more layers than available.
+func errLayers(name string, vls int) error {
+	return fmt.Errorf("vls: routing %s needs more than %d virtual lanes on this network (a channel dependency cycle remains in the last layer); configure more", name, vls)
+}
+
+// dfLayers is the offline layer assignment of DFSSSP (seed 002 Algorithm
+// 2): all paths start on layer 0; a depth-first search of each layer's
+// dependency graph in turn stops at a cycle, moves every path inducing the
+// cycle's weakest dependency (the one fewest paths induce) to the next
+// layer, and resumes where it stopped, so each layer needs one search.
+// Paths that must leave the last available layer are an error naming vls.
+func (x *cdg) dfLayers(name string) error {
+	t := x.t
+	// Paths of each dependency, as CSR lists.
+	nd := int(x.depStart[len(x.depStart)-1])
+	start := make([]int32, nd+1)
+	cnt := x.counts(0)
+	for s := range t.sws {
+		for d := range t.hosts {
+			x.pathDeps(s, d)
+			for _, e := range x.deps {
+				start[e+1]++
+				cnt[e]++
+			}
+		}
+	}
+	for e := range nd {
+		start[e+1] += start[e]
+	}
+	paths := make([]int32, start[nd])
+	fill := append([]int32(nil), start[:nd]...)
+	for s := range t.sws {
+		for d := range t.hosts {
+			x.pathDeps(s, d)
+			for _, e := range x.deps {
+				paths[fill[e]] = int32(s*t.hosts + d)
+				fill[e]++
+			}
+		}
+	}
+	for l := 0; l < len(x.cnt); l++ {
+		if err := x.breakCycles(name, l, start, paths); err != nil {
+			return err
+		}
+	}
+	t.layers = x.used()
+	return nil
+}
+
+// frame is one node of the depth-first search stack: channel c and its
+// next dependency to scan.
+type frame struct{ c, next int32 }
+
+// breakCycles makes layer l acyclic (see dfLayers).
+func (x *cdg) breakCycles(name string, l int, start, paths []int32) error {
+	g := x.g
+	cnt := x.cnt[l]
+	const white, gray, black = 0, 1, 2
+	color := make([]uint8, g.channels())
+	pos := make([]int32, g.channels())
+	var stack []frame
+	for root := range int32(g.channels()) {
+		if color[root] != white {
+			continue
+		}
+		color[root], pos[root] = gray, 0
+		stack = append(stack[:0], frame{root, x.depStart[root]})
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.next == x.depStart[top.c+1] {
+				color[top.c] = black
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			e := top.next
+			top.next++
+			if cnt[e] == 0 {
+				continue
+			}
+			d := x.target(top.c, e)
+			switch color[d] {
+			case white:
+				color[d], pos[d] = gray, int32(len(stack))
+				stack = append(stack, frame{d, x.depStart[d]})
+			case gray:
+				// The cycle is stack[pos[d]:], each frame's last scanned dependency.
+				kw := len(stack) - 1
+				for k := int(pos[d]); k < len(stack); k++ {
+					if cnt[stack[k].next-1] < cnt[stack[kw].next-1] {
+						kw = k
+					}
+				}
+				if err := x.move(name, l, stack[kw].next-1, start, paths); err != nil {
+					return err
+				}
+				for _, f := range stack[kw+1:] {
+					color[f.c] = white
+				}
+				stack = stack[:kw+1]
+			}
+		}
+	}
+	return nil
+}
+
+// move moves every path of layer l inducing dependency e to layer l+1.
+func (x *cdg) move(name string, l int, e int32, start, paths []int32) error {
+	if l+1 >= x.max {
+		return errLayers(name, x.max)
+	}
+	next := x.counts(l + 1)
+	cur := x.cnt[l]
+	for _, p := range paths[start[e]:start[e+1]] {
+		if int(x.layer[p]) != l {
+			continue
+		}
+		x.pathDeps(int(p)/x.t.hosts, int(p)%x.t.hosts)
+		for _, f := range x.deps {
+			cur[f]--
+			next[f]++
+		}
+		x.layer[p] = uint8(l + 1)
+	}
+	return nil
+}
+
+// lashLayers is the online layer assignment of LASH: each path in turn
+// (source switch major) goes to the first layer whose dependency graph
+// stays acyclic with it; a path fitting no available layer is an error
+// naming vls.
+func (x *cdg) lashLayers(name string) error {
+	t, g := x.t, x.g
+	seen := make([]int32, g.channels()) // search stamps
+	stamp := int32(0)
+	var added []int32 // dependencies the path adds to the layer
+	var stack []int32
+	for s := range t.sws {
+		for d := range t.hosts {
+			x.pathDeps(s, d)
+			if len(x.deps) == 0 {
+				continue
+			}
+			placed := false
+			for l := 0; l < x.max && !placed; l++ {
+				cnt := x.counts(l)
+				added = added[:0]
+				for _, e := range x.deps {
+					if cnt[e] == 0 {
+						added = append(added, e)
+					}
+					cnt[e]++
+				}
+				cyclic := false
+				for _, e := range added {
+					// e = (a → b) closes a cycle if b reaches a.
+					a := x.tail(e)
+					b := x.target(a, e)
+					stamp++
+					stack = append(stack[:0], b)
+					seen[b] = stamp
+					for len(stack) > 0 && !cyclic {
+						c := stack[len(stack)-1]
+						stack = stack[:len(stack)-1]
+						for f := x.depStart[c]; f < x.depStart[c+1]; f++ {
+							if cnt[f] == 0 {
+								continue
+							}
+							n := x.target(c, f)
+							if n == a {
+								cyclic = true
+								break
+							}
+							if seen[n] != stamp {
+								seen[n] = stamp
+								stack = append(stack, n)
+							}
+						}
+					}
+					if cyclic {
+						break
+					}
+				}
+				if cyclic {
+					for _, e := range x.deps {
+						cnt[e]--
+					}
+					continue
+				}
+				x.layer[s*t.hosts+d] = uint8(l)
+				placed = true
+			}
+			if !placed {
+				return errLayers(name, x.max)
+			}
+		}
+	}
+	t.layers = x.used()
+	return nil
+}
+
+// tail returns the channel dependency e starts from.
+func (x *cdg) tail(e int32) int32 {
+	lo, hi := 0, len(x.depStart)-1
+	for hi-lo > 1 {
+		m := (lo + hi) / 2
+		if x.depStart[m] <= e {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return int32(lo)
+}
+
+// newLayered builds dfsssp (SSSP tables, offline layers) or lash (minhop
+// tables, online layers) with at most vls layers.
+func newLayered(name string, net *topologies.Network, vls int) (*Tables, error) {
+	var t *Tables
+	var err error
+	if name == "lash" {
+		t, err = newMinHop(net, vls)
+	} else {
+		t, err = newSSSP(name, net, vls)
+	}
+	if err != nil {
+		return nil, err
+	}
+	t.name = name
+	x := newCDG(t, net, newGraph(net), min(vls, 255))
+	if name == "lash" {
+		err = x.lashLayers(name)
+	} else {
+		err = x.dfLayers(name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}

@@ -1,0 +1,208 @@
+package routing
+
+import (
+	"fmt"
+
+	"netsim/topologies"
+)
+
+// noPort marks a forwarding-table entry without a port.
+const noPort = 0xFFFF
+
+// Tables is a destination-based oblivious routing given by forwarding
+// tables, as an InfiniBand subnet manager computes them: per switch a
+// linear forwarding table DLID → output port (the DLID of host h is h), and
+// per path from a source switch to a destination host the virtual layer
+// (SL/VL) it travels on. The engines minhop, updn, ftree, dmodk, sssp,
+// p2sssp, dfsssp and lash produce it; tables read from a file (OpenSM LFT
+// dump or ORCS dot) too.
+//
+// As a Routing, Source gives DLID = destination and VL = the path's layer
+// (spread over copies when more VLs are configured than layers are used),
+// Route is one table lookup, and OutVL keeps the VL along the path.
+type Tables struct {
+	name   string
+	hosts  int
+	sws    int
+	layers int // virtual layers the routing needs (≥ 1)
+	vls    int // configured VLs
+	hostSw []int32
+	// lft[sw·hosts+d] is the output port of switch sw for DLID d.
+	lft []uint16
+	// layer[sw·hosts+d] is the layer of the path from source switch sw to
+	// host d; nil when every path is on layer 0.
+	layer []uint8
+}
+
+// newTables returns empty tables for net (every entry noPort).
+func newTables(name string, net *topologies.Network, vls int) *Tables {
+	t := &Tables{
+		name:   name,
+		hosts:  len(net.Hosts),
+		sws:    len(net.Switches),
+		layers: 1,
+		vls:    vls,
+		hostSw: make([]int32, len(net.Hosts)),
+		lft:    make([]uint16, len(net.Switches)*len(net.Hosts)),
+	}
+	for i := range t.lft {
+		t.lft[i] = noPort
+	}
+	for h, a := range net.Hosts {
+		t.hostSw[h] = a.Switch
+		t.lft[int(a.Switch)*t.hosts+h] = uint16(a.Port)
+	}
+	return t
+}
+
+// Name implements Routing.
+func (t *Tables) Name() string { return t.name }
+
+// VLs implements Routing: the virtual layers the tables use.
+func (t *Tables) VLs() int { return t.layers }
+
+// Layers returns the number of virtual layers the paths use.
+func (t *Tables) Layers() int { return t.layers }
+
+// Port returns the output port of switch sw for DLID dlid, or -1 when the
+// table has no entry.
+func (t *Tables) Port(sw int, dlid int32) int {
+	p := t.lft[sw*t.hosts+int(dlid)]
+	if p == noPort {
+		return -1
+	}
+	return int(p)
+}
+
+// Layer returns the virtual layer of the path from source switch sw to
+// host dst.
+func (t *Tables) Layer(sw, dst int) int {
+	if t.layer == nil {
+		return 0
+	}
+	return int(t.layer[sw*t.hosts+dst])
+}
+
+// Source implements Routing: DLID = dst; VL = the path's layer l, or with
+// V configured VLs and L layers, l + L·(dst mod ⌊V/L⌋) (each copy of the
+// layers is deadlock-free like the layers themselves).
+func (t *Tables) Source(src, dst int) (dlid int32, vl int) {
+	if uint(dst) >= uint(t.hosts) || uint(src) >= uint(t.hosts) {
+		return -1, 0
+	}
+	l := t.Layer(int(t.hostSw[src]), dst)
+	copies := max(t.vls/t.layers, 1)
+	return int32(dst), l + t.layers*(dst%copies)
+}
+
+// Route implements Routing with one table lookup and no allocation.
+func (t *Tables) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []Candidate {
+	if uint(sw) >= uint(t.sws) || uint32(dlid) >= uint32(t.hosts) {
+		return out
+	}
+	p := t.lft[sw*t.hosts+int(dlid)]
+	if p == noPort {
+		return out
+	}
+	return append(out, Candidate{Port: int32(p), Priority: High})
+}
+
+// OutVL implements Routing: the VL stays the same along the path.
+func (t *Tables) OutVL(sw, inPort, inVL, outPort int) int { return inVL }
+
+// Path appends to out the switches of the path from switch src to host dst
+// (src first, the destination's switch last) and returns it, or an error
+// when an entry is missing or the path loops.
+func (t *Tables) Path(net *topologies.Network, src, dst int, out []int32) ([]int32, error) {
+	s := int32(src)
+	for range t.sws + 1 {
+		out = append(out, s)
+		if s == t.hostSw[dst] {
+			return out, nil
+		}
+		p := t.lft[int(s)*t.hosts+dst]
+		if p == noPort || int(p) >= len(net.Switches[s].Ports) {
+			return out, fmt.Errorf("routing %s: switch %d has no route to host %d", t.name, s, dst)
+		}
+		port := net.Switches[s].Ports[p]
+		if port.Kind != topologies.SwitchPort {
+			return out, fmt.Errorf("routing %s: switch %d sends host %d to port %d, which leads to no switch", t.name, s, dst, p)
+		}
+		s = port.Peer
+	}
+	return out, fmt.Errorf("routing %s: the path from switch %d to host %d loops", t.name, src, dst)
+}
+
+// check verifies that every switch reaches every host by the tables.
+func (t *Tables) check(net *topologies.Network) error {
+	var path []int32
+	for d := range t.hosts {
+		for s := range t.sws {
+			var err error
+			if path, err = t.Path(net, s, d, path[:0]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// graph is the switch-to-switch graph of a network: the channels (directed
+// links) out of switch s are chStart[s] ≤ c < chStart[s+1], channel c
+// leaving port chPort[c] to switch chTo[c]; chRev[c] is the channel of the
+// same link in the other direction.
+type graph struct {
+	n                   int
+	chStart             []int32
+	chPort, chTo, chRev []int32
+	chOf                [][]int32 // chOf[s][port] = channel, or -1
+}
+
+// newGraph builds the switch graph of net.
+func newGraph(net *topologies.Network) *graph {
+	g := &graph{n: len(net.Switches), chStart: make([]int32, len(net.Switches)+1), chOf: make([][]int32, len(net.Switches))}
+	for s, sw := range net.Switches {
+		g.chOf[s] = make([]int32, len(sw.Ports))
+		for p, port := range sw.Ports {
+			g.chOf[s][p] = -1
+			if port.Kind == topologies.SwitchPort {
+				g.chOf[s][p] = int32(len(g.chPort))
+				g.chPort = append(g.chPort, int32(p))
+				g.chTo = append(g.chTo, port.Peer)
+			}
+		}
+		g.chStart[s+1] = int32(len(g.chPort))
+	}
+	g.chRev = make([]int32, len(g.chPort))
+	for s, sw := range net.Switches {
+		for p, port := range sw.Ports {
+			if c := g.chOf[s][p]; c >= 0 {
+				g.chRev[c] = g.chOf[port.Peer][port.PeerPort]
+			}
+		}
+	}
+	return g
+}
+
+// channels returns the number of channels.
+func (g *graph) channels() int { return len(g.chPort) }
+
+// bfs fills dist with the hop distances of every switch to switch t
+// (links are symmetric) and returns false when some switch cannot reach t.
+func (g *graph) bfs(t int, dist []int32, queue []int32) bool {
+	for i := range dist {
+		dist[i] = -1
+	}
+	dist[t] = 0
+	queue = append(queue[:0], int32(t))
+	for head := 0; head < len(queue); head++ {
+		u := queue[head]
+		for c := g.chStart[u]; c < g.chStart[u+1]; c++ {
+			if v := g.chTo[c]; dist[v] < 0 {
+				dist[v] = dist[u] + 1
+				queue = append(queue, v)
+			}
+		}
+	}
+	return len(queue) == g.n
+}

@@ -1,0 +1,143 @@
+package routing
+
+import (
+	"fmt"
+
+	"netsim/topologies"
+)
+
+// updnRoot picks the root of Up*/Down* automatically: the switch of least
+// eccentricity (the most central one, as OpenSM's root selection aims at),
+// ties broken by the most switch links, then the lowest index. It fails
+// when the network is disconnected.
+func updnRoot(g *graph) (int, error) {
+	dist := make([]int32, g.n)
+	var queue []int32
+	root, rootEcc, rootDeg := -1, int32(0), int32(0)
+	for s := range g.n {
+		if !g.bfs(s, dist, queue) {
+			return 0, fmt.Errorf("network is disconnected (switch %d cannot reach switch %d)", unreached(dist), s)
+		}
+		ecc := int32(0)
+		for _, d := range dist {
+			ecc = max(ecc, d)
+		}
+		deg := g.chStart[s+1] - g.chStart[s]
+		if root < 0 || ecc < rootEcc || ecc == rootEcc && deg > rootDeg {
+			root, rootEcc, rootDeg = s, ecc, deg
+		}
+	}
+	return root, nil
+}
+
+// newUpDown builds Up*/Down* routing: ranks are the BFS distances from the
+// root (updnRoot); a channel u→v goes up when v's rank is lower, or equal
+// and v's index lower. Every path is some up hops, then some down hops,
+// never down then up, so the channel dependency graph is acyclic and one
+// VL suffices.
+//
+// For each destination switch t, the switches that reach t going only down
+// take a shortest all-down path; every other switch takes an up hop to a
+// neighbour with the shortest remaining legal distance. The tables are
+// destination-based and every path legal: a down hop leads to a switch
+// that again goes only down. Among equal choices the port carrying the
+// fewest destinations so far wins, as in minhop.
+func newUpDown(net *topologies.Network, vls int) (*Tables, error) {
+	g := newGraph(net)
+	root, err := updnRoot(g)
+	if err != nil {
+		return nil, fmt.Errorf("algorithm: routing updn: %w", err)
+	}
+	rank := make([]int32, g.n)
+	g.bfs(root, rank, nil)
+	up := make([]bool, g.channels())
+	for u := range g.n {
+		for c := g.chStart[u]; c < g.chStart[u+1]; c++ {
+			v := g.chTo[c]
+			up[c] = rank[v] < rank[u] || rank[v] == rank[u] && int(v) < u
+		}
+	}
+	t := newTables("updn", net, vls)
+	load := make([]int32, g.channels())
+	down := make([]int32, g.n) // all-down distance to t, −1 if none
+	any := make([]int32, g.n)  // legal distance to t
+	var queue []int32
+	for d, a := range net.Hosts {
+		tsw := int(a.Switch)
+		updnDistances(g, up, tsw, down, any, queue)
+		for s := range g.n {
+			if s == tsw {
+				continue
+			}
+			best := int32(-1)
+			for c := g.chStart[s]; c < g.chStart[s+1]; c++ {
+				v := g.chTo[c]
+				var ok bool
+				if down[s] >= 0 {
+					ok = !up[c] && down[v] == down[s]-1
+				} else {
+					ok = up[c] && any[v] == any[s]-1
+				}
+				if ok && (best < 0 || load[c] < load[best]) {
+					best = c
+				}
+			}
+			if best < 0 {
+				return nil, fmt.Errorf("algorithm: routing updn: switch %d has no up*/down* path to switch %d", s, tsw)
+			}
+			load[best]++
+			t.lft[s*t.hosts+d] = uint16(g.chPort[best])
+		}
+	}
+	return t, nil
+}
+
+// updnDistances fills down (shortest all-down distance to t, −1 if none)
+// and any (distance when switches with an all-down path use it and the
+// others go up first) for destination switch t.
+func updnDistances(g *graph, up []bool, t int, down, any []int32, queue []int32) {
+	for i := range down {
+		down[i], any[i] = -1, -1
+	}
+	down[t] = 0
+	queue = append(queue[:0], int32(t))
+	// A switch u reaches t all-down through a down channel u→v with v in the set.
+	for head := 0; head < len(queue); head++ {
+		v := queue[head]
+		for c := g.chStart[v]; c < g.chStart[v+1]; c++ {
+			u := g.chTo[c] // channel v→u; the reverse u→v is down when v→u is up
+			if up[c] && down[u] < 0 {
+				down[u] = down[v] + 1
+				queue = append(queue, u)
+			}
+		}
+	}
+	// The others go up first: a BFS by distance (buckets, since the down
+	// set starts at different distances) over reversed up channels.
+	var buckets [][]int32
+	for _, v := range queue {
+		any[v] = down[v]
+		for int(any[v]) >= len(buckets) {
+			buckets = append(buckets, nil)
+		}
+		buckets[any[v]] = append(buckets[any[v]], v)
+	}
+	for dist := 0; dist < len(buckets); dist++ {
+		for i := 0; i < len(buckets[dist]); i++ {
+			v := buckets[dist][i]
+			if any[v] != int32(dist) {
+				continue
+			}
+			for c := g.chStart[v]; c < g.chStart[v+1]; c++ {
+				u := g.chTo[c] // u→v is up when v→u is not
+				if !up[c] && down[u] < 0 && (any[u] < 0 || any[u] > int32(dist)+1) {
+					any[u] = int32(dist) + 1
+					if dist+1 >= len(buckets) {
+						buckets = append(buckets, nil)
+					}
+					buckets[dist+1] = append(buckets[dist+1], u)
+				}
+			}
+		}
+	}
+}
