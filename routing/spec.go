@@ -21,6 +21,12 @@ type Spec struct {
 	// 1, at most MaxVLs). A routing uses at least its own VLs() of them and
 	// may spread traffic over all of them. TOML key: vls.
 	VLs int
+	// Path is the file of forwarding tables of algorithm "file" (TOML key
+	// path of [routing]); Format is its format, "lft" (OpenSM LFT dump or
+	// ibroute output, see ReadLFT) or "dot" (ORCS dot with routing
+	// comments), by default "dot" for a .dot file and "lft" otherwise (TOML
+	// key format).
+	Path, Format string
 }
 
 // New returns the routing s names for net. Errors name the offending TOML
@@ -189,7 +195,8 @@ type Spec struct {
 // Every topology kind also accepts the table engines of seeds 000 and 002
 // (destination-based forwarding tables, see Tables and engine): "minhop",
 // "updn", "sssp", "p2sssp", "dfsssp", "lash"; the tree families (clos,
-// fattree, xgft) also "ftree" and "dmodk".
+// fattree, xgft) also "ftree" and "dmodk". "file" reads such tables from
+// s.Path (see Spec.Format).
 //
 // Every topology kind (including kinds added later) also accepts the
 // topology-agnostic Distance Based routings of seed 004 §3.7: "distance"
@@ -295,6 +302,12 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 		if s.Algorithm == "minimal" {
 			return func(n *topologies.Network, vls int) (Routing, error) { return newSlimFlyMinimal(n, vls) }, nil
 		}
+	}
+	if s.Algorithm == "file" {
+		return func(n *topologies.Network, vls int) (Routing, error) { return readTables(s, n, vls) }, nil
+	}
+	if s.Path != "" || s.Format != "" {
+		return nil, fmt.Errorf("path: only algorithm \"file\" reads tables from a file, algorithm is %q", s.Algorithm)
 	}
 	if build := engine(s.Algorithm); build != nil {
 		return build, nil
