@@ -28,7 +28,7 @@ func sectionKeys(section string) []string {
 			"dimension", "width", "group_size", "global_per_switch", "arrangement", "omit_one_global",
 			"q", "factors", "b", "links", "seed"}
 	case "routing":
-		return []string{"algorithm"}
+		return []string{"algorithm", "path", "format"}
 	case "flow_control":
 		return []string{"kind", "vls", "buffer_flits", "stop_mark", "go_mark"}
 	case "switch":
@@ -95,10 +95,10 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 		e.label = fmt.Sprintf("file %s h%d", filepath.Base(e.Topology.Path), len(net.Hosts))
 	}
 
-	routeKey := fmt.Sprintf("%s\x00%s\x00%d", topoKey, e.Routing, e.FlowControl.VLs)
+	routeKey := fmt.Sprintf("%s\x00%s\x00%d\x00%s\x00%s", topoKey, e.Routing, e.FlowControl.VLs, e.RoutingPath, e.RoutingFormat)
 	br, ok := cache.routings[routeKey]
 	if !ok {
-		br.r, br.err = routing.New(routing.Spec{Algorithm: e.Routing, VLs: e.FlowControl.VLs}, net)
+		br.r, br.err = routing.New(routing.Spec{Algorithm: e.Routing, VLs: e.FlowControl.VLs, Path: e.RoutingPath, Format: e.RoutingFormat}, net)
 		cache.routings[routeKey] = br
 	}
 	if br.err != nil {

@@ -269,6 +269,22 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 	} else if _, present := t["algorithm"]; !present {
 		d.fail(sec, "algorithm", "missing (expected a routing algorithm such as \"dor\")")
 	}
+	if p, ok := d.str(t, sec, "path"); ok {
+		if p == "" {
+			d.fail(sec, "path", "empty (expected the file of forwarding tables, relative to the experiment file's directory)")
+		} else {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(filepath.Dir(d.src.fileOf(sec, "path")), p)
+			}
+			e.RoutingPath = p
+		}
+	}
+	if f, ok := d.str(t, sec, "format"); ok {
+		if f != "lft" && f != "dot" {
+			d.fail(sec, "format", "unknown table format %q (expected \"lft\" or \"dot\")", f)
+		}
+		e.RoutingFormat = f
+	}
 }
 
 // switchSection decodes [switch].

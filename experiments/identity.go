@@ -19,6 +19,10 @@ import (
 func configHash(e *Experiment) string {
 	topo := e.Topology
 	topo.Path = filepath.Base(topo.Path) // the same file from another directory
+	routing := e.Routing
+	if e.RoutingPath != "" || e.RoutingFormat != "" {
+		routing += "\x00" + filepath.Base(e.RoutingPath) + "\x00" + e.RoutingFormat
+	}
 	b, err := json.Marshal(struct {
 		Seed        uint64
 		Topology    any
@@ -29,7 +33,7 @@ func configHash(e *Experiment) string {
 		PacketFlits int
 		Sim         Sim
 		Tolerance   float64
-	}{e.Seed, topo, e.label, e.Routing, e.FlowControl, e.Switch, e.Traffic.PacketFlits, e.Sim, e.Sweep.Tolerance})
+	}{e.Seed, topo, e.label, routing, e.FlowControl, e.Switch, e.Traffic.PacketFlits, e.Sim, e.Sweep.Tolerance})
 	if err != nil {
 		b = fmt.Appendf(nil, "%v", err) // cannot happen: plain data
 	}

@@ -38,6 +38,10 @@ type Experiment struct {
 	Topology topologies.Spec
 	// Routing is the [routing] algorithm.
 	Routing string
+	// RoutingPath and RoutingFormat are the [routing] path and format of
+	// algorithm "file" (forwarding tables read from a file; the path
+	// relative to the experiment file's directory is made absolute).
+	RoutingPath, RoutingFormat string
 	// FlowControl is the [flow_control] section.
 	FlowControl FlowControl
 	// Switch is the [switch] section.
