@@ -1,0 +1,36 @@
+package routing
+
+import (
+	"testing"
+
+	"netsim/topologies"
+)
+
+// benchEngine builds engine alg on spec b.N times and reports the layers.
+func benchEngine(b *testing.B, spec topologies.Spec, alg string) {
+	net := mustBuild(b, spec)
+	b.ResetTimer()
+	for range b.N {
+		r, err := New(Spec{Algorithm: alg, VLs: 15}, net)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(r.VLs()), "layers")
+	}
+}
+
+// 4,096 hosts: FlatFly 8×8×8 with 8 hosts per switch (512 switches).
+func ff4096() topologies.Spec {
+	return topologies.Spec{Kind: "flatfly", Dims: []int{8, 8, 8}, HostsPerSwitch: 8}
+}
+
+func BenchmarkMinHopFlatFly4096(b *testing.B) { benchEngine(b, ff4096(), "minhop") }
+func BenchmarkUpDownFlatFly4096(b *testing.B) { benchEngine(b, ff4096(), "updn") }
+func BenchmarkSSSPFlatFly4096(b *testing.B)   { benchEngine(b, ff4096(), "sssp") }
+func BenchmarkDFSSSPFlatFly4096(b *testing.B) { benchEngine(b, ff4096(), "dfsssp") }
+func BenchmarkLASHFlatFly4096(b *testing.B)   { benchEngine(b, ff4096(), "lash") }
+
+// BenchmarkDFSSSPFlatFly16384 routes the 16,384-host FlatFly preset.
+func BenchmarkDFSSSPFlatFly16384(b *testing.B) {
+	benchEngine(b, topologies.Spec{Preset: "flatfly"}, "dfsssp")
+}
