@@ -10,7 +10,7 @@
 //	netsim table RESULTS.jsonl ... [--rows KEYS] [--cols KEY] [--value V] [--format md|csv] [-o FILE]
 //	netsim plot RESULTS.jsonl ... -o DIR [--by routing|pattern]
 //	netsim topo describe FILE.toml [--json]
-//	netsim topo export FILE.toml [-o OUT.dot] [--routes]
+//	netsim topo export FILE.toml [-o OUT.dot] [--routes | --lft]
 //	netsim version
 //	netsim help [COMMAND]
 //

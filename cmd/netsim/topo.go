@@ -12,7 +12,7 @@ Works on topologies without simulating them.
 
   netsim topo describe (FILE.toml | --preset NAME) [--json]
         print a network's size, diameter, distances and bisection
-  netsim topo export (FILE.toml | --preset NAME) [-o OUT.dot] [--routes]
+  netsim topo export (FILE.toml | --preset NAME) [-o OUT.dot] [--routes | --lft]
         write a network in the ORCS dot format
   netsim topo recover FILE [--as flatfly|dragonfly] [--json]
         recover FlatFly coordinates or Dragonfly groups from a link list

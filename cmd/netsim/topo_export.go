@@ -14,7 +14,7 @@ import (
 )
 
 // topoExportUsage describes netsim topo export.
-const topoExportUsage = `netsim topo export (FILE.toml | --preset NAME) [-o OUT.dot] [--routes]
+const topoExportUsage = `netsim topo export (FILE.toml | --preset NAME) [-o OUT.dot] [--routes | --lft]
 
 Writes the network of FILE.toml's [topology] section, or the named preset
 (see netsim topo describe -h for the list), in the ORCS dot format
@@ -29,6 +29,10 @@ unless --routes is given. Flags may come before or after the file.
                  edge comments (the hosts each switch port leads to); the
                  whole file must then be a valid experiment (not with
                  --preset)
+  --lft          write the forwarding tables of the experiment's table
+                 routing (minhop, updn, ftree, dmodk, sssp, p2sssp, dfsssp,
+                 lash, file) instead, as OpenSM LFT dump text with the
+                 paths' SLs; [routing] algorithm = "file" reads it back
 `
 
 // topoExportFlags are the options of netsim topo export.
@@ -36,6 +40,7 @@ type topoExportFlags struct {
 	out    string
 	preset string
 	routes bool
+	lft    bool
 	files  []string
 }
 
@@ -49,6 +54,7 @@ func parseTopoExportFlags(args []string) (topoExportFlags, error) {
 	fs.StringVar(&f.out, "o", "", "write to `OUT.dot` instead of stdout")
 	fs.StringVar(&f.preset, "preset", "", "export the preset `NAME`")
 	fs.BoolVar(&f.routes, "routes", false, "add routing comments from [routing]")
+	fs.BoolVar(&f.lft, "lft", false, "write the forwarding tables as LFT text")
 	files, err := parseArgs(fs, args)
 	if err != nil {
 		return f, err
@@ -59,6 +65,9 @@ func parseTopoExportFlags(args []string) (topoExportFlags, error) {
 	}
 	if f.routes && f.preset != "" {
 		return f, errors.New("--routes needs an experiment file with a [routing] section, not --preset")
+	}
+	if f.lft && (f.preset != "" || f.routes) {
+		return f, errors.New("--lft needs an experiment file with a [routing] section, not --preset or --routes")
 	}
 	return f, nil
 }
@@ -78,6 +87,7 @@ func topoExportCommand(args []string, stdout, stderr io.Writer) int {
 	var (
 		net    *topologies.Network
 		routes topologies.SwitchRoutes
+		tables *routing.Tables
 	)
 	switch {
 	case f.preset != "":
@@ -85,7 +95,7 @@ func topoExportCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "netsim topo export: %v\n", err)
 			return exitUsage
 		}
-	case f.routes:
+	case f.routes || f.lft:
 		e, err := experiments.Load(f.files[0])
 		if err != nil {
 			fmt.Fprintln(stderr, err)
@@ -93,6 +103,13 @@ func topoExportCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		net = e.Network()
 		routes = routing.PortDestinations(e.RoutingFunc(), net)
+		if f.lft {
+			var ok bool
+			if tables, ok = e.RoutingFunc().(*routing.Tables); !ok {
+				fmt.Fprintf(stderr, "netsim topo export: --lft: routing %s has no forwarding tables (use minhop, updn, ftree, dmodk, sssp, p2sssp, dfsssp, lash or file)\n", e.Routing)
+				return exitUsage
+			}
+		}
 	default:
 		if net, err = experiments.LoadTopology(f.files[0]); err != nil {
 			fmt.Fprintln(stderr, err)
@@ -110,7 +127,11 @@ func topoExportCommand(args []string, stdout, stderr io.Writer) int {
 		w = file
 	}
 	bw := bufio.NewWriter(w)
-	err = topologies.WriteDot(bw, net, routes)
+	if tables != nil {
+		err = routing.WriteLFT(bw, tables, net)
+	} else {
+		err = topologies.WriteDot(bw, net, routes)
+	}
 	if err == nil {
 		err = bw.Flush()
 	}

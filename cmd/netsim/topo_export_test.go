@@ -145,3 +145,33 @@ func TestTopoExportFile(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, want %q", code, errs, want)
 	}
 }
+
+// TestTopoExportLFT: --lft writes the forwarding tables of a table routing
+// as LFT text, refuses a routing without tables, and the text runs as
+// [routing] algorithm = "file".
+func TestTopoExportLFT(t *testing.T) {
+	dir := t.TempDir()
+	ff := writeFile(t, dir, "ff.toml", strings.Replace(ff2x2, `algorithm = "dor"`, `algorithm = "minhop"`, 1))
+	lft := filepath.Join(dir, "ff.lft")
+	code, _, errs := netsim(t, "topo", "export", ff, "--lft", "-o", lft)
+	if code != exitOK || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	data, err := os.ReadFile(lft)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Switch S1 sends host H1 out of its host port 1 and H4 (switch 4, two hops) out of port 2 or 3.
+	if !strings.Contains(string(data), "Unicast lids [0x1-0x4] of switch Lid 5 guid 0x0002c90300000001 ('S1'):\n") ||
+		!strings.Contains(string(data), "0x0001 001 : (Channel Adapter portguid 0x0002c90400000001: 'H1')\n") {
+		t.Errorf("LFT text:\n%s", data)
+	}
+	back := writeFile(t, dir, "back.toml", strings.Replace(ff2x2, `algorithm = "dor"`, "algorithm = \"file\"\npath = \"ff.lft\"", 1))
+	if code, _, errs := netsim(t, "validate", back); code != exitOK {
+		t.Errorf("validate of the file routing: exit %d, stderr %q", code, errs)
+	}
+	dor := writeFile(t, dir, "dor.toml", ff2x2)
+	if code, _, errs := netsim(t, "topo", "export", dor, "--lft"); code != exitUsage || !strings.Contains(errs, "has no forwarding tables") {
+		t.Errorf("--lft with dor: exit %d, stderr %q", code, errs)
+	}
+}
