@@ -68,6 +68,17 @@ func TestEnginesRouteEveryPair(t *testing.T) {
 				if cyc := dependencyCycle(t, net, r, 8); cyc != nil {
 					t.Errorf("%s on %s (%d layers): channel dependency cycle %v", alg, netName, tab.Layers(), cyc)
 				}
+				// Also on exactly as many VLs as layers (updn, ftree, dmodk: 1).
+				tight, err := New(Spec{Algorithm: alg, VLs: tab.Layers()}, net)
+				if err != nil {
+					t.Fatalf("%s on %s with %d VLs: %v", alg, netName, tab.Layers(), err)
+				}
+				if (alg == "updn" || alg == "ftree" || alg == "dmodk") && tight.VLs() != 1 {
+					t.Errorf("%s on %s needs %d VLs, want 1", alg, netName, tight.VLs())
+				}
+				if cyc := dependencyCycle(t, net, tight, tab.Layers()); cyc != nil {
+					t.Errorf("%s on %s on %d VLs: channel dependency cycle %v", alg, netName, tab.Layers(), cyc)
+				}
 			}
 		}
 	}
