@@ -327,7 +327,7 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 
 // anyAlgorithms lists, for error messages, the algorithms New accepts on
 // every topology kind.
-const anyAlgorithms = "distance, distance+E, deflection+E, minhop, updn, sssp, p2sssp, dfsssp, lash"
+const anyAlgorithms = "distance, distance+E, deflection+E, minhop, updn, sssp, p2sssp, dfsssp, lash, file"
 
 // knownAlgorithms lists, for error messages, the algorithms New accepts on
 // a topology kind.

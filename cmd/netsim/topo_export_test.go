@@ -31,7 +31,7 @@ func TestTopoCommands(t *testing.T) {
 	}{
 		{"no subcommand", []string{"topo"}, exitUsage, "", "netsim topo: missing subcommand"},
 		{"unknown subcommand", []string{"topo", "draw"}, exitUsage, "", `unknown subcommand "draw"`},
-		{"topo -h", []string{"topo", "-h"}, exitOK, "netsim topo export (FILE.toml | --preset NAME) [-o OUT.dot] [--routes]", ""},
+		{"topo -h", []string{"topo", "-h"}, exitOK, "netsim topo export (FILE.toml | --preset NAME) [-o OUT.dot] [--routes | --lft]", ""},
 		{"help topo", []string{"help", "topo"}, exitOK, "--routes       add the routing", ""},
 		{"help lists topo", []string{"help"}, exitOK, "netsim topo export (FILE.toml | --preset NAME)", ""},
 		{"export -h", []string{"topo", "export", "-h"}, exitOK, "ORCS dot format", ""},
