@@ -369,7 +369,7 @@ func TestDragonflyErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	known := "static, S, D, SD, G, GS, GI, GD, GSI, GID, GSD, GSID, distance, distance+E, deflection+E"
+	known := "static, S, D, SD, G, GS, GI, GD, GSI, GID, GSD, GSID, distance, distance+E, deflection+E, minhop, updn, sssp, p2sssp, dfsssp, lash, file"
 	for _, tc := range []struct {
 		name string
 		spec Spec
