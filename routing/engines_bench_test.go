@@ -30,7 +30,22 @@ func BenchmarkSSSPFlatFly4096(b *testing.B)   { benchEngine(b, ff4096(), "sssp")
 func BenchmarkDFSSSPFlatFly4096(b *testing.B) { benchEngine(b, ff4096(), "dfsssp") }
 func BenchmarkLASHFlatFly4096(b *testing.B)   { benchEngine(b, ff4096(), "lash") }
 
-// BenchmarkDFSSSPFlatFly16384 routes the 16,384-host FlatFly preset.
+// BenchmarkDFSSSPFlatFly16384 routes the 16,384-host FlatFly preset with
+// up to 64 layers (more than the 15 VLs New allows) to count the layers
+// the offline assignment needs there.
 func BenchmarkDFSSSPFlatFly16384(b *testing.B) {
-	benchEngine(b, topologies.Spec{Preset: "flatfly"}, "dfsssp")
+	net := mustBuild(b, topologies.Spec{Preset: "flatfly"})
+	b.ResetTimer()
+	for range b.N {
+		t, err := newLayered("dfsssp", net, 64)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(t.Layers()), "layers")
+	}
+}
+
+// BenchmarkSSSPFlatFly16384 builds P-SSSP on the 16,384-host FlatFly preset.
+func BenchmarkSSSPFlatFly16384(b *testing.B) {
+	benchEngine(b, topologies.Spec{Preset: "flatfly"}, "sssp")
 }

@@ -83,3 +83,21 @@ func TestEnginesRouteEveryPair(t *testing.T) {
 		}
 	}
 }
+
+// TestTablesRouteAllocs: Route is one lookup and does not allocate.
+func TestTablesRouteAllocs(t *testing.T) {
+	net := mustBuild(t, topologies.Spec{Kind: "torus", Dims: []int{4, 4}, HostsPerSwitch: 2})
+	r, err := New(Spec{Algorithm: "dfsssp", VLs: 4}, net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]Candidate, 0, 8)
+	allocs := testing.AllocsPerRun(100, func() {
+		for d := range int32(len(net.Hosts)) {
+			out = r.Route(3, 0, 0, d, out[:0])
+		}
+	})
+	if allocs != 0 || len(out) != 1 {
+		t.Errorf("Route allocates %.0f times, returned %d candidates", allocs, len(out))
+	}
+}
