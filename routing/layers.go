@@ -2,6 +2,7 @@ package routing
 
 import (
 	"fmt"
+	"slices"
 
 	"netsim/topologies"
 )
@@ -202,13 +203,13 @@ func (x *cdg) move(name string, l int, e int32, start, paths []int32) error {
 // lashLayers is the online layer assignment of LASH: each path in turn
 // (source switch major) goes to the first layer whose dependency graph
 // stays acyclic with it; a path fitting no available layer is an error
-// naming vls.
+// naming vls. Each layer keeps a topological order of its channels,
+// updated by the dynamic algorithm of Pearce and Kelly, so a new
+// dependency that agrees with the order costs O(1) and only the others
+// search, within the affected part of the order.
 func (x *cdg) lashLayers(name string) error {
-	t, g := x.t, x.g
-	seen := make([]int32, g.channels()) // search stamps
-	stamp := int32(0)
-	var added []int32 // dependencies the path adds to the layer
-	var stack []int32
+	t := x.t
+	var orders []*topoOrder
 	for s := range t.sws {
 		for d := range t.hosts {
 			x.pathDeps(s, d)
@@ -218,51 +219,24 @@ func (x *cdg) lashLayers(name string) error {
 			placed := false
 			for l := 0; l < x.max && !placed; l++ {
 				cnt := x.counts(l)
-				added = added[:0]
-				for _, e := range x.deps {
-					if cnt[e] == 0 {
-						added = append(added, e)
+				for len(orders) <= l {
+					orders = append(orders, newTopoOrder(x.g.channels()))
+				}
+				ok := true
+				for i, e := range x.deps {
+					if cnt[e] == 0 && !orders[l].add(x, cnt, x.tail(e), e) {
+						for _, f := range x.deps[:i] {
+							cnt[f]--
+						}
+						ok = false
+						break
 					}
 					cnt[e]++
 				}
-				cyclic := false
-				for _, e := range added {
-					// e = (a → b) closes a cycle if b reaches a.
-					a := x.tail(e)
-					b := x.target(a, e)
-					stamp++
-					stack = append(stack[:0], b)
-					seen[b] = stamp
-					for len(stack) > 0 && !cyclic {
-						c := stack[len(stack)-1]
-						stack = stack[:len(stack)-1]
-						for f := x.depStart[c]; f < x.depStart[c+1]; f++ {
-							if cnt[f] == 0 {
-								continue
-							}
-							n := x.target(c, f)
-							if n == a {
-								cyclic = true
-								break
-							}
-							if seen[n] != stamp {
-								seen[n] = stamp
-								stack = append(stack, n)
-							}
-						}
-					}
-					if cyclic {
-						break
-					}
+				if ok {
+					x.layer[s*t.hosts+d] = uint8(l)
+					placed = true
 				}
-				if cyclic {
-					for _, e := range x.deps {
-						cnt[e]--
-					}
-					continue
-				}
-				x.layer[s*t.hosts+d] = uint8(l)
-				placed = true
 			}
 			if !placed {
 				return errLayers(name, x.max)
@@ -271,6 +245,105 @@ func (x *cdg) lashLayers(name string) error {
 	}
 	t.layers = x.used()
 	return nil
+}
+
+// topoOrder is a topological order of the channels of one layer's
+// dependency graph (Pearce and Kelly's dynamic topological sort).
+type topoOrder struct {
+	ord     []int32 // position of each channel
+	seen    []int32 // search stamps
+	stamp   int32
+	fwd     []int32 // channels reached forward from the new head
+	back    []int32 // channels reached backward from the new tail
+	stack   []int32
+	slots   []int32
+	scratch []int32
+}
+
+func newTopoOrder(n int) *topoOrder {
+	o := &topoOrder{ord: make([]int32, n), seen: make([]int32, n)}
+	for i := range o.ord {
+		o.ord[i] = int32(i)
+	}
+	return o
+}
+
+// add reports whether dependency e (from channel a) keeps the layer with
+// counts cnt acyclic, and if so reorders the channels so that a comes
+// before e's target. cnt does not yet count e.
+func (o *topoOrder) add(x *cdg, cnt []int32, a, e int32) bool {
+	b := x.target(a, e)
+	lb, ub := o.ord[b], o.ord[a]
+	if lb > ub {
+		return true
+	}
+	if a == b {
+		return false
+	}
+	g := x.g
+	// Forward from b through channels ordered at most ub; reaching a is a cycle.
+	o.stamp++
+	o.fwd = o.fwd[:0]
+	o.stack = append(o.stack[:0], b)
+	o.seen[b] = o.stamp
+	for len(o.stack) > 0 {
+		c := o.stack[len(o.stack)-1]
+		o.stack = o.stack[:len(o.stack)-1]
+		o.fwd = append(o.fwd, c)
+		for f := x.depStart[c]; f < x.depStart[c+1]; f++ {
+			if cnt[f] == 0 {
+				continue
+			}
+			n := x.target(c, f)
+			if n == a {
+				return false
+			}
+			if o.seen[n] != o.stamp && o.ord[n] < ub {
+				o.seen[n] = o.stamp
+				o.stack = append(o.stack, n)
+			}
+		}
+	}
+	// Backward from a through channels ordered at least lb: the channels
+	// into a's tail switch u are the reverses of u's out channels.
+	o.back = o.back[:0]
+	o.stack = append(o.stack[:0], a)
+	o.seen[a] = o.stamp
+	for len(o.stack) > 0 {
+		c := o.stack[len(o.stack)-1]
+		o.stack = o.stack[:len(o.stack)-1]
+		o.back = append(o.back, c)
+		u := g.chTo[g.chRev[c]]
+		for c2 := g.chStart[u]; c2 < g.chStart[u+1]; c2++ {
+			p := g.chRev[c2] // channel into u
+			if cnt[x.depStart[p]+c-g.chStart[u]] == 0 {
+				continue
+			}
+			if o.seen[p] != o.stamp && o.ord[p] > lb {
+				o.seen[p] = o.stamp
+				o.stack = append(o.stack, p)
+			}
+		}
+	}
+	// The back set goes before the forward set, in the slots both held.
+	byOrd := func(s []int32) {
+		slices.SortFunc(s, func(p, q int32) int { return int(o.ord[p] - o.ord[q]) })
+	}
+	byOrd(o.back)
+	byOrd(o.fwd)
+	o.slots = o.slots[:0]
+	for _, c := range o.back {
+		o.slots = append(o.slots, o.ord[c])
+	}
+	for _, c := range o.fwd {
+		o.slots = append(o.slots, o.ord[c])
+	}
+	slices.Sort(o.slots)
+	o.scratch = append(append(o.scratch[:0], o.back...), o.fwd...)
+	for i, c := range o.scratch {
+		o.ord[c] = o.slots[i]
+	}
+	return true
 }
 
 // tail returns the channel dependency e starts from.
