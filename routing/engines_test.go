@@ -101,3 +101,42 @@ func TestTablesRouteAllocs(t *testing.T) {
 		t.Errorf("Route allocates %.0f times, returned %d candidates", allocs, len(out))
 	}
 }
+
+// TestTreeUpPortBalance: on a 3-level 4-ary fat tree minhop, ftree and
+// dmodk give each up port of a switch the same number of destinations
+// (±1) among the destinations that leave the switch upwards.
+func TestTreeUpPortBalance(t *testing.T) {
+	net := mustBuild(t, topologies.Spec{Kind: "fattree", K: 4, N: 3})
+	for _, alg := range []string{"minhop", "ftree", "dmodk"} {
+		r, err := New(Spec{Algorithm: alg, VLs: 1}, net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab := r.(*Tables)
+		for s, sw := range net.Switches {
+			count := map[int]int{}
+			for p, port := range sw.Ports {
+				if port.Kind == topologies.SwitchPort && net.Switches[port.Peer].Coord[0] > sw.Coord[0] {
+					count[p] = 0
+				}
+			}
+			if len(count) == 0 {
+				continue
+			}
+			for d := range net.Hosts {
+				if p := tab.Port(s, int32(d)); p >= 0 {
+					if _, up := count[p]; up {
+						count[p]++
+					}
+				}
+			}
+			lo, hi := len(net.Hosts), 0
+			for _, c := range count {
+				lo, hi = min(lo, c), max(hi, c)
+			}
+			if hi-lo > 1 || hi == 0 {
+				t.Errorf("%s: switch %d up ports carry %v destinations", alg, s, count)
+			}
+		}
+	}
+}
