@@ -115,7 +115,7 @@ func ReadLFT(r io.Reader, file string, net *topologies.Network, vls int) (*Table
 	for sc.Scan() {
 		line++
 		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "Lid ") || strings.HasPrefix(text, "Port ") || strings.HasSuffix(text, "valid lids dumped") {
+		if text == "" || strings.HasPrefix(text, "Lid ") || strings.HasPrefix(text, "Port ") || strings.HasSuffix(text, "lids dumped") {
 			continue
 		}
 		if m := lftHeader.FindStringSubmatch(text); m != nil {

@@ -91,6 +91,16 @@ func TestReadLFTIbroute(t *testing.T) {
 	if tab.Port(0, 1) != link(0)-1 || tab.Port(1, 0) != link(1)-1 || tab.Port(1, 1) != host(1)-1 {
 		t.Errorf("ports %d %d %d", tab.Port(0, 1), tab.Port(1, 0), tab.Port(1, 1))
 	}
+	// OpenSM's opensm-lfts.dump: quoted names, "#" before the node, "N lids dumped".
+	opensm := strings.NewReplacer(" : (", " # ", ")\n", "\n", "(S1):", "('S1'):", "(S2):", "('S2'):",
+		"valid lids dumped", "lids dumped", "portguid 0x", "portguid 0x016").Replace(text)
+	tab2, err := ReadLFT(strings.NewReader(opensm), "opensm-lfts.dump", net, 1)
+	if err != nil {
+		t.Fatalf("%v in\n%s", err, opensm)
+	}
+	if !slices.Equal(tab2.lft, tab.lft) {
+		t.Errorf("OpenSM dump read as %v, ibroute text as %v", tab2.lft, tab.lft)
+	}
 	// A missing entry and an unknown switch are errors naming the file.
 	cut := strings.Replace(text, lidLine(2, link(0), "Channel Adapter portguid 0x12: 'H2'"), "", 1)
 	_, err = ReadLFT(strings.NewReader(cut), "x.lft", net, 1)
