@@ -22,13 +22,11 @@ func engineNetworks() map[string]topologies.Spec {
 	}
 }
 
-// minimalEngines route every pair on a shortest switch path.
-var minimalEngines = map[string]bool{"minhop": true, "sssp": true, "p2sssp": true, "dfsssp": true, "lash": true, "ftree": true, "dmodk": true}
-
-// deadlockFree engines must give an acyclic channel dependency graph.
-var deadlockFree = map[string]bool{"updn": true, "dfsssp": true, "lash": true, "ftree": true, "dmodk": true}
-
 func TestEnginesRouteEveryPair(t *testing.T) {
+	// Engines that route every pair on a shortest switch path, and those
+	// that must give an acyclic channel dependency graph.
+	minimalEngines := map[string]bool{"minhop": true, "sssp": true, "p2sssp": true, "dfsssp": true, "lash": true, "ftree": true, "dmodk": true}
+	deadlockFree := map[string]bool{"updn": true, "dfsssp": true, "lash": true, "ftree": true, "dmodk": true}
 	for netName, spec := range engineNetworks() {
 		net := mustBuild(t, spec)
 		g := newGraph(net)
