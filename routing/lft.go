@@ -84,12 +84,6 @@ func WriteLFT(w io.Writer, t *Tables, net *topologies.Network) error {
 	return bw.Flush()
 }
 
-var (
-	lftHeader = regexp.MustCompile(`^(Unicast lids \[0x[0-9a-fA-F]+-0x[0-9a-fA-F]+\] of|SL of paths from) switch .*\(('([^']*)'|([^()]*))\):\s*$`)
-	lftEntry  = regexp.MustCompile(`^0x([0-9a-fA-F]+)\s+(\d+)\s*(.*)$`)
-	lftCAName = regexp.MustCompile(`Channel Adapter portguid 0x[0-9a-fA-F]+: '([^']*)'`)
-)
-
 // ReadLFT reads forwarding tables for net from text as WriteLFT writes it,
 // or as OpenSM's LFT dump (opensm-lfts.dump) and ibroute print it: a
 // switch is found by the name in parentheses at the end of its header, a
@@ -98,6 +92,11 @@ var (
 // Errors name file and line. The tables must give every switch a path to
 // every host.
 func ReadLFT(r io.Reader, file string, net *topologies.Network, vls int) (*Tables, error) {
+	var (
+		lftHeader = regexp.MustCompile(`^(Unicast lids \[0x[0-9a-fA-F]+-0x[0-9a-fA-F]+\] of|SL of paths from) switch .*\(('([^']*)'|([^()]*))\):\s*$`)
+		lftEntry  = regexp.MustCompile(`^0x([0-9a-fA-F]+)\s+(\d+)\s*(.*)$`)
+		lftCAName = regexp.MustCompile(`Channel Adapter portguid 0x[0-9a-fA-F]+: '([^']*)'`)
+	)
 	swNames, hostNames := lftNames(net)
 	swOf := make(map[string]int, len(swNames))
 	for s, n := range swNames {
