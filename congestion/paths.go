@@ -125,11 +125,22 @@ func Extract(r routing.Routing, net *topologies.Network, policy string, workers 
 				path := o.links[start:]
 				o.lens[dst] = uint32(len(path))
 				users := int64(0)
+				ref, err := w.first(reps[rw], dst)
+				if err != nil {
+					return err
+				}
 				for _, h := range onSwitch[rw] {
 					if h == dst {
 						continue
 					}
-					same, err := w.sameAs(h, reps[rw], dst)
+					same := h == reps[rw]
+					if !same {
+						got, err := w.first(h, dst)
+						if err != nil {
+							return err
+						}
+						same = got == ref
+					}
 					if err != nil {
 						return err
 					}
@@ -279,24 +290,21 @@ func (w *walker) walk(buf []int32, src, dst int) ([]int32, error) {
 	return buf, fmt.Errorf("host %d → host %d: no arrival within %d hops (a routing loop?)", src, dst, maxHops(w.net))
 }
 
-// sameAs reports whether the path of h to dst is that of rep (a host on the
-// same switch): same source VL and DLID, same first port and VL.
-func (w *walker) sameAs(h, rep, dst int) (bool, error) {
-	dh, vh := w.r.Source(h, dst)
-	dr, vr := w.r.Source(rep, dst)
-	if dh != dr || vh != vr {
-		return false, nil
-	}
-	sw := int(w.net.Hosts[h].Switch)
-	ph, oh, err := w.step(sw, int(w.net.Hosts[h].Port), vh, dh, h, dst)
-	if err != nil {
-		return false, err
-	}
-	pr, or, err := w.step(sw, int(w.net.Hosts[rep].Port), vr, dr, rep, dst)
-	if err != nil {
-		return false, err
-	}
-	return ph == pr && oh == or, nil
+// firstHop is what decides a path from its source switch on: the DLID,
+// and the port and VL taken at the first switch. Hosts of one switch with
+// equal first hops have the same path.
+type firstHop struct {
+	dlid      int32
+	port, out int
+}
+
+// first returns the first hop of the path from h to dst.
+func (w *walker) first(h, dst int) (firstHop, error) {
+	dlid, vl := w.r.Source(h, dst)
+	w.vls |= 1 << uint(vl&63)
+	a := w.net.Hosts[h]
+	port, out, err := w.step(int(a.Switch), int(a.Port), vl, dlid, h, dst)
+	return firstHop{dlid, port, out}, err
 }
 
 // switchPort returns the switch and port of channel c ≥ Hosts.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"netsim/routing"
@@ -282,5 +283,26 @@ func TestSpecErrors(t *testing.T) {
 	p := extract(t, twoLeaves(4), "distance", PolicyFirst)
 	if _, err := Run(context.Background(), p, s, "tree", 1); err == nil {
 		t.Error("level beyond the pattern accepted")
+	}
+}
+
+func TestCableDot(t *testing.T) {
+	p := extract(t, twoLeaves(2), "distance", PolicyFirst)
+	st := newState(p, 4)
+	copy(st.hosts, []int32{0, 2, 1, 3}) // bisect: 2→0 and 3→1 share the link S2→S1
+	bisect, _ := Generate("bisect", 4, nil)
+	st.run(bisect, 4)
+	var b strings.Builder
+	if err := WriteCableDot(&b, p, st.cable); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`"S2" -> "S1" [ srcport = 3, dstport = 3, congestion = 1.0000, streams = 2, color = "#ff0000" ];`,
+		`"S1" -> "S2" [ srcport = 3, dstport = 3, congestion = 0.0000, streams = 0, color = "#00ff00" ];`,
+		`"H3" -> "S2" [ dstport = 1, congestion = 0.5000, streams = 1, color = "#ffff00" ];`,
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %s in\n%s", want, b.String())
+		}
 	}
 }
