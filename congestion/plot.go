@@ -16,11 +16,16 @@ type Series struct {
 	Values []float64
 }
 
-// histBins is the number of bins of a histogram plot.
-const histBins = 40
+// histBins is the number of bins of a histogram plot of more than
+// maxDistinct distinct values; with fewer, each value is a point.
+const (
+	histBins    = 24
+	maxDistinct = 24
+)
 
 // PlotHistogram draws, like seed 003's Figure 3, the distribution of the
-// per-run values of each series (the fraction of runs per bin, as steps)
+// per-run values of each series (the fraction of runs at each value, or
+// in each of histBins bins when the values are many)
 // and writes it to path; the format follows the extension (.png, .svg).
 func PlotHistogram(path, title, xLabel string, series []Series) error {
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -50,31 +55,45 @@ func PlotHistogram(path, title, xLabel string, series []Series) error {
 	p.Legend.Top = true
 	p.Legend.Left = false
 	p.Legend.TextStyle.Font.Size = 10.5
-	for i, s := range series {
-		counts := make([]float64, histBins)
+	distinct := map[float64]bool{}
+	for _, s := range series {
 		for _, v := range s.Values {
-			b := min(int((v-lo)/width), histBins-1)
-			counts[b]++
+			if len(distinct) <= maxDistinct {
+				distinct[v] = true
+			}
 		}
+	}
+	for i, s := range series {
 		var pts plotter.XYs
-		for b, c := range counts {
-			y := c / float64(len(s.Values))
-			x0 := lo + float64(b)*width
-			pts = append(pts, plotter.XY{X: x0, Y: y}, plotter.XY{X: x0 + width, Y: y})
+		if len(distinct) <= maxDistinct {
+			// Few values (small networks): the fraction of runs at each.
+			for _, b := range histogram(s.Values, 1e-9) {
+				pts = append(pts, plotter.XY{X: b.Value, Y: float64(b.Count) / float64(len(s.Values))})
+			}
+		} else {
+			counts := make([]float64, histBins)
+			for _, v := range s.Values {
+				counts[min(int((v-lo)/width), histBins-1)]++
+			}
+			for b, c := range counts {
+				x0 := lo + float64(b)*width
+				pts = append(pts, plotter.XY{X: x0 + width/2, Y: c / float64(len(s.Values))})
+			}
 		}
-		line, err := plotter.NewLine(pts)
+		line, points, err := plotter.NewLinePoints(pts)
 		if err != nil {
 			return fmt.Errorf("plot %s: %w", path, err)
 		}
 		line.Color = seriesColour(i)
-		line.Width = vg.Points(2)
-		if i > 0 {
-			line.Dashes = []vg.Length{vg.Points(6), vg.Points(2 * float64(i%3))}
+		line.Width = vg.Points(1.5)
+		if i%2 == 1 {
+			line.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 		}
-		line.StepStyle = plotter.NoStep
-		p.Add(line)
+		points.Color = seriesColour(i)
+		points.Radius = vg.Points(2.5)
+		p.Add(line, points)
 		mean, _, _ := stats(s.Values)
-		p.Legend.Add(fmt.Sprintf("%s (mean %.3f)", s.Label, mean), line)
+		p.Legend.Add(fmt.Sprintf("%s (mean %.3f)", s.Label, mean), line, points)
 	}
 	p.X.Min, p.X.Max = lo, hi
 	if err := p.Save(7.5*vg.Inch, 4.5*vg.Inch, path); err != nil {
