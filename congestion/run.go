@@ -194,7 +194,7 @@ type state struct {
 	tau   []int32 // streams on each channel in the current level
 	cable []int64
 	hist  []int64 // streams by congestion
-	cong  []int32 // per stream of the level
+	inner [][]int32 // path of each stream of the level after injection
 	ready []int64 // dep_max_delay: when each rank has its data
 	next  []int64
 }
@@ -240,26 +240,29 @@ func (st *state) run(levels []Level, first int) runOut {
 		st.ready[i] = 0
 	}
 	for _, lv := range levels {
-		st.cong = st.cong[:0]
+		st.inner = st.inner[:0]
 		for _, pr := range lv {
 			src, dst := st.hosts[pr.Src], st.hosts[pr.Dst]
 			if src == dst {
+				st.inner = append(st.inner, nil)
 				continue
 			}
+			path := st.p.Inner(int(src), int(dst))
+			st.inner = append(st.inner, path)
 			st.tau[src]++
-			for _, c := range st.p.Inner(int(src), int(dst)) {
+			for _, c := range path {
 				st.tau[c]++
 			}
 		}
 		var levelMax int32
 		copy(st.next, st.ready)
-		for _, pr := range lv {
+		for k, pr := range lv {
 			src, dst := st.hosts[pr.Src], st.hosts[pr.Dst]
 			if src == dst {
 				continue
 			}
 			c := st.tau[src]
-			for _, ch := range st.p.Inner(int(src), int(dst)) {
+			for _, ch := range st.inner[k] {
 				c = max(c, st.tau[ch])
 			}
 			levelMax = max(levelMax, c)
@@ -277,14 +280,14 @@ func (st *state) run(levels []Level, first int) runOut {
 		}
 		st.ready, st.next = st.next, st.ready
 		out.sumMax += int64(levelMax)
-		for _, pr := range lv { // reset τ, adding it to the cable map
+		for k, pr := range lv { // reset τ, adding it to the cable map
 			src, dst := st.hosts[pr.Src], st.hosts[pr.Dst]
 			if src == dst {
 				continue
 			}
 			st.cable[src] += int64(st.tau[src])
 			st.tau[src] = 0
-			for _, c := range st.p.Inner(int(src), int(dst)) {
+			for _, c := range st.inner[k] {
 				st.cable[c] += int64(st.tau[c])
 				st.tau[c] = 0
 			}
