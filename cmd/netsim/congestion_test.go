@@ -111,3 +111,11 @@ func TestCongestionErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestRunRejectsCongestionOnly(t *testing.T) {
+	file := writeFile(t, t.TempDir(), "cg.toml", clos64)
+	code, _, errs := netsim(t, "run", file, "-q")
+	if code != exitUsage || !strings.Contains(errs, "no [traffic] section to simulate") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
