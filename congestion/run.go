@@ -193,9 +193,9 @@ type state struct {
 	all   []int32 // scratch for random subsets
 	tau   []int32 // streams on each channel in the current level
 	cable []int64
-	hist  []int64 // streams by congestion
+	hist  []int64   // streams by congestion
 	inner [][]int32 // path of each stream of the level after injection
-	ready []int64 // dep_max_delay: when each rank has its data
+	ready []int64   // dep_max_delay: when each rank has its data
 	next  []int64
 }
 
