@@ -196,13 +196,19 @@ type state struct {
 	hist  []int64   // streams by congestion
 	inner [][]int32 // path of each stream of the level after injection
 	ready []int64   // dep_max_delay: when each rank has its data
-	next  []int64
+	upd   []update  // the level's changes to ready
+}
+
+// update is a rank's new ready time after a level.
+type update struct {
+	rank int32
+	end  int64
 }
 
 func newState(p *Paths, n int) *state {
 	st := &state{p: p, n: n, hosts: make([]int32, n), all: make([]int32, p.hosts),
 		tau: make([]int32, p.channels), cable: make([]int64, p.channels),
-		ready: make([]int64, n), next: make([]int64, n)}
+		ready: make([]int64, n)}
 	for i := range st.all {
 		st.all[i] = int32(i)
 	}
@@ -255,7 +261,7 @@ func (st *state) run(levels []Level, first int) runOut {
 			}
 		}
 		var levelMax int32
-		copy(st.next, st.ready)
+		st.upd = st.upd[:0]
 		for k, pr := range lv {
 			src, dst := st.hosts[pr.Src], st.hosts[pr.Dst]
 			if src == dst {
@@ -274,11 +280,12 @@ func (st *state) run(levels []Level, first int) runOut {
 			streams++
 			if int(pr.Src) < first {
 				end := st.ready[pr.Src] + int64(c)
-				st.next[pr.Dst] = max(st.next[pr.Dst], end)
-				st.next[pr.Src] = max(st.next[pr.Src], end)
+				st.upd = append(st.upd, update{pr.Src, end}, update{pr.Dst, end})
 			}
 		}
-		st.ready, st.next = st.next, st.ready
+		for _, u := range st.upd { // ends computed from the level's start
+			st.ready[u.rank] = max(st.ready[u.rank], u.end)
+		}
 		out.sumMax += int64(levelMax)
 		for k, pr := range lv { // reset τ, adding it to the cable map
 			src, dst := st.hosts[pr.Src], st.hosts[pr.Dst]

@@ -306,3 +306,34 @@ func TestCableDot(t *testing.T) {
 		}
 	}
 }
+
+func TestDepMaxDelay(t *testing.T) {
+	p := extract(t, twoLeaves(4), "distance", PolicyFirst)
+	tree, _ := Generate("tree", 8, nil)
+	ring, _ := Generate("ring", 8, nil)
+	tests := []struct {
+		name          string
+		levels        []Level
+		first         int
+		delay, sumMax int64
+	}{
+		// Levels 0 and 1 stay on leaf 0; level 2's four streams share the link: 1 + 1 + 4.
+		{"tree", tree, 8, 6, 6},
+		// The ring is a chain of 8 single streams; 7→0 crosses alone.
+		{"ring", ring, 8, 8, 8},
+		// Only rank 0's streams count: 0→1, 0→2, 0→4 (crossing with three others).
+		{"tree-first-1", tree, 1, 6, 6},
+		// Ranks 0..3 as the first pattern of a ring on 8: the chain 0→1→2→3→4 ends at 4.
+		{"ring-first-4", ring, 4, 4, 8},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := newState(p, 8)
+			copy(st.hosts, []int32{0, 1, 2, 3, 4, 5, 6, 7})
+			out := st.run(tt.levels, tt.first)
+			if out.delay != tt.delay || out.sumMax != tt.sumMax {
+				t.Errorf("dep_max_delay %d, sum_max_cong %d; want %d, %d", out.delay, out.sumMax, tt.delay, tt.sumMax)
+			}
+		})
+	}
+}
