@@ -118,12 +118,7 @@ func usesRand(s *Spec, pattern string) bool {
 // run).
 func levelsFor(s *Spec, pattern string, n int, rng *kernel.RNG) ([]Level, error) {
 	if usesRand(s, pattern) && rng == nil {
-		if s.Level >= 0 { // check the level once, on a throwaway draw
-			r := kernel.NewRNG(0)
-			_, err := levelsFor(s, pattern, n, &r)
-			return nil, err
-		}
-		return nil, nil
+		return nil, nil // drawn per run
 	}
 	var levels []Level
 	if pattern == "ptrnvsptrn" {

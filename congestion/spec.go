@@ -3,6 +3,8 @@ package congestion
 import (
 	"fmt"
 	"slices"
+
+	"netsim/kernel"
 )
 
 // Metric names (seed 003 §2.5).
@@ -109,7 +111,7 @@ func (s *Spec) Check(hosts int) error {
 		if pvpKeys {
 			return fmt.Errorf("first: first, second and part_commsize are only used with the pattern ptrnvsptrn")
 		}
-		return nil
+		return s.checkLevel(n)
 	}
 	for _, kp := range [][2]string{{"first", s.First}, {"second", s.Second}} {
 		key, p := kp[0], kp[1]
@@ -122,6 +124,20 @@ func (s *Spec) Check(hosts int) error {
 	}
 	if s.PartCommsize < 1 || s.PartCommsize >= n {
 		return fmt.Errorf("part_commsize: %d is out of range (expected 1..%d, below commsize %d)", s.PartCommsize, n-1, n)
+	}
+	return s.checkLevel(n)
+}
+
+// checkLevel checks that every pattern has level s.Level on n ranks.
+func (s *Spec) checkLevel(n int) error {
+	if s.Level < 0 {
+		return nil
+	}
+	for _, p := range s.Patterns {
+		rng := kernel.NewRNG(s.Seed) // a throwaway draw for rand
+		if _, err := levelsFor(s, p, n, &rng); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -119,3 +119,11 @@ func TestRunRejectsCongestionOnly(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }
+
+func TestCongestionLevelOutOfRange(t *testing.T) {
+	file := writeFile(t, t.TempDir(), "cg.toml", strings.Replace(clos64, "runs = 300", "level = 7", 1))
+	code, _, errs := netsim(t, "congestion", file)
+	if code != exitUsage || !strings.Contains(errs, "cg.toml:12: [congestion] level: 7 is out of range: pattern bisect has 1 levels on 64 hosts") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
