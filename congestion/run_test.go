@@ -337,3 +337,29 @@ func TestDepMaxDelay(t *testing.T) {
 		})
 	}
 }
+
+// TestFatTree16 is seed 003's Figure 3 setting: bisect_fb_sym on a 16-host
+// fat tree with full bisection bandwidth (4 leaves of 4 hosts, 2 spines,
+// 2 links from every leaf to every spine).
+// Full bandwidth is reached by a few mappings only.
+func TestFatTree16(t *testing.T) {
+	net, err := topologies.Clos(8, 16, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := extract(t, net, "distance", PolicyDest)
+	s := spec("bisect_fb_sym")
+	s.Runs = 2000
+	st, err := Run(context.Background(), p, s, "bisect_fb_sym", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := result(t, st, HistAccBand)
+	if r.Max != 1 || !(r.Mean > 0.5 && r.Mean < 0.9) {
+		t.Errorf("Λ mean %.3f max %v, want full bandwidth reachable but a mean well below", r.Mean, r.Max)
+	}
+	if h := r.Histogram[len(r.Histogram)-1]; h.Value != 1 || h.Count > int64(s.Runs)/10 {
+		t.Errorf("runs at full bandwidth: %+v, want a few", h)
+	}
+	t.Logf("Λ = %.4f (min %.4f), %d of %d runs at full bandwidth", r.Mean, r.Min, r.Histogram[len(r.Histogram)-1].Count, s.Runs)
+}

@@ -153,11 +153,11 @@ func congestionCommand(ctx context.Context, args []string, stdout, stderr io.Wri
 					if _, ok := plots[r.Pattern]; !ok {
 						patternOrder = append(patternOrder, r.Pattern)
 					}
-					plots[r.Pattern] = append(plots[r.Pattern], congestion.Series{Label: e.Routing, Values: r.Values})
+					plots[r.Pattern] = append(plots[r.Pattern], congestion.Series{Label: seriesLabel(e), Values: r.Values})
 				}
 			}
 			if f.out != "" {
-				name := filepath.Join(f.out, "cable-"+fileSafe(e.Routing)+"-"+fileSafe(spec.PatternLabel(pattern))+".dot")
+				name := filepath.Join(f.out, "cable-"+fileSafe(seriesLabel(e))+"-"+fileSafe(spec.PatternLabel(pattern))+".dot")
 				if err := writeCable(name, paths, st.Cable); err != nil {
 					fmt.Fprintf(stderr, "netsim congestion: %v\n", err)
 					return exitFailed
@@ -181,6 +181,15 @@ func congestionCommand(ctx context.Context, args []string, stdout, stderr io.Wri
 		}
 	}
 	return exitOK
+}
+
+// seriesLabel names a variant in charts and file names: its routing when
+// only the routing is swept, else its variant ("topology.hosts=64;...").
+func seriesLabel(e *experiments.Experiment) string {
+	if e.Variant == "" || len(e.Params) == 1 && e.Params[0].Key == "routing.algorithm" {
+		return e.Routing
+	}
+	return e.Variant
 }
 
 // writeCable writes the cable congestion map to the file name.
