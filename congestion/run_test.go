@@ -363,3 +363,30 @@ func TestFatTree16(t *testing.T) {
 	}
 	t.Logf("Λ = %.4f (min %.4f), %d of %d runs at full bandwidth", r.Mean, r.Min, r.Histogram[len(r.Histogram)-1].Count, s.Runs)
 }
+
+// TestSubsets: 4 of the 8 hosts of two leaves; linear_bfs fills leaf 0
+// (no link shared), rand spreads them over both leaves.
+func TestSubsets(t *testing.T) {
+	p := extract(t, twoLeaves(4), "distance", PolicyFirst)
+	if got, want := bfsHosts(p.net), []int32{0, 1, 2, 3, 4, 5, 6, 7}; !reflect.DeepEqual(got, want) {
+		t.Errorf("BFS order %v, want %v", got, want)
+	}
+	for _, tt := range []struct {
+		subset string
+		full   bool
+	}{{SubsetLinearBFS, true}, {SubsetRand, false}} {
+		s := spec("bisect_fb_sym")
+		s.Commsize, s.Subset = 4, tt.subset
+		st, err := Run(context.Background(), p, s, "bisect_fb_sym", 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := result(t, st, HistAccBand)
+		if (r.Min == 1) != tt.full || r.Max != 1 {
+			t.Errorf("%s: Λ in [%v, %v]", tt.subset, r.Min, r.Max)
+		}
+		if r.Commsize != 4 {
+			t.Errorf("commsize %d", r.Commsize)
+		}
+	}
+}
