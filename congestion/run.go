@@ -385,12 +385,14 @@ func stats(xs []float64) (mean, lo, hi float64) {
 	return sum / float64(len(xs)), lo, hi
 }
 
-// histogram counts the values of xs in bins of width width, each named by
-// its lower end, in increasing order; empty bins are left out.
+// histogram counts the values of xs in bins of width width (1/k for an
+// integer k), each named by its lower end, in increasing order; empty bins
+// are left out.
 func histogram(xs []float64, width float64) []Bin {
 	s := slices.Clone(xs)
+	inv := math.Round(1 / width) // k/inv prints as k·width without float noise
 	for i, x := range s {
-		s[i] = math.Floor(x/width+1e-9) * width
+		s[i] = math.Floor(x*inv+1e-9) / inv
 	}
 	slices.Sort(s)
 	var bins []Bin
