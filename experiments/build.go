@@ -14,7 +14,7 @@ import (
 
 // sectionNames lists the sections of an experiment file, in file order.
 func sectionNames() []string {
-	return []string{"topology", "routing", "flow_control", "switch", "traffic", "sim", "sweep"}
+	return []string{"topology", "routing", "flow_control", "switch", "traffic", "sim", "sweep", "congestion"}
 }
 
 // sectionKeys lists the keys each section accepts: the schema, used to
@@ -39,6 +39,8 @@ func sectionKeys(section string) []string {
 		return []string{"warmup", "measure", "drain", "deadlock_window"}
 	case "sweep":
 		return []string{"mode", "loads", "resolution", "tolerance"}
+	case "congestion":
+		return congestionKeys()
 	}
 	return nil
 }
@@ -116,7 +118,12 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 		}
 		e.patterns = append(e.patterns, p)
 	}
+	d.buildCongestion(e)
 	if len(d.errs) > 0 {
+		return
+	}
+	e.config = configHash(e)
+	if len(e.patterns) == 0 { // a congestion study only
 		return
 	}
 	// The fabric's own check, on the first point, as a backstop.
@@ -125,7 +132,6 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 		d.builderError("switch", err)
 		return
 	}
-	e.config = configHash(e)
 }
 
 // builderError records err, whose message starts with the key at fault

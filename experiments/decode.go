@@ -89,9 +89,11 @@ func (d *decoder) decodeTree(file string, root map[string]any) *Experiment {
 	d.routing(e, d.table(root, "routing", true))
 	d.switchSection(e, d.table(root, "switch", false))
 	d.flowControl(e, d.table(root, "flow_control", false))
-	d.traffic(e, d.table(root, "traffic", true))
+	// [traffic] is needed by netsim run, not by a congestion study.
+	d.traffic(e, d.table(root, "traffic", root["congestion"] == nil))
 	d.sim(e, d.table(root, "sim", false))
 	d.sweep(e, d.table(root, "sweep", false))
+	d.congestion(e, d.table(root, "congestion", false))
 	d.crossChecks(e)
 	return e
 }

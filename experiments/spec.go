@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"netsim/congestion"
 	"netsim/routing"
 	"netsim/topologies"
 	"netsim/traffic"
@@ -48,6 +49,8 @@ type Experiment struct {
 	Sim Sim
 	// Sweep is the [sweep] section.
 	Sweep Sweep
+	// Congestion is the [congestion] section, nil when absent.
+	Congestion *congestion.Spec
 
 	// Built by Load: the network, the routing on it, one pattern per
 	// Traffic.Patterns entry, and the topology's label.

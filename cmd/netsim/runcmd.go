@@ -86,6 +86,12 @@ func runCommand(ctx context.Context, ev env, args []string) int {
 			fmt.Fprintln(stderr, err)
 			return exitUsage
 		}
+		for _, e := range exps {
+			if len(e.Traffic.Patterns) == 0 {
+				fmt.Fprintf(stderr, "%s: no [traffic] section to simulate (a congestion study: run netsim congestion %s)\n", e.File, e.File)
+				return exitUsage
+			}
+		}
 	}
 	if f.dryRun {
 		return dryRun(f, exps, stdout, stderr)
