@@ -26,6 +26,10 @@ type Packet struct {
 	Hops int32
 	// Received counts the flits delivered to the destination so far.
 	Received int32
+	// Seq numbers the packets of a flow (an exchange between two NICs),
+	// so the destination can count those that arrive out of order; 0
+	// otherwise.
+	Seq int32
 	// VL is the virtual lane the packet is injected on.
 	VL int16
 	// Measured marks packets created during the measurement window.

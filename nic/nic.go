@@ -45,6 +45,12 @@ type Params struct {
 	// TickKind and GenKind are the event kinds the owner dispatches to Tick
 	// and Generate.
 	TickKind, GenKind uint8
+	// Dispersion chooses the route of each packet when the routing is a
+	// routing.Multipath; with another routing every mode is Static.
+	Dispersion Dispersion
+	// Hosts is the number of hosts (the size of an Adaptive NIC's
+	// per-destination tables).
+	Hosts int
 }
 
 // NIC is one host adapter. It is not safe for concurrent use.
@@ -86,12 +92,27 @@ type NIC struct {
 	freeAt     kernel.Time // when the link is free: the end of the last run
 	blocked    bool
 	generating bool
+
+	// Dispersion (multi is nil when every packet takes its static route).
+	disp    Dispersion
+	multi   routing.Multipath
+	routeOf []int32  // Adaptive: the current route per destination, −1 none
+	stopped []uint16 // Adaptive: packets stopped per destination since the last decision
+	stopHit bool     // flow control stopped the NIC since the last packet ended
+	curDst  int32
+	changes int64
+
+	// Exchange workload and what the NIC received.
+	xch   Exchange
+	xLeft int64
+	xSeq  int32
+	rx    Received
 }
 
 // New returns an idle NIC.
 func New(p Params, eng *kernel.Engine, pool *flit.Pool, meter *Meter, r routing.Routing,
 	pat traffic.Pattern, proc traffic.Bernoulli, rng kernel.RNG) *NIC {
-	return &NIC{
+	return (&NIC{
 		host:       int32(p.Host),
 		eng:        eng,
 		pool:       pool,
@@ -108,7 +129,26 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, meter *Meter, r routing.
 		maxRun:     int32(p.MaxRun),
 		cur:        -1,
 		alarm:      kernel.NewAlarm(eng, kernel.Event{Kind: p.TickKind, Target: int32(p.Host)}),
+		disp:       p.Dispersion,
+	}).withDispersion(p.Hosts)
+}
+
+// withDispersion sets up the route choice of n for a network of hosts
+// hosts.
+func (n *NIC) withDispersion(hosts int) *NIC {
+	mp, ok := n.route.(routing.Multipath)
+	if !ok || n.disp.Mode == Static {
+		return n
 	}
+	n.multi = mp
+	if n.disp.Mode == Adaptive {
+		n.routeOf = make([]int32, hosts)
+		for i := range n.routeOf {
+			n.routeOf[i] = -1
+		}
+		n.stopped = make([]uint16, hosts)
+	}
+	return n
 }
 
 // ConnectOut attaches the injection link to the switch.
@@ -175,7 +215,7 @@ func (n *NIC) Generate(now kernel.Time) {
 func (n *NIC) push(pi int32) {
 	n.queues[n.pool.Get(pi).VL].Push(pi)
 	n.queued++
-	n.meter.Queued += int64(n.flits)
+	n.meter.Queued += int64(n.pool.Get(pi).Flits)
 }
 
 // Unblock implements flit.Sender.
@@ -212,6 +252,7 @@ func (n *NIC) Tick(now kernel.Time) {
 	if !n.reserved {
 		b := n.fc.Burst(now, vl)
 		if b <= 0 {
+			n.stopHit = true
 			n.wait(now)
 			return
 		}
@@ -225,6 +266,12 @@ func (n *NIC) Tick(now kernel.Time) {
 	n.curSent += k
 	if n.curSent == n.curFlits {
 		n.cur = -1
+		if n.stopHit {
+			n.stopHit = false
+			if n.stopped != nil && n.stopped[n.curDst] < ^uint16(0) {
+				n.stopped[n.curDst]++
+			}
+		}
 	}
 	if !n.reserved {
 		n.fc.Sent(now, vl, arrive, int(k))
@@ -235,7 +282,7 @@ func (n *NIC) Tick(now kernel.Time) {
 	n.meter.FlitHops += int64(k)
 	n.eng.ProgressUntil(n.freeAt - 1)
 	n.to.AcceptRun(now, int(n.toPort), vl, pi, arrive, int(k))
-	if n.cur >= 0 || n.queued > 0 {
+	if n.cur >= 0 || n.queued > 0 || n.xLeft > 0 {
 		n.alarm.Set(n.freeAt)
 	}
 }
@@ -243,6 +290,9 @@ func (n *NIC) Tick(now kernel.Time) {
 // start picks the next packet to inject: round-robin over the VLs, the
 // first whose oldest packet the switch buffer can take.
 func (n *NIC) start(now kernel.Time) bool {
+	if n.queued == 0 && n.xLeft > 0 {
+		n.nextExchange(now)
+	}
 	if n.queued == 0 {
 		return false
 	}
@@ -262,12 +312,17 @@ func (n *NIC) start(now kernel.Time) bool {
 			need = int(n.pool.Get(pi).Flits)
 		}
 		if !n.fc.CanSend(now, vl, need) {
+			n.stopHit = true
 			continue
 		}
 		q.Pop()
 		n.queued--
+		if n.multi != nil {
+			n.chooseRoute(pi)
+		}
 		p := n.pool.Get(pi)
 		n.cur, n.curSent, n.curVL, n.curFlits = pi, 0, int32(vl), p.Flits
+		n.curDst = p.Dst
 		n.reserved = n.cutThrough && n.fc.Reserve(now, vl, need)
 		n.vlNext = vl + 1
 		if n.vlNext == vls {
@@ -298,6 +353,7 @@ func (n *NIC) AcceptRun(_ kernel.Time, _, vl int, pi int32, arrive kernel.Time, 
 	p.Received += int32(k)
 	n.meter.ejected(arrive, k)
 	if p.Received == p.Flits {
+		n.received(p.Seq, p.Flits, arrive+kernel.Time(k-1))
 		n.meter.delivered(p, arrive+kernel.Time(k-1))
 		n.pool.Release(pi)
 	}
