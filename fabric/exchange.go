@@ -91,13 +91,13 @@ func RunExchange(ctx context.Context, cfg Config, x Exchange) (ExchangeStats, er
 	pk := x.PacketFlits()
 	cfg.PacketFlits = int(slices.Max(pk))
 	cfg.Load = 1
+	cfg.Warmup, cfg.Measure, cfg.Drain = 0, maxCycles, 0
 	if cfg.Net != nil && len(cfg.Net.Hosts) != len(x.Partner) {
 		return ExchangeStats{}, fmt.Errorf("pattern: %d partners for %d hosts", len(x.Partner), len(cfg.Net.Hosts))
 	}
-	if err := cfg.validateNet(); err != nil {
+	if err := cfg.ValidateHardware(); err != nil {
 		return ExchangeStats{}, err
 	}
-	cfg.Warmup, cfg.Measure = 0, maxCycles
 	p, err := assemble(&cfg)
 	if err != nil {
 		return ExchangeStats{}, err

@@ -46,11 +46,12 @@ func (c *Config) Validate() error {
 	case !(c.Load > 0 && c.Load <= 1):
 		return fmt.Errorf("load: must be in (0, 1] flits/host/cycle, got %v", c.Load)
 	}
-	return c.validateNet()
+	return c.ValidateHardware()
 }
 
-// validateNet checks what Validate checks but the load and the pattern.
-func (c *Config) validateNet() error {
+// ValidateHardware checks what Validate checks but the load and the
+// pattern: the configuration of a closed workload (RunExchange).
+func (c *Config) ValidateHardware() error {
 	switch {
 	case c.Net == nil:
 		return errors.New("topology: missing")
