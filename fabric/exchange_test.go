@@ -181,3 +181,55 @@ func TestExchangeErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceRoutingLoad runs open Bernoulli traffic with source routing in
+// every dispersion mode: every flit arrives (RunFlushed checks
+// conservation), the paths are the Clos's shortest (3 switches between
+// leaves), and the NICs' dispersion does not change the accepted load at
+// a low offered load.
+func TestSourceRoutingLoad(t *testing.T) {
+	for _, m := range []nic.Mode{nic.Static, nic.Random, nic.Adaptive} {
+		cfg := myrinetConfig(t, 16, 64, m)
+		cfg.Load = 0.2
+		st, err := RunFlushed(context.Background(), cfg)
+		if err != nil {
+			t.Fatalf("%v: %v", m, err)
+		}
+		// Uniform traffic: 7 of 63 destinations share the leaf (1 switch),
+		// the rest cross a spine (3 switches).
+		wantHops := (7*1 + 56*3) / 63.0
+		if st.HopsAvg < wantHops-0.1 || st.HopsAvg > wantHops+0.1 {
+			t.Errorf("%v: %.3f switches per packet, want about %.3f", m, st.HopsAvg, wantHops)
+		}
+		if st.Accepted < 0.18 || st.Accepted > 0.22 {
+			t.Errorf("%v: accepted %.3f at offered 0.2", m, st.Accepted)
+		}
+	}
+}
+
+// TestAdaptiveDegenerate checks adaptive dispersion's two limits: with
+// probability 0 it never leaves the static routes and gives static's
+// results exactly; with probability 1 and threshold 0 it changes route
+// on every stopped packet, more often than with threshold 16.
+func TestAdaptiveDegenerate(t *testing.T) {
+	rng := kernel.NewRNG(9)
+	x := smallExchange()
+	x.Partner, _ = traffic.RandomBisection(64, &rng)
+	run := func(m nic.Mode, threshold int, p float64) ExchangeStats {
+		cfg := myrinetConfig(t, 16, 64, m)
+		cfg.Dispersion.Threshold, cfg.Dispersion.Probability = threshold, p
+		st, err := RunExchange(context.Background(), cfg, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	static, never := run(nic.Static, 4, 0.5), run(nic.Adaptive, 4, 0)
+	if !reflect.DeepEqual(static, never) {
+		t.Errorf("adaptive with probability 0 differs from static:\n%+v\n%+v", never, static)
+	}
+	eager, patient := run(nic.Adaptive, 0, 1), run(nic.Adaptive, 16, 1)
+	if eager.RouteChanges <= 2*patient.RouteChanges || patient.RouteChanges == 0 {
+		t.Errorf("route changes: threshold 0 → %d, threshold 16 → %d; want the first far more", eager.RouteChanges, patient.RouteChanges)
+	}
+}
