@@ -30,6 +30,7 @@ const (
 	DefaultDispersion   = "static"
 	DefaultThreshold    = 4   // seed 001 §5.3
 	DefaultProbability  = 0.5 // seed 001 §5.3
+	DefaultMaxProbes    = 8
 	DefaultMessages     = 4
 	DefaultMessageBytes = 65536
 	DefaultMTUBytes     = 4096
@@ -45,16 +46,20 @@ func (d *decoder) nicSection(e *Experiment, t map[string]any) {
 	const sec = "nic"
 	d.checkKeys(t, sec, sectionKeys(sec)...)
 	n := &e.NIC
-	n.Dispersion = d.oneOf(t, sec, "dispersion", DefaultDispersion, "static", "random", "adaptive")
+	n.Dispersion = d.oneOf(t, sec, "dispersion", DefaultDispersion, "static", "random", "adaptive", "probing")
 	n.Threshold = int(d.integer(t, sec, "threshold", DefaultThreshold, 0, 1<<16-1))
 	n.Probability = d.number(t, sec, "probability", DefaultProbability)
 	if !(n.Probability >= 0 && n.Probability <= 1) {
 		d.fail(sec, "probability", "%v is out of range (expected 0 ≤ probability ≤ 1)", n.Probability)
 	}
+	n.MaxProbes = int(d.integer(t, sec, "max_probes", DefaultMaxProbes, 1, 1<<16-1))
 	for _, k := range []string{"threshold", "probability"} {
-		if _, ok := t[k]; ok && n.Dispersion != "adaptive" {
-			d.fail(sec, k, "only used with dispersion = \"adaptive\"")
+		if _, ok := t[k]; ok && n.Dispersion != "adaptive" && n.Dispersion != "probing" {
+			d.fail(sec, k, "only used with dispersion = \"adaptive\" or \"probing\"")
 		}
+	}
+	if _, ok := t["max_probes"]; ok && n.Dispersion != "probing" {
+		d.fail(sec, "max_probes", "only used with dispersion = \"probing\"")
 	}
 }
 
@@ -102,7 +107,7 @@ func (d *decoder) exchangeTraffic(e *Experiment, t map[string]any) {
 // nicHash returns the [nic] section for the configuration hash when it
 // differs from the default, so existing results keep their hash.
 func (e *Experiment) nicHash() *NIC {
-	if e.NIC == (NIC{Dispersion: DefaultDispersion, Threshold: DefaultThreshold, Probability: DefaultProbability}) {
+	if e.NIC == (NIC{Dispersion: DefaultDispersion, Threshold: DefaultThreshold, Probability: DefaultProbability, MaxProbes: DefaultMaxProbes}) {
 		return nil
 	}
 	return &e.NIC
@@ -122,7 +127,7 @@ func (e *Experiment) exchangeHash() *Traffic {
 // dispersion returns the [nic] section as the NICs take it.
 func (e *Experiment) dispersion() nic.Dispersion {
 	m, _ := nic.ParseMode(e.NIC.Dispersion) // checked by the decoder
-	return nic.Dispersion{Mode: m, Threshold: e.NIC.Threshold, Probability: e.NIC.Probability}
+	return nic.Dispersion{Mode: m, Threshold: e.NIC.Threshold, Probability: e.NIC.Probability, MaxProbes: e.NIC.MaxProbes}
 }
 
 // exchangeConfig returns the simulation configuration of an exchange: the
@@ -214,9 +219,9 @@ func RunExchanges(ctx context.Context, exps []*Experiment, jobs int, emit func(E
 
 // WriteEBBJSON writes r as one JSON line: "kind":"ebb", the experiment,
 // variant, topology, hosts, routing, dispersion (with threshold and
-// probability when adaptive), pattern, the patterns run, min, avg and max
+// probability when adaptive or probing, max_probes when probing), pattern, the patterns run, min, avg and max
 // (fractions of the link bandwidth), and the packets, out-of-order packets,
-// largest reordering distance and route changes; or "kind":"error".
+// largest reordering distance, route changes and probes; or "kind":"error".
 func WriteEBBJSON(w io.Writer, r EBBResult) error {
 	e := r.Experiment
 	b := []byte(`{"kind":`)
@@ -243,9 +248,12 @@ func WriteEBBJSON(w io.Writer, r EBBResult) error {
 	integer("hosts", int64(e.Hosts()))
 	str("routing", e.Routing)
 	str("dispersion", e.NIC.Dispersion)
-	if e.NIC.Dispersion == "adaptive" {
+	if e.NIC.Dispersion == "adaptive" || e.NIC.Dispersion == "probing" {
 		integer("threshold", int64(e.NIC.Threshold))
 		num("probability", e.NIC.Probability)
+	}
+	if e.NIC.Dispersion == "probing" {
+		integer("max_probes", int64(e.NIC.MaxProbes))
 	}
 	str("pattern", r.Pattern)
 	if r.Err != nil {
@@ -259,6 +267,7 @@ func WriteEBBJSON(w io.Writer, r EBBResult) error {
 		integer("out_of_order", r.EBB.OutOfOrder)
 		integer("max_displacement", r.EBB.MaxDisplacement)
 		integer("route_changes", r.EBB.RouteChanges)
+		integer("probes", r.EBB.Probes)
 	}
 	b = append(b, "}\n"...)
 	_, err := w.Write(b)

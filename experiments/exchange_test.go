@@ -92,12 +92,16 @@ func TestExchangeErrors(t *testing.T) {
 	tests := []struct {
 		name, old, new, want string
 	}{
-		{"dispersion", `dispersion = ["static", "random", "adaptive"]`, `dispersion = "probing"`,
-			`ebb.toml:16: [nic] dispersion: unknown value "probing"`},
+		{"dispersion", `dispersion = ["static", "random", "adaptive"]`, `dispersion = "probe"`,
+			`ebb.toml:16: [nic] dispersion: unknown value "probe"`},
 		{"probability", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"adaptive\"\nprobability = 1.5",
 			"ebb.toml:17: [nic] probability: 1.5 is out of range"},
 		{"threshold unused", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"random\"\nthreshold = 3",
-			"ebb.toml:17: [nic] threshold: only used with dispersion = \"adaptive\""},
+			"ebb.toml:17: [nic] threshold: only used with dispersion = \"adaptive\" or \"probing\""},
+		{"max_probes unused", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"adaptive\"\nmax_probes = 3",
+			"ebb.toml:17: [nic] max_probes: only used with dispersion = \"probing\""},
+		{"max_probes range", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"probing\"\nmax_probes = 0",
+			"ebb.toml:17: [nic] max_probes:"},
 		{"pattern", `patterns = ["bisection", "bridge"]`, `patterns = ["uniform"]`,
 			`ebb.toml:19: [traffic] patterns: unknown exchange pattern "uniform"`},
 		{"mtu", `mtu_bytes = 1024`, `mtu_bytes = 16`, "ebb.toml:22: [traffic] mtu_bytes: 16 is less than flit_bytes = 64"},

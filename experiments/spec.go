@@ -90,11 +90,13 @@ type Switch struct {
 // NIC is the [nic] section: how NICs choose among the routes of a
 // multipath source routing (routing "source").
 type NIC struct {
-	// Dispersion is "static", "random" or "adaptive".
+	// Dispersion is "static", "random", "adaptive" or "probing".
 	Dispersion string
-	// Threshold and Probability configure "adaptive" (see nic.Dispersion).
+	// Threshold and Probability configure "adaptive" and "probing",
+	// MaxProbes "probing" (see nic.Dispersion).
 	Threshold   int
 	Probability float64
+	MaxProbes   int
 }
 
 // Traffic is the [traffic] section.

@@ -74,8 +74,9 @@ type ExchangeStats struct {
 	// after a later packet of their flow, and MaxDisplacement the largest
 	// sequence distance of such a packet.
 	Packets, OutOfOrder, MaxDisplacement int64
-	// RouteChanges counts the route changes of adaptive NICs.
-	RouteChanges int64
+	// RouteChanges counts the route changes of adaptive and probing
+	// NICs, Probes the probes sent.
+	RouteChanges, Probes int64
 	// Cycles is when the last flit arrived.
 	Cycles int64
 }
@@ -102,7 +103,7 @@ func RunExchange(ctx context.Context, cfg Config, x Exchange) (ExchangeStats, er
 	if err != nil {
 		return ExchangeStats{}, err
 	}
-	var total int64
+	var total int64 // data packets to deliver
 	per := int64(0)
 	for _, f := range pk {
 		per += int64(f)
@@ -111,10 +112,10 @@ func RunExchange(ctx context.Context, cfg Config, x Exchange) (ExchangeStats, er
 	for h, q := range x.Partner {
 		if q >= 0 {
 			p.nics[h].StartExchange(nic.Exchange{Dst: q, Messages: x.Messages, Packets: pk}, 0)
-			total += per
+			total += int64(x.Messages) * int64(len(pk))
 		}
 	}
-	done := func() bool { return p.meter.Ejected == total }
+	done := func() bool { return p.meter.DataDelivered == total }
 	if err := p.runTo(ctx, maxCycles, done); err != nil {
 		return ExchangeStats{}, err
 	}
@@ -128,6 +129,7 @@ func RunExchange(ctx context.Context, cfg Config, x Exchange) (ExchangeStats, er
 		st.OutOfOrder += rx.OutOfOrder
 		st.MaxDisplacement = max(st.MaxDisplacement, rx.MaxDisplacement)
 		st.RouteChanges += p.nics[h].RouteChanges()
+		st.Probes += p.nics[h].ProbesSent
 		st.Cycles = max(st.Cycles, int64(rx.Last)+1)
 		if q > h {
 			end := max(rx.Last, p.nics[q].Received().Last) + 1
@@ -149,7 +151,7 @@ type EBB struct {
 	Patterns int
 	// Packets, OutOfOrder and RouteChanges sum ExchangeStats over the
 	// patterns; MaxDisplacement is the largest.
-	Packets, OutOfOrder, MaxDisplacement, RouteChanges int64
+	Packets, OutOfOrder, MaxDisplacement, RouteChanges, Probes int64
 }
 
 // Exchange pattern kinds of RunEBB.
@@ -205,6 +207,7 @@ func RunEBB(ctx context.Context, cfg Config, kind string, patterns int, x Exchan
 		e.OutOfOrder += st.OutOfOrder
 		e.MaxDisplacement = max(e.MaxDisplacement, st.MaxDisplacement)
 		e.RouteChanges += st.RouteChanges
+		e.Probes += st.Probes
 	}
 	return e, nil
 }

@@ -233,3 +233,52 @@ func TestAdaptiveDegenerate(t *testing.T) {
 		t.Errorf("route changes: threshold 0 → %d, threshold 16 → %d; want the first far more", eager.RouteChanges, patient.RouteChanges)
 	}
 }
+
+// TestProbing checks the probing mode's mechanics (seed 001 §4.3–4.4):
+// probes go out and are answered, a route changes only on an answer (so
+// never more often than probes are sent), every blocked answer forces a
+// change with max_probes = 1 while with 16 most answers lead to another
+// probe instead, probability 0 is static, and probes and replies are
+// conserved under open traffic.
+func TestProbing(t *testing.T) {
+	rng := kernel.NewRNG(11)
+	x := smallExchange()
+	x.Messages = 16
+	x.Partner, _ = traffic.RandomBisection(64, &rng)
+	run := func(maxProbes int, p float64) ExchangeStats {
+		cfg := myrinetConfig(t, 16, 64, nic.Probing)
+		cfg.Dispersion.MaxProbes, cfg.Dispersion.Probability = maxProbes, p
+		st, err := RunExchange(context.Background(), cfg, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	one, many := run(1, 1), run(16, 1)
+	t.Logf("max_probes 1: %d probes, %d changes; 16: %d probes, %d changes", one.Probes, one.RouteChanges, many.Probes, many.RouteChanges)
+	if one.Probes == 0 || many.Probes == 0 {
+		t.Fatalf("no probes: %+v %+v", one, many)
+	}
+	if one.RouteChanges > one.Probes || many.RouteChanges > many.Probes {
+		t.Errorf("more route changes than probes: %+v %+v", one, many)
+	}
+	if float64(one.RouteChanges) < 0.8*float64(one.Probes) {
+		t.Errorf("max_probes 1: %d changes for %d probes, want nearly one each", one.RouteChanges, one.Probes)
+	}
+	if 2*many.RouteChanges > many.Probes {
+		t.Errorf("max_probes 16: %d changes for %d probes, want most probes blocked and retried", many.RouteChanges, many.Probes)
+	}
+	cfg := myrinetConfig(t, 16, 64, nic.Static)
+	static, err := RunExchange(context.Background(), cfg, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if never := run(4, 0); !reflect.DeepEqual(never, static) {
+		t.Errorf("probing with probability 0 differs from static:\n%+v\n%+v", never, static)
+	}
+	open := myrinetConfig(t, 16, 64, nic.Probing)
+	open.Dispersion.MaxProbes, open.Load = 4, 0.5
+	if _, err := RunFlushed(context.Background(), open); err != nil {
+		t.Error(err)
+	}
+}

@@ -17,6 +17,8 @@ const (
 	// Adaptive keeps a route per destination and changes it at random when
 	// flow control has stopped Threshold packets to that destination.
 	Adaptive
+	// Probing is Adaptive that first probes the new route (seed 001 §4.3).
+	Probing
 )
 
 // String returns the mode as written in experiment files.
@@ -26,6 +28,8 @@ func (m Mode) String() string {
 		return "random"
 	case Adaptive:
 		return "adaptive"
+	case Probing:
+		return "probing"
 	}
 	return "static"
 }
@@ -39,8 +43,10 @@ func ParseMode(s string) (Mode, error) {
 		return Random, nil
 	case "adaptive":
 		return Adaptive, nil
+	case "probing":
+		return Probing, nil
 	}
-	return 0, fmt.Errorf("unknown dispersion %q (known: static, random, adaptive)", s)
+	return 0, fmt.Errorf("unknown dispersion %q (known: static, random, adaptive, probing)", s)
 }
 
 // Dispersion configures the route choice of a NIC.
@@ -54,12 +60,19 @@ type Dispersion struct {
 	// Probability is the chance an Adaptive NIC then changes route, in
 	// [0, 1]. Seed 001's best: 0.5.
 	Probability float64
+	// MaxProbes is the number of blocked probes in a row after which a
+	// Probing NIC changes route anyway and doubles its threshold for that
+	// destination until a probe succeeds (seed 001 §4.4.2).
+	MaxProbes int
 }
 
 // Validate checks d, naming the experiment key at fault.
 func (d Dispersion) Validate() error {
 	if d.Threshold < 0 || d.Threshold > math.MaxUint16 {
 		return fmt.Errorf("threshold: must be between 0 and %d packets, got %d", math.MaxUint16, d.Threshold)
+	}
+	if d.Mode == Probing && (d.MaxProbes < 1 || d.MaxProbes > math.MaxUint16) {
+		return fmt.Errorf("max_probes: must be between 1 and %d, got %d", math.MaxUint16, d.MaxProbes)
 	}
 	if !(d.Probability >= 0 && d.Probability <= 1) {
 		return fmt.Errorf("probability: must be in [0, 1], got %v", d.Probability)

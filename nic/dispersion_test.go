@@ -9,14 +9,14 @@ import (
 )
 
 func TestParseMode(t *testing.T) {
-	for _, m := range []Mode{Static, Random, Adaptive} {
+	for _, m := range []Mode{Static, Random, Adaptive, Probing} {
 		got, err := ParseMode(m.String())
 		if err != nil || got != m {
 			t.Errorf("ParseMode(%q) = %v, %v", m.String(), got, err)
 		}
 	}
-	if _, err := ParseMode("probing"); err == nil || !strings.Contains(err.Error(), "known: static, random, adaptive") {
-		t.Errorf("ParseMode(probing): %v", err)
+	if _, err := ParseMode("probe"); err == nil || !strings.Contains(err.Error(), "known: static, random, adaptive, probing") {
+		t.Errorf("ParseMode(probe): %v", err)
 	}
 }
 
@@ -28,6 +28,8 @@ func TestDispersionValidate(t *testing.T) {
 		{Dispersion{Mode: Adaptive, Threshold: 4, Probability: 0.5}, ""},
 		{Dispersion{Threshold: -1}, "threshold:"},
 		{Dispersion{Probability: 1.5}, "probability:"},
+		{Dispersion{Mode: Probing, Probability: 1}, "max_probes:"},
+		{Dispersion{Mode: Probing, Probability: 1, MaxProbes: 8}, ""},
 	}
 	for _, tc := range cases {
 		err := tc.d.Validate()

@@ -74,11 +74,12 @@ func (n *NIC) received(seq, flits int32, t kernel.Time) {
 	r.Packets++
 	r.Flits += int64(flits)
 	r.Last = t
+	n.meter.DataDelivered++
 }
 
 // chooseRoute sets the route of packet pi, about to start, by the NIC's
 // dispersion mode.
-func (n *NIC) chooseRoute(pi int32) {
+func (n *NIC) chooseRoute(now kernel.Time, pi int32) {
 	p := n.pool.Get(pi)
 	src, dst := int(n.host), int(p.Dst)
 	routes := n.multi.Routes(src, dst)
@@ -107,8 +108,16 @@ func (n *NIC) chooseRoute(pi int32) {
 			}
 		}
 		n.routeOf[dst] = int32(r)
+	case Probing:
+		r = int(n.routeOf[dst])
+		if r < 0 || r >= routes {
+			r = int(routing.StaticRoute(src, dst) % uint64(routes))
+		}
+		r = n.probing(now, dst, r, routes)
+		n.routeOf[dst] = int32(r)
 	default:
 		return
 	}
+	p = n.pool.Get(pi) // probing may have grown the pool
 	p.DLID, _ = n.multi.SourceRoute(src, dst, r)
 }

@@ -101,6 +101,12 @@ type NIC struct {
 	stopHit bool     // flow control stopped the NIC since the last packet ended
 	curDst  int32
 	changes int64
+	// Probing: per destination, and when the last control packet queued
+	// may leave.
+	probes    []probeState
+	controlAt kernel.Time
+	// ProbesSent counts the probes the NIC sent.
+	ProbesSent int64
 
 	// Exchange workload and what the NIC received.
 	xch   Exchange
@@ -141,7 +147,13 @@ func (n *NIC) withDispersion(hosts int) *NIC {
 		return n
 	}
 	n.multi = mp
-	if n.disp.Mode == Adaptive {
+	if n.disp.Mode == Probing {
+		n.probes = make([]probeState, hosts)
+		for i := range n.probes {
+			n.probes[i].route = -1
+		}
+	}
+	if n.disp.Mode == Adaptive || n.disp.Mode == Probing {
 		n.routeOf = make([]int32, hosts)
 		for i := range n.routeOf {
 			n.routeOf[i] = -1
@@ -307,6 +319,9 @@ func (n *NIC) start(now kernel.Time) bool {
 			continue
 		}
 		pi := q.Front()
+		if n.controlAt > now && n.pool.Get(pi).Created > now {
+			continue // a reply to a probe still arriving
+		}
 		need := 1
 		if n.cutThrough {
 			need = int(n.pool.Get(pi).Flits)
@@ -317,8 +332,8 @@ func (n *NIC) start(now kernel.Time) bool {
 		}
 		q.Pop()
 		n.queued--
-		if n.multi != nil {
-			n.chooseRoute(pi)
+		if n.multi != nil && n.pool.Get(pi).Probe == 0 {
+			n.chooseRoute(now, pi)
 		}
 		p := n.pool.Get(pi)
 		n.cur, n.curSent, n.curVL, n.curFlits = pi, 0, int32(vl), p.Flits
@@ -341,6 +356,9 @@ func (n *NIC) wait(now kernel.Time) {
 	if t := n.fc.Pending(now); t != kernel.Never {
 		n.alarm.Set(t)
 	}
+	if n.controlAt > now {
+		n.alarm.Set(n.controlAt)
+	}
 }
 
 // AcceptRun implements flit.Receiver: the NIC consumes each flit on
@@ -353,6 +371,11 @@ func (n *NIC) AcceptRun(_ kernel.Time, _, vl int, pi int32, arrive kernel.Time, 
 	p.Received += int32(k)
 	n.meter.ejected(arrive, k)
 	if p.Received == p.Flits {
+		if p.Probe != 0 {
+			n.probeArrived(p, arrive+kernel.Time(k-1))
+			n.pool.Release(pi)
+			return
+		}
 		n.received(p.Seq, p.Flits, arrive+kernel.Time(k-1))
 		n.meter.delivered(p, arrive+kernel.Time(k-1))
 		n.pool.Release(pi)

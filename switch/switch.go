@@ -418,9 +418,11 @@ func (s *Switch) Tick(now kernel.Time) {
 			}
 			port, ovl := s.selectOutput(now, li, &next)
 			if port < 0 {
+				s.markProbe(li)
 				continue // no room, or no free output VL: a tick or a credit will tell
 			}
 			if f := s.freeAt(port); f > now {
+				s.markProbe(li)
 				// The output is busy with a run: the head waits for its end
 				// and then selects again. It is not looked at meanwhile, so
 				// when it selects does not depend on when the switch ticks.
@@ -445,6 +447,14 @@ func (s *Switch) Tick(now kernel.Time) {
 	}
 	if next != kernel.Never {
 		s.alarm.Set(next)
+	}
+}
+
+// markProbe marks the head packet of lane li Blocked if it is a route
+// probe: it could not leave when it was due.
+func (s *Switch) markProbe(li int32) {
+	if p := s.pool.Get(s.lanes[li].q.Front().Pkt); p.Probe&flit.Probe != 0 {
+		p.Probe |= flit.Blocked
 	}
 }
 

@@ -19,7 +19,8 @@ buffer_flits = 24
 [switch]
 switching = "wormhole"
 [nic]
-dispersion = "adaptive"
+dispersion = "probing"
+max_probes = 4
 [traffic]
 kind = "bisection_exchange"
 messages = 2
@@ -44,12 +45,12 @@ func TestRunExchange(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("%v: %q", err, out)
 	}
-	if r.Kind != "ebb" || r.Dispersion != "adaptive" || r.Pattern != "bisection" || r.Hosts != 16 ||
+	if r.Kind != "ebb" || r.Dispersion != "probing" || !strings.Contains(out, `"max_probes":4,`) || !strings.Contains(out, `"probes":`) || r.Pattern != "bisection" || r.Hosts != 16 ||
 		!(0 < r.Min && r.Min <= r.Avg && r.Avg <= r.Max && r.Max <= 1) {
 		t.Errorf("bad line %q", out)
 	}
 	code, out, _ = netsim(t, "run", "-q", f)
-	if code != exitOK || !strings.Contains(out, "16 hosts  adaptive  bisection ×2  EBB min") {
+	if code != exitOK || !strings.Contains(out, "16 hosts  probing  bisection ×2  EBB min") {
 		t.Errorf("text output (exit %d): %q", code, out)
 	}
 	code, _, errOut = netsim(t, "run", "-o", t.TempDir(), f)
