@@ -121,3 +121,27 @@ func (n *NIC) chooseRoute(now kernel.Time, pi int32) {
 	p = n.pool.Get(pi) // probing may have grown the pool
 	p.DLID, _ = n.multi.SourceRoute(src, dst, r)
 }
+
+// stop records that flow control held the NIC back at now.
+func (n *NIC) stop(now kernel.Time) {
+	n.stopHit = true
+	if n.stallFrom < 0 {
+		n.stallFrom = now
+	}
+}
+
+// countStopped counts the packet that just ended as stopped by flow
+// control, for Adaptive and Probing: a stop of s cycles counts as
+// ⌈s / L⌉ stopped packets (at least one), L the packet's length, so a NIC
+// starved for a long time counts the packets it could have sent meanwhile
+// whether the switches interleave packets fairly or serve one flow after
+// another.
+func (n *NIC) countStopped() {
+	units := 1 + max(int64(n.stalled)-1, 0)/int64(max(n.curFlits, 1))
+	n.stopHit, n.stalled = false, 0
+	if n.stopped == nil {
+		return
+	}
+	s := &n.stopped[n.curDst]
+	*s = uint16(min(int64(*s)+units, int64(^uint16(0))))
+}

@@ -99,6 +99,9 @@ type NIC struct {
 	routeOf []int32  // Adaptive: the current route per destination, −1 none
 	stopped []uint16 // Adaptive: packets stopped per destination since the last decision
 	stopHit bool     // flow control stopped the NIC since the last packet ended
+	// stallFrom is when the current stop began (−1: not stopped), and
+	// stalled the cycles cur has been stopped so far.
+	stallFrom, stalled kernel.Time
 	curDst  int32
 	changes int64
 	// Probing: per destination, and when the last control packet queued
@@ -134,6 +137,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, meter *Meter, r routing.
 		queues:     make([]ring.Ring[int32], p.VLs),
 		maxRun:     int32(p.MaxRun),
 		cur:        -1,
+		stallFrom:  -1,
 		alarm:      kernel.NewAlarm(eng, kernel.Event{Kind: p.TickKind, Target: int32(p.Host)}),
 		disp:       p.Dispersion,
 	}).withDispersion(p.Hosts)
@@ -264,7 +268,7 @@ func (n *NIC) Tick(now kernel.Time) {
 	if !n.reserved {
 		b := n.fc.Burst(now, vl)
 		if b <= 0 {
-			n.stopHit = true
+			n.stop(now)
 			n.wait(now)
 			return
 		}
@@ -276,13 +280,14 @@ func (n *NIC) Tick(now kernel.Time) {
 	arrive := now + n.latency
 	pi := n.cur
 	n.curSent += k
+	if n.stallFrom >= 0 {
+		n.stalled += now - n.stallFrom
+		n.stallFrom = -1
+	}
 	if n.curSent == n.curFlits {
 		n.cur = -1
 		if n.stopHit {
-			n.stopHit = false
-			if n.stopped != nil && n.stopped[n.curDst] < ^uint16(0) {
-				n.stopped[n.curDst]++
-			}
+			n.countStopped()
 		}
 	}
 	if !n.reserved {
@@ -327,7 +332,7 @@ func (n *NIC) start(now kernel.Time) bool {
 			need = int(n.pool.Get(pi).Flits)
 		}
 		if !n.fc.CanSend(now, vl, need) {
-			n.stopHit = true
+			n.stop(now)
 			continue
 		}
 		q.Pop()
