@@ -102,8 +102,8 @@ type NIC struct {
 	// stallFrom is when the current stop began (−1: not stopped), and
 	// stalled the cycles cur has been stopped so far.
 	stallFrom, stalled kernel.Time
-	curDst  int32
-	changes int64
+	curDst             int32
+	changes            int64
 	// Probing: per destination, and when the last control packet queued
 	// may leave.
 	probes    []probeState
