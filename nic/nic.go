@@ -15,6 +15,15 @@
 // was reserved, the credits it holds otherwise, one flit under STOP/GO),
 // in one call to the switch, and is busy until the run ends. Ejection takes
 // runs too and keeps every statistic exact per flit.
+//
+// With a multipath source routing (routing.Multipath) the NIC picks each
+// packet's route when the packet starts, by its Dispersion (seed 001 §4):
+// static, random per packet, adaptive (a new random route after packets
+// were stopped by flow control) or probing (a 1-flit probe tries the new
+// route first; switches mark it blocked, the destination replies). Besides
+// Bernoulli traffic a NIC can run an Exchange, a closed workload that
+// streams messages to one partner, and counts the packets it receives out
+// of order.
 package nic
 
 import (

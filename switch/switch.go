@@ -37,6 +37,9 @@
 // connected to an output for a whole run, where a per-flit crossbar could
 // switch it to another output between two flits.
 //
+// A route probe (flit.Probe) whose head cannot leave when it is due, for
+// want of a free output or of room downstream, is marked flit.Blocked.
+//
 // When a run ends the output arbitrates again. Link arbitration is by
 // packet, as on InfiniBand: the output continues the packet of its last run
 // if its next flits are there, and otherwise turns round-robin to another
