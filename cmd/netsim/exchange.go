@@ -48,3 +48,14 @@ func runExchanges(ctx context.Context, ev env, f runFlags, exps []*experiments.E
 	}
 	return rest, exitOK, len(rest) == 0
 }
+
+// exchanges returns the number of (variant, pattern) exchanges in exps.
+func exchanges(exps []*experiments.Experiment) int {
+	n := 0
+	for _, e := range exps {
+		if e.IsExchange() {
+			n += len(e.Traffic.Patterns)
+		}
+	}
+	return n
+}

@@ -53,6 +53,10 @@ func TestRunExchange(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "16 hosts  probing  bisection ×2  EBB min") {
 		t.Errorf("text output (exit %d): %q", code, out)
 	}
+	code, out, _ = netsim(t, "validate", f)
+	if code != exitOK || !strings.HasSuffix(strings.TrimSpace(out), "ok (0 points, 1 exchanges)") {
+		t.Errorf("validate (exit %d): %q", code, out)
+	}
 	code, _, errOut = netsim(t, "run", "-o", t.TempDir(), f)
 	if code != exitUsage || !strings.Contains(errOut, "do not support traffic kind") {
 		t.Errorf("-o: exit %d, %q", code, errOut)
