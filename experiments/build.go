@@ -14,7 +14,7 @@ import (
 
 // sectionNames lists the sections of an experiment file, in file order.
 func sectionNames() []string {
-	return []string{"topology", "routing", "flow_control", "switch", "traffic", "sim", "sweep"}
+	return []string{"topology", "routing", "flow_control", "switch", "nic", "traffic", "sim", "sweep", "congestion"}
 }
 
 // sectionKeys lists the keys each section accepts: the schema, used to
@@ -33,12 +33,17 @@ func sectionKeys(section string) []string {
 		return []string{"kind", "vls", "buffer_flits", "stop_mark", "go_mark"}
 	case "switch":
 		return []string{"switching", "speedup", "link_latency", "routing_delay", "crossbar_delay"}
+	case "nic":
+		return []string{"dispersion", "threshold", "probability", "max_probes"}
 	case "traffic":
-		return []string{"patterns", "pattern", "packet_flits"}
+		return []string{"patterns", "pattern", "packet_flits", "kind", "messages", "message_bytes",
+			"mtu_bytes", "flit_bytes", "bisections"}
 	case "sim":
 		return []string{"warmup", "measure", "drain", "deadlock_window"}
 	case "sweep":
 		return []string{"mode", "loads", "resolution", "tolerance"}
+	case "congestion":
+		return congestionKeys()
 	}
 	return nil
 }
@@ -107,6 +112,15 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 		e.routing = br.r
 	}
 
+	if e.Traffic.Kind == KindExchange {
+		cfg := e.exchangeConfig()
+		if err := cfg.ValidateHardware(); err != nil {
+			d.builderError("switch", err)
+			return
+		}
+		e.config = configHash(e)
+		return
+	}
 	key := d.patternKey
 	for _, name := range e.Traffic.Patterns {
 		p, err := traffic.NewPattern(name, len(net.Hosts), e.Seed)
@@ -116,7 +130,12 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 		}
 		e.patterns = append(e.patterns, p)
 	}
+	d.buildCongestion(e)
 	if len(d.errs) > 0 {
+		return
+	}
+	e.config = configHash(e)
+	if len(e.patterns) == 0 { // a congestion study only
 		return
 	}
 	// The fabric's own check, on the first point, as a backstop.
@@ -125,7 +144,6 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 		d.builderError("switch", err)
 		return
 	}
-	e.config = configHash(e)
 }
 
 // builderError records err, whose message starts with the key at fault

@@ -89,9 +89,12 @@ func (d *decoder) decodeTree(file string, root map[string]any) *Experiment {
 	d.routing(e, d.table(root, "routing", true))
 	d.switchSection(e, d.table(root, "switch", false))
 	d.flowControl(e, d.table(root, "flow_control", false))
-	d.traffic(e, d.table(root, "traffic", true))
+	d.nicSection(e, d.table(root, "nic", false))
+	// [traffic] is needed by netsim run, not by a congestion study.
+	d.traffic(e, d.table(root, "traffic", root["congestion"] == nil))
 	d.sim(e, d.table(root, "sim", false))
 	d.sweep(e, d.table(root, "sweep", false))
+	d.congestion(e, d.table(root, "congestion", false))
 	d.crossChecks(e)
 	return e
 }
@@ -345,6 +348,16 @@ func (d *decoder) traffic(e *Experiment, t map[string]any) {
 		return
 	}
 	d.checkKeys(t, sec, sectionKeys(sec)...)
+	e.Traffic.Kind = d.oneOf(t, sec, "kind", KindLoad, KindLoad, KindExchange)
+	if e.Traffic.Kind == KindExchange {
+		d.exchangeTraffic(e, t)
+		return
+	}
+	for _, k := range exchangeKeys {
+		if _, ok := t[k]; ok {
+			d.fail(sec, k, "only used with kind = %q", KindExchange)
+		}
+	}
 	_, hasList := t["patterns"]
 	_, hasOne := t["pattern"]
 	d.patternKey = "patterns"

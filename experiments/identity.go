@@ -33,7 +33,9 @@ func configHash(e *Experiment) string {
 		PacketFlits int
 		Sim         Sim
 		Tolerance   float64
-	}{e.Seed, topo, e.label, routing, e.FlowControl, e.Switch, e.Traffic.PacketFlits, e.Sim, e.Sweep.Tolerance})
+		NIC         *NIC     `json:",omitempty"`
+		Traffic     *Traffic `json:",omitempty"`
+	}{e.Seed, topo, e.label, routing, e.FlowControl, e.Switch, e.Traffic.PacketFlits, e.Sim, e.Sweep.Tolerance, e.nicHash(), e.exchangeHash()})
 	if err != nil {
 		b = fmt.Appendf(nil, "%v", err) // cannot happen: plain data
 	}

@@ -43,6 +43,9 @@ func Plan(exps []*Experiment) []Task {
 	var tasks []Task
 	unit := 0
 	for _, e := range exps {
+		if e.Traffic.Kind == KindExchange {
+			continue // run by RunExchanges
+		}
 		search := e.Sweep.Mode == ModeSaturation
 		for p := range e.Traffic.Patterns {
 			for _, l := range e.Sweep.Loads {

@@ -35,6 +35,7 @@ func (e *Experiment) Config(pattern int, load float64) fabric.Config {
 		Measure:        e.Sim.Measure,
 		Drain:          e.Sim.Drain,
 		DeadlockWindow: e.Sim.DeadlockWindow,
+		Dispersion:     e.dispersion(),
 		Seed:           PointSeed(e.Seed, e.Traffic.Patterns[pattern], load),
 	}
 }

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"netsim/congestion"
 	"netsim/routing"
 	"netsim/topologies"
 	"netsim/traffic"
@@ -46,12 +47,16 @@ type Experiment struct {
 	FlowControl FlowControl
 	// Switch is the [switch] section.
 	Switch Switch
+	// NIC is the [nic] section.
+	NIC NIC
 	// Traffic is the [traffic] section.
 	Traffic Traffic
 	// Sim is the [sim] section.
 	Sim Sim
 	// Sweep is the [sweep] section.
 	Sweep Sweep
+	// Congestion is the [congestion] section, nil when absent.
+	Congestion *congestion.Spec
 
 	// Built by Load: the network, the routing on it, one pattern per
 	// Traffic.Patterns entry, and the topology's label.
@@ -89,12 +94,32 @@ type Switch struct {
 	LinkLatency, RoutingDelay, CrossbarDelay int
 }
 
+// NIC is the [nic] section: how NICs choose among the routes of a
+// multipath source routing (routing "source").
+type NIC struct {
+	// Dispersion is "static", "random", "adaptive" or "probing".
+	Dispersion string
+	// Threshold and Probability configure "adaptive" and "probing",
+	// MaxProbes "probing" (see nic.Dispersion).
+	Threshold   int
+	Probability float64
+	MaxProbes   int
+}
+
 // Traffic is the [traffic] section.
 type Traffic struct {
-	// Patterns are the destination patterns, each simulated separately.
+	// Kind is KindLoad (open Bernoulli traffic swept over load) or
+	// KindExchange (seed 001's effective-bisection benchmark).
+	Kind string
+	// Patterns are the destination patterns, each simulated separately;
+	// with KindExchange the exchange patterns, "bisection" or "bridge".
 	Patterns []string
-	// PacketFlits is the packet length in flits.
+	// PacketFlits is the packet length in flits (with KindExchange, the
+	// flits of an MTU packet).
 	PacketFlits int
+	// Messages, MessageBytes, MTUBytes and FlitBytes size an exchange;
+	// Bisections is the number of random bisections it draws.
+	Messages, MessageBytes, MTUBytes, FlitBytes, Bisections int
 }
 
 // Sim is the [sim] section: phase lengths in cycles.

@@ -33,7 +33,7 @@ type sweepAxis struct {
 // sweptSections lists the sections whose keys may be swept, in the order
 // the swept keys are enumerated.
 func sweptSections() []string {
-	return []string{"topology", "routing", "flow_control", "switch", "traffic"}
+	return []string{"topology", "routing", "flow_control", "switch", "nic", "traffic"}
 }
 
 // arrayValued reports whether a single value of key is already an array,

@@ -4,6 +4,7 @@
 package fabric
 
 import (
+	"netsim/nic"
 	"netsim/routing"
 	"netsim/topologies"
 	"netsim/traffic"
@@ -51,6 +52,10 @@ type Config struct {
 
 	// Seed derives every random stream of the point.
 	Seed uint64
+
+	// Dispersion is how NICs choose among the routes of a multipath
+	// routing (routing.Multipath, e.g. "source"); the zero value is static.
+	Dispersion nic.Dispersion
 
 	// maxRun, if positive, caps the flits of a run (tests set 1 to compare
 	// the run model with flit-by-flit sending).

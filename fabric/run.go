@@ -12,6 +12,7 @@ import (
 	"netsim/flowctl"
 	"netsim/kernel"
 	"netsim/nic"
+	"netsim/routing"
 	switching "netsim/switch"
 	"netsim/topologies"
 	"netsim/traffic"
@@ -44,6 +45,18 @@ func (c *Config) Validate() error {
 		return errors.New("pattern: missing")
 	case !(c.Load > 0 && c.Load <= 1):
 		return fmt.Errorf("load: must be in (0, 1] flits/host/cycle, got %v", c.Load)
+	}
+	return c.ValidateHardware()
+}
+
+// ValidateHardware checks what Validate checks but the load and the
+// pattern: the configuration of a closed workload (RunExchange).
+func (c *Config) ValidateHardware() error {
+	switch {
+	case c.Net == nil:
+		return errors.New("topology: missing")
+	case c.Routing == nil:
+		return errors.New("routing: missing")
 	case c.PacketFlits < 1 || c.PacketFlits > switching.MaxPacketFlits:
 		return fmt.Errorf("packet_flits: must be between 1 and %d, got %d", switching.MaxPacketFlits, c.PacketFlits)
 	case c.VLs < c.Routing.VLs():
@@ -64,6 +77,13 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("drain: warmup + measure + drain must not exceed %d cycles", int64(maxCycles))
 	case c.DeadlockWindow < 1:
 		return fmt.Errorf("deadlock_window: must be at least 1 cycle, got %d", c.DeadlockWindow)
+	}
+	if err := c.Dispersion.Validate(); err != nil {
+		return err
+	}
+	if _, ok := c.Routing.(routing.Multipath); !ok && c.Dispersion.Mode != nic.Static {
+		return fmt.Errorf("dispersion: %s needs a multipath source routing (routing \"source\"), not %s",
+			c.Dispersion.Mode, c.Routing.Name())
 	}
 	mode, err := switching.ParseMode(c.Switching)
 	if err != nil {
@@ -245,6 +265,8 @@ func assemble(cfg *Config) (*point, error) {
 			MaxRun:      cfg.maxRun,
 			TickKind:    kindNICTick,
 			GenKind:     kindNICGenerate,
+			Dispersion:  cfg.Dispersion,
+			Hosts:       len(net.Hosts),
 		}, p.eng, &p.pool, &p.meter, cfg.Routing, cfg.Pattern, proc, kernel.NewRNG(cfg.Seed, 2, uint64(h)))
 	}
 	// Wire every link, one flow-control state per direction, kept by the

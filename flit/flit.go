@@ -26,11 +26,28 @@ type Packet struct {
 	Hops int32
 	// Received counts the flits delivered to the destination so far.
 	Received int32
+	// Seq numbers the packets of a flow (an exchange between two NICs),
+	// so the destination can count those that arrive out of order; 0
+	// otherwise.
+	Seq int32
 	// VL is the virtual lane the packet is injected on.
 	VL int16
 	// Measured marks packets created during the measurement window.
 	Measured bool
+	// Probe holds the flags of a route probe (seed 001 §4.3): Probe,
+	// Reply, Blocked; 0 for data packets.
+	Probe uint8
 }
+
+// Flags of Packet.Probe.
+const (
+	// Probe marks a probe sent along an alternative route.
+	Probe uint8 = 1 << iota
+	// Reply marks the destination's answer to a probe.
+	Reply
+	// Blocked says a switch could not forward the probe at once.
+	Blocked
+)
 
 // Pool stores packets by index and recycles the indices of delivered ones,
 // so a steady-state simulation allocates nothing per packet.

@@ -14,6 +14,9 @@ type Meter struct {
 
 	// Whole-run flit counts.
 	Injected, Ejected, FlitHops int64
+	// DataDelivered counts the packets delivered but route probes and
+	// their replies.
+	DataDelivered int64
 	// Queued is the number of flits in source queues. A run leaves them
 	// when it starts; NIC.Unsent tells how many of its flits are still to
 	// go on the link.

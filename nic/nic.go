@@ -15,6 +15,15 @@
 // was reserved, the credits it holds otherwise, one flit under STOP/GO),
 // in one call to the switch, and is busy until the run ends. Ejection takes
 // runs too and keeps every statistic exact per flit.
+//
+// With a multipath source routing (routing.Multipath) the NIC picks each
+// packet's route when the packet starts, by its Dispersion (seed 001 §4):
+// static, random per packet, adaptive (a new random route after packets
+// were stopped by flow control) or probing (a 1-flit probe tries the new
+// route first; switches mark it blocked, the destination replies). Besides
+// Bernoulli traffic a NIC can run an Exchange, a closed workload that
+// streams messages to one partner, and counts the packets it receives out
+// of order.
 package nic
 
 import (
@@ -45,6 +54,12 @@ type Params struct {
 	// TickKind and GenKind are the event kinds the owner dispatches to Tick
 	// and Generate.
 	TickKind, GenKind uint8
+	// Dispersion chooses the route of each packet when the routing is a
+	// routing.Multipath; with another routing every mode is Static.
+	Dispersion Dispersion
+	// Hosts is the number of hosts (the size of an Adaptive NIC's
+	// per-destination tables).
+	Hosts int
 }
 
 // NIC is one host adapter. It is not safe for concurrent use.
@@ -86,12 +101,36 @@ type NIC struct {
 	freeAt     kernel.Time // when the link is free: the end of the last run
 	blocked    bool
 	generating bool
+
+	// Dispersion (multi is nil when every packet takes its static route).
+	disp    Dispersion
+	multi   routing.Multipath
+	routeOf []int32  // Adaptive: the current route per destination, −1 none
+	stopped []uint16 // Adaptive: packets stopped per destination since the last decision
+	stopHit bool     // flow control stopped the NIC since the last packet ended
+	// stallFrom is when the current stop began (−1: not stopped), and
+	// stalled the cycles cur has been stopped so far.
+	stallFrom, stalled kernel.Time
+	curDst             int32
+	changes            int64
+	// Probing: per destination, and when the last control packet queued
+	// may leave.
+	probes    []probeState
+	controlAt kernel.Time
+	// ProbesSent counts the probes the NIC sent.
+	ProbesSent int64
+
+	// Exchange workload and what the NIC received.
+	xch   Exchange
+	xLeft int64
+	xSeq  int32
+	rx    Received
 }
 
 // New returns an idle NIC.
 func New(p Params, eng *kernel.Engine, pool *flit.Pool, meter *Meter, r routing.Routing,
 	pat traffic.Pattern, proc traffic.Bernoulli, rng kernel.RNG) *NIC {
-	return &NIC{
+	return (&NIC{
 		host:       int32(p.Host),
 		eng:        eng,
 		pool:       pool,
@@ -107,8 +146,34 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, meter *Meter, r routing.
 		queues:     make([]ring.Ring[int32], p.VLs),
 		maxRun:     int32(p.MaxRun),
 		cur:        -1,
+		stallFrom:  -1,
 		alarm:      kernel.NewAlarm(eng, kernel.Event{Kind: p.TickKind, Target: int32(p.Host)}),
+		disp:       p.Dispersion,
+	}).withDispersion(p.Hosts)
+}
+
+// withDispersion sets up the route choice of n for a network of hosts
+// hosts.
+func (n *NIC) withDispersion(hosts int) *NIC {
+	mp, ok := n.route.(routing.Multipath)
+	if !ok || n.disp.Mode == Static {
+		return n
 	}
+	n.multi = mp
+	if n.disp.Mode == Probing {
+		n.probes = make([]probeState, hosts)
+		for i := range n.probes {
+			n.probes[i].route = -1
+		}
+	}
+	if n.disp.Mode == Adaptive || n.disp.Mode == Probing {
+		n.routeOf = make([]int32, hosts)
+		for i := range n.routeOf {
+			n.routeOf[i] = -1
+		}
+		n.stopped = make([]uint16, hosts)
+	}
+	return n
 }
 
 // ConnectOut attaches the injection link to the switch.
@@ -175,7 +240,7 @@ func (n *NIC) Generate(now kernel.Time) {
 func (n *NIC) push(pi int32) {
 	n.queues[n.pool.Get(pi).VL].Push(pi)
 	n.queued++
-	n.meter.Queued += int64(n.flits)
+	n.meter.Queued += int64(n.pool.Get(pi).Flits)
 }
 
 // Unblock implements flit.Sender.
@@ -212,6 +277,7 @@ func (n *NIC) Tick(now kernel.Time) {
 	if !n.reserved {
 		b := n.fc.Burst(now, vl)
 		if b <= 0 {
+			n.stop(now)
 			n.wait(now)
 			return
 		}
@@ -223,8 +289,15 @@ func (n *NIC) Tick(now kernel.Time) {
 	arrive := now + n.latency
 	pi := n.cur
 	n.curSent += k
+	if n.stallFrom >= 0 {
+		n.stalled += now - n.stallFrom
+		n.stallFrom = -1
+	}
 	if n.curSent == n.curFlits {
 		n.cur = -1
+		if n.stopHit {
+			n.countStopped()
+		}
 	}
 	if !n.reserved {
 		n.fc.Sent(now, vl, arrive, int(k))
@@ -235,7 +308,7 @@ func (n *NIC) Tick(now kernel.Time) {
 	n.meter.FlitHops += int64(k)
 	n.eng.ProgressUntil(n.freeAt - 1)
 	n.to.AcceptRun(now, int(n.toPort), vl, pi, arrive, int(k))
-	if n.cur >= 0 || n.queued > 0 {
+	if n.cur >= 0 || n.queued > 0 || n.xLeft > 0 {
 		n.alarm.Set(n.freeAt)
 	}
 }
@@ -243,6 +316,9 @@ func (n *NIC) Tick(now kernel.Time) {
 // start picks the next packet to inject: round-robin over the VLs, the
 // first whose oldest packet the switch buffer can take.
 func (n *NIC) start(now kernel.Time) bool {
+	if n.queued == 0 && n.xLeft > 0 {
+		n.nextExchange(now)
+	}
 	if n.queued == 0 {
 		return false
 	}
@@ -257,17 +333,25 @@ func (n *NIC) start(now kernel.Time) bool {
 			continue
 		}
 		pi := q.Front()
+		if n.controlAt > now && n.pool.Get(pi).Created > now {
+			continue // a reply to a probe still arriving
+		}
 		need := 1
 		if n.cutThrough {
 			need = int(n.pool.Get(pi).Flits)
 		}
 		if !n.fc.CanSend(now, vl, need) {
+			n.stop(now)
 			continue
 		}
 		q.Pop()
 		n.queued--
+		if n.multi != nil && n.pool.Get(pi).Probe == 0 {
+			n.chooseRoute(now, pi)
+		}
 		p := n.pool.Get(pi)
 		n.cur, n.curSent, n.curVL, n.curFlits = pi, 0, int32(vl), p.Flits
+		n.curDst = p.Dst
 		n.reserved = n.cutThrough && n.fc.Reserve(now, vl, need)
 		n.vlNext = vl + 1
 		if n.vlNext == vls {
@@ -286,6 +370,9 @@ func (n *NIC) wait(now kernel.Time) {
 	if t := n.fc.Pending(now); t != kernel.Never {
 		n.alarm.Set(t)
 	}
+	if n.controlAt > now {
+		n.alarm.Set(n.controlAt)
+	}
 }
 
 // AcceptRun implements flit.Receiver: the NIC consumes each flit on
@@ -298,6 +385,12 @@ func (n *NIC) AcceptRun(_ kernel.Time, _, vl int, pi int32, arrive kernel.Time, 
 	p.Received += int32(k)
 	n.meter.ejected(arrive, k)
 	if p.Received == p.Flits {
+		if p.Probe != 0 {
+			n.probeArrived(p, arrive+kernel.Time(k-1))
+			n.pool.Release(pi)
+			return
+		}
+		n.received(p.Seq, p.Flits, arrive+kernel.Time(k-1))
 		n.meter.delivered(p, arrive+kernel.Time(k-1))
 		n.pool.Release(pi)
 	}

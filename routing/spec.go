@@ -98,6 +98,9 @@ type Spec struct {
 //   - slimfly: "minimal", all shortest paths from the algebra of seed 004
 //     §3.6 on 2 VLs (VL 0 on the first hop, VL 1 on the second); see
 //     slimFlyMinimal.
+//   - clos, fattree, xgft: "source", up*/down* source routing over all
+//     shortest routes, the route carried in the DLID (seed 001 §3); see
+//     sourceRoute and Multipath.
 //   - ring: "dor-nodateline", minimal routing around the ring (the shorter
 //     direction; a tie goes the +1 way) over all parallel ports, with no
 //     dateline VLs. Its channel-dependency graph has a cycle, so it can
@@ -298,6 +301,10 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 				return newDragonflyAdaptive(n, vls, s.Algorithm)
 			}, nil
 		}
+	case "clos", "fattree", "xgft":
+		if s.Algorithm == "source" {
+			return func(n *topologies.Network, vls int) (Routing, error) { return newSourceRoute(n, vls) }, nil
+		}
 	case "slimfly":
 		if s.Algorithm == "minimal" {
 			return func(n *topologies.Network, vls int) (Routing, error) { return newSlimFlyMinimal(n, vls) }, nil
@@ -346,7 +353,7 @@ func knownAlgorithms(kind string) string {
 	case "slimfly":
 		return "minimal, " + anyAlgorithms
 	case "clos", "fattree", "xgft":
-		return "ftree, dmodk, " + anyAlgorithms
+		return "source, ftree, dmodk, " + anyAlgorithms
 	default:
 		return anyAlgorithms
 	}

@@ -37,6 +37,9 @@
 // connected to an output for a whole run, where a per-flit crossbar could
 // switch it to another output between two flits.
 //
+// A route probe (flit.Probe) whose head cannot leave when it is due, for
+// want of a free output or of room downstream, is marked flit.Blocked.
+//
 // When a run ends the output arbitrates again. Link arbitration is by
 // packet, as on InfiniBand: the output continues the packet of its last run
 // if its next flits are there, and otherwise turns round-robin to another
@@ -418,9 +421,11 @@ func (s *Switch) Tick(now kernel.Time) {
 			}
 			port, ovl := s.selectOutput(now, li, &next)
 			if port < 0 {
+				s.markProbe(li)
 				continue // no room, or no free output VL: a tick or a credit will tell
 			}
 			if f := s.freeAt(port); f > now {
+				s.markProbe(li)
 				// The output is busy with a run: the head waits for its end
 				// and then selects again. It is not looked at meanwhile, so
 				// when it selects does not depend on when the switch ticks.
@@ -445,6 +450,14 @@ func (s *Switch) Tick(now kernel.Time) {
 	}
 	if next != kernel.Never {
 		s.alarm.Set(next)
+	}
+}
+
+// markProbe marks the head packet of lane li Blocked if it is a route
+// probe: it could not leave when it was due.
+func (s *Switch) markProbe(li int32) {
+	if p := s.pool.Get(s.lanes[li].q.Front().Pkt); p.Probe&flit.Probe != 0 {
+		p.Probe |= flit.Blocked
 	}
 }
 

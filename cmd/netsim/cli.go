@@ -41,6 +41,8 @@ func runEnv(ctx context.Context, ev env, args []string) int {
 		return tableCommand(args[1:], stdout, stderr)
 	case "plot":
 		return plotCommand(args[1:], stdout, stderr)
+	case "congestion":
+		return congestionCommand(ctx, args[1:], stdout, stderr)
 	case "version":
 		if len(args) > 1 {
 			fmt.Fprintf(stderr, "netsim: version takes no arguments, got %q\n", args[1:])
@@ -75,6 +77,8 @@ func helpCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, tableUsage)
 	case "plot":
 		fmt.Fprint(stdout, plotUsage)
+	case "congestion":
+		fmt.Fprint(stdout, congestionUsage)
 	case "version":
 		fmt.Fprint(stdout, versionUsage)
 	case "help":

@@ -9,6 +9,7 @@
 //	netsim run [FILE.toml ...] [-o DIR] [-j N] [--json]
 //	netsim table RESULTS.jsonl ... [--rows KEYS] [--cols KEY] [--value V] [--format md|csv] [-o FILE]
 //	netsim plot RESULTS.jsonl ... -o DIR [--by routing|pattern]
+//	netsim congestion FILE.toml [--json] [--runs N] [-j N] [-o DIR]
 //	netsim topo describe FILE.toml [--json]
 //	netsim topo export FILE.toml [-o OUT.dot] [--routes | --lft]
 //	netsim version

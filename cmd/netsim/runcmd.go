@@ -86,6 +86,16 @@ func runCommand(ctx context.Context, ev env, args []string) int {
 			fmt.Fprintln(stderr, err)
 			return exitUsage
 		}
+		for _, e := range exps {
+			if len(e.Traffic.Patterns) == 0 {
+				fmt.Fprintf(stderr, "%s: no [traffic] section to simulate (a congestion study: run netsim congestion %s)\n", e.File, e.File)
+				return exitUsage
+			}
+		}
+	}
+	exps, code, stop := runExchanges(ctx, ev, f, exps)
+	if stop {
+		return code
 	}
 	if f.dryRun {
 		return dryRun(f, exps, stdout, stderr)

@@ -15,6 +15,8 @@ Usage:
         pivot results into a markdown or CSV table (saturation per pattern, ...)
   netsim plot RESULTS.jsonl ... -o DIR [--by routing|pattern]
         draw throughput, latency and saturation charts (PNG and SVG)
+  netsim congestion FILE.toml [--json] [--runs N] [-j N] [-o DIR]
+        congestion model of oblivious routings (ORCS): Λ, π, cable map
   netsim topo describe (FILE.toml | --preset NAME) [--json]
         print a network's size, diameter, distances and bisection
   netsim topo export (FILE.toml | --preset NAME) [-o OUT.dot] [--routes | --lft]

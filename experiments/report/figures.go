@@ -123,11 +123,37 @@ func groupRows(t *Table, n int) []group {
 }
 
 // seriesName names a row of a table from its keys after the first n: the
-// first as it is, the others as "field value".
+// first as it is, the others as "field value"; a sweep's variant is
+// shortened to its swept keys without their section, leaving out those
+// whose value the name already shows ("dor, buffer_flits=32").
 func seriesName(t *Table, r Row, n int) string {
 	parts := []string{r.Keys[n]}
 	for i := n + 1; i < len(r.Keys); i++ {
+		if t.RowKeys[i] == "variant" {
+			if v := shortVariant(r.Keys[i], r.Keys[n:i]); v != "" {
+				parts = append(parts, v)
+			}
+			continue
+		}
 		parts = append(parts, t.RowKeys[i]+" "+r.Keys[i])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// shortVariant returns a variant ("routing.algorithm=dor;flow_control.vls=2")
+// as "vls=2": the section prefixes dropped, and the assignments whose value
+// is one of shown left out.
+func shortVariant(variant string, shown []string) string {
+	var parts []string
+	for _, a := range strings.Split(variant, ";") {
+		k, v, ok := strings.Cut(a, "=")
+		if ok && slices.Contains(shown, v) {
+			continue
+		}
+		if _, key, ok := strings.Cut(k, "."); ok {
+			a = key + "=" + v
+		}
+		parts = append(parts, a)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -292,3 +292,21 @@ func TestTicks(t *testing.T) {
 		}
 	}
 }
+
+func TestShortVariant(t *testing.T) {
+	tests := []struct {
+		variant string
+		shown   []string
+		want    string
+	}{
+		{"routing.algorithm=dor;flow_control.buffer_flits=32", []string{"dor"}, "buffer_flits=32"},
+		{"routing.algorithm=dor;flow_control.buffer_flits=32", []string{"ador"}, "algorithm=dor, buffer_flits=32"},
+		{"topology.dims=[4,4]", nil, "dims=[4,4]"},
+		{"routing.algorithm=dor", []string{"dor"}, ""},
+	}
+	for _, tc := range tests {
+		if got := shortVariant(tc.variant, tc.shown); got != tc.want {
+			t.Errorf("shortVariant(%q, %q) = %q, want %q", tc.variant, tc.shown, got, tc.want)
+		}
+	}
+}

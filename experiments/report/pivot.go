@@ -89,14 +89,15 @@ type Cell struct {
 	OK    bool
 }
 
-// isMeasured reports whether field k is a measurement or an outcome, or
-// a key derived from the fields that identify a result (point, config),
-// so not itself shown as part of what identifies it.
+// isMeasured reports whether field k is a measurement or an outcome, or a
+// key derived from the fields that identify a result (point, config; params
+// says what variant says), so not itself shown as part of what identifies
+// it.
 func isMeasured(k string) bool {
 	switch k {
 	case "kind", "generated", "accepted", "latency_avg", "latency_p99", "hops_avg",
 		"delivered", "measured_packets", "cycles", "stable", "saturation", "deadlock", "error",
-		"point", "config":
+		"point", "config", "params":
 		return true
 	}
 	return false

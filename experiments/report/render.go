@@ -55,13 +55,22 @@ func (f *Figure) draw(c draw.Canvas) {
 	legend.Draw(legendArea)
 }
 
-// layout splits c into the plot's area and the legend's, a column right
-// of the plot whose top is level with the top of the data area.
+// layout splits c into the plot's area and the legend's: a column right
+// of the plot whose top is level with the top of the data area, or, when
+// the legend would take more than 40 % of the width, a band below the
+// plot.
 func (f *Figure) layout(c draw.Canvas) (plotArea, legendArea draw.Canvas) {
 	margin := vg.Points(10)
 	c = draw.Crop(c, margin, -margin, margin, -margin)
-	width := f.Legend.Rectangle(c).Size().X
+	size := f.Legend.Rectangle(c).Size()
+	width := size.X
 	gap := vg.Points(14)
+	if width > 0.4*c.Size().X {
+		plotArea = draw.Crop(c, 0, 0, size.Y+gap, 0)
+		legendArea = c
+		legendArea.Max.Y = plotArea.Min.Y - gap
+		return plotArea, legendArea
+	}
 	plotArea = draw.Crop(c, 0, -(width + gap), 0, 0)
 	legendArea = c
 	legendArea.Min.X = plotArea.Max.X + gap

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"netsim/congestion"
+	"netsim/experiments"
+)
+
+// congestionUsage describes netsim congestion.
+const congestionUsage = `netsim congestion FILE.toml [--json] [--runs N] [-j N] [-o DIR]
+
+Runs the congestion study of the file's [congestion] section (the ORCS
+model of seed 003): each routing of [routing] algorithm (a list compares
+several) is reduced to one path per host pair, then every pattern is
+mapped onto the hosts at random runs times and the congestion of its
+streams is reduced by the metrics sum_max_cong, hist_max_cong,
+hist_acc_band (the effective bisection bandwidth Λ for bisect patterns)
+and dep_max_delay. Prints a table, with each routing's edge-forwarding
+index π and the virtual layers (VLs) its paths use.
+
+  --json    one JSON object per (routing, pattern, metric) per line
+  --runs N  override [congestion] runs
+  -j N      run up to N runs at once (default: the number of CPUs);
+            results do not depend on N
+  -o DIR    also write DIR/cable-ROUTING-PATTERN.dot (the cable
+            congestion map, edges coloured green to red) and
+            DIR/hist_acc_band-PATTERN.png (distribution over runs, one
+            line per routing)
+
+Exit status: 0 done; 1 a routing could not be reduced to paths, or a file
+could not be written; 2 bad command line or experiment file.
+`
+
+// congestionFlags are the options of netsim congestion.
+type congestionFlags struct {
+	json       bool
+	runs, jobs int
+	out, file  string
+}
+
+// parseCongestionFlags parses args, allowing flags before and after the file.
+func parseCongestionFlags(args []string) (congestionFlags, error) {
+	var f congestionFlags
+	fs := flag.NewFlagSet("netsim congestion", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.BoolVar(&f.json, "json", false, "JSON lines")
+	fs.IntVar(&f.runs, "runs", 0, "runs per pattern")
+	fs.IntVar(&f.jobs, "j", 0, "parallel runs")
+	fs.StringVar(&f.out, "o", "", "output directory")
+	files, err := parseArgs(fs, args)
+	if err != nil {
+		return f, err
+	}
+	switch {
+	case len(files) != 1:
+		return f, fmt.Errorf("need exactly one experiment file, got %d", len(files))
+	case f.runs < 0:
+		return f, fmt.Errorf("--runs: %d, need at least 1", f.runs)
+	case f.jobs < 0:
+		return f, fmt.Errorf("-j: %d, need at least 1", f.jobs)
+	}
+	if f.jobs == 0 {
+		f.jobs = runtime.GOMAXPROCS(0)
+	}
+	f.file = files[0]
+	return f, nil
+}
+
+// congestionLine is one JSON line of netsim congestion.
+type congestionLine struct {
+	Experiment string `json:"experiment"`
+	Topology   string `json:"topology"`
+	congestion.Result
+}
+
+// congestionCommand implements netsim congestion.
+func congestionCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	f, err := parseCongestionFlags(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, congestionUsage)
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "netsim congestion: %v\n\n%s", err, congestionUsage)
+		return exitUsage
+	}
+	exps, err := experiments.LoadFile(f.file)
+	if err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+		return exitUsage
+	}
+	if exps[0].Congestion == nil {
+		fmt.Fprintf(stderr, "%s: no [congestion] section (netsim congestion needs one; see netsim help congestion)\n", f.file)
+		return exitUsage
+	}
+	if f.out != "" {
+		if err := os.MkdirAll(f.out, 0o755); err != nil {
+			fmt.Fprintf(stderr, "netsim congestion: %v\n", err)
+			return exitFailed
+		}
+	}
+	spec := *exps[0].Congestion
+	if f.runs > 0 {
+		spec.Runs = f.runs
+	}
+	enc := json.NewEncoder(stdout)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	plots := map[string][]congestion.Series{} // pattern → one series per routing
+	var patternOrder []string
+	for _, e := range exps {
+		t0 := time.Now()
+		paths, err := congestion.Extract(e.RoutingFunc(), e.Network(), spec.Policy, f.jobs)
+		if err != nil {
+			fmt.Fprintf(stderr, "netsim congestion: %s: %v\n", e.DisplayName(), err)
+			return exitFailed
+		}
+		fmt.Fprintf(stderr, "%s: %s, routing %s: paths of %d hosts in %.2f s\n",
+			e.DisplayName(), e.TopologyLabel(), e.Routing, paths.Hosts(), time.Since(t0).Seconds())
+		if !f.json {
+			fmt.Fprintf(stdout, "\n%s, routing %s: π = %d, layers %d, %d of %d hosts\n", e.TopologyLabel(), e.Routing,
+				paths.ForwardingIndex(), paths.Layers(), spec.Ranks(paths.Hosts()), paths.Hosts())
+			fmt.Fprintln(tw, "pattern\tmetric\tmean\tmin\tmax\truns\t")
+		}
+		for _, pattern := range spec.Patterns {
+			t1 := time.Now()
+			st, err := congestion.Run(ctx, paths, &spec, pattern, f.jobs)
+			if err != nil {
+				fmt.Fprintf(stderr, "netsim congestion: %s: %v\n", e.DisplayName(), err)
+				return exitFailed
+			}
+			fmt.Fprintf(stderr, "  %s: %d runs in %.2f s\n", spec.PatternLabel(pattern), spec.Runs, time.Since(t1).Seconds())
+			for _, r := range st.Results {
+				if f.json {
+					if err := enc.Encode(congestionLine{e.Name, e.TopologyLabel(), r}); err != nil {
+						return exitFailed
+					}
+				} else {
+					fmt.Fprintf(tw, "%s\t%s\t%.4g\t%.4g\t%.4g\t%d\t\n", r.Pattern, r.Metric, r.Mean, r.Min, r.Max, r.Runs)
+				}
+				if r.Metric == congestion.HistAccBand {
+					if _, ok := plots[r.Pattern]; !ok {
+						patternOrder = append(patternOrder, r.Pattern)
+					}
+					plots[r.Pattern] = append(plots[r.Pattern], congestion.Series{Label: seriesLabel(e), Values: r.Values})
+				}
+			}
+			if f.out != "" {
+				name := filepath.Join(f.out, "cable-"+fileSafe(seriesLabel(e))+"-"+fileSafe(spec.PatternLabel(pattern))+".dot")
+				if err := writeCable(name, paths, st.Cable); err != nil {
+					fmt.Fprintf(stderr, "netsim congestion: %v\n", err)
+					return exitFailed
+				}
+				fmt.Fprintln(stderr, "  wrote", name)
+			}
+		}
+		if !f.json {
+			tw.Flush()
+		}
+	}
+	if f.out != "" {
+		for _, pat := range patternOrder {
+			name := filepath.Join(f.out, "hist_acc_band-"+fileSafe(pat)+".png")
+			title := fmt.Sprintf("%s on %s: bandwidth per run (%d runs)", pat, exps[0].TopologyLabel(), spec.Runs)
+			if err := congestion.PlotHistogram(name, title, "fraction of link bandwidth per stream (Λ for bisect)", plots[pat]); err != nil {
+				fmt.Fprintf(stderr, "netsim congestion: %v\n", err)
+				return exitFailed
+			}
+			fmt.Fprintln(stderr, "wrote", name)
+		}
+	}
+	return exitOK
+}
+
+// seriesLabel names a variant in charts and file names: its routing when
+// only the routing is swept, else its variant ("topology.hosts=64;...").
+func seriesLabel(e *experiments.Experiment) string {
+	if e.Variant == "" || len(e.Params) == 1 && e.Params[0].Key == "routing.algorithm" {
+		return e.Routing
+	}
+	return e.Variant
+}
+
+// writeCable writes the cable congestion map to the file name.
+func writeCable(name string, paths *congestion.Paths, cable []int64) error {
+	w, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := congestion.WriteCableDot(w, paths, cable); err != nil {
+		w.Close()
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return w.Close()
+}
+
+// fileSafe maps s to a file name part: letters, digits and ._+- kept,
+// anything else replaced by '_'.
+func fileSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', strings.ContainsRune("._+-", r):
+			return r
+		}
+		return '_'
+	}, s)
+}

@@ -1,0 +1,288 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"strconv"
+
+	"golang.org/x/sync/errgroup"
+
+	"netsim/fabric"
+	"netsim/nic"
+)
+
+// Traffic kinds.
+const (
+	// KindLoad is open traffic: Bernoulli sources swept over offered load.
+	KindLoad = "load"
+	// KindExchange is seed 001's effective-bisection benchmark: pairs of
+	// hosts exchange messages; see fabric.RunEBB.
+	KindExchange = "bisection_exchange"
+	// KindEBB is the record kind of an exchange result in JSON lines.
+	KindEBB = "ebb"
+)
+
+// Defaults of the [nic] section and of the exchange keys of [traffic].
+const (
+	DefaultDispersion   = "static"
+	DefaultThreshold    = 4   // seed 001 §5.3
+	DefaultProbability  = 0.5 // seed 001 §5.3
+	DefaultMaxProbes    = 8
+	DefaultMessages     = 4
+	DefaultMessageBytes = 65536
+	DefaultMTUBytes     = 4096
+	DefaultFlitBytes    = 64
+	DefaultBisections   = 10
+)
+
+// exchangeKeys are the [traffic] keys only an exchange uses.
+var exchangeKeys = []string{"messages", "message_bytes", "mtu_bytes", "flit_bytes", "bisections"}
+
+// nicSection decodes [nic].
+func (d *decoder) nicSection(e *Experiment, t map[string]any) {
+	const sec = "nic"
+	d.checkKeys(t, sec, sectionKeys(sec)...)
+	n := &e.NIC
+	n.Dispersion = d.oneOf(t, sec, "dispersion", DefaultDispersion, "static", "random", "adaptive", "probing")
+	n.Threshold = int(d.integer(t, sec, "threshold", DefaultThreshold, 0, 1<<16-1))
+	n.Probability = d.number(t, sec, "probability", DefaultProbability)
+	if !(n.Probability >= 0 && n.Probability <= 1) {
+		d.fail(sec, "probability", "%v is out of range (expected 0 ≤ probability ≤ 1)", n.Probability)
+	}
+	n.MaxProbes = int(d.integer(t, sec, "max_probes", DefaultMaxProbes, 1, 1<<16-1))
+	for _, k := range []string{"threshold", "probability"} {
+		if _, ok := t[k]; ok && n.Dispersion != "adaptive" && n.Dispersion != "probing" {
+			d.fail(sec, k, "only used with dispersion = \"adaptive\" or \"probing\"")
+		}
+	}
+	if _, ok := t["max_probes"]; ok && n.Dispersion != "probing" {
+		d.fail(sec, "max_probes", "only used with dispersion = \"probing\"")
+	}
+}
+
+// exchangeTraffic decodes the [traffic] section of a bisection exchange.
+func (d *decoder) exchangeTraffic(e *Experiment, t map[string]any) {
+	const sec = "traffic"
+	tr := &e.Traffic
+	d.patternKey = "patterns"
+	if _, ok := t["pattern"]; ok {
+		d.fail(sec, "pattern", "not used with kind = %q (use patterns = [\"bisection\", \"bridge\"])", KindExchange)
+	}
+	if _, ok := t["packet_flits"]; ok {
+		d.fail(sec, "packet_flits", "not used with kind = %q (packets are mtu_bytes, flits flit_bytes)", KindExchange)
+	}
+	tr.Patterns = []string{fabric.RandomBisection}
+	if _, ok := t["patterns"]; ok {
+		tr.Patterns = d.strList(t, sec, "patterns")
+		if len(tr.Patterns) == 0 {
+			d.fail(sec, "patterns", "empty list (expected [\"bisection\"], [\"bridge\"] or both)")
+		}
+		for i, p := range tr.Patterns {
+			if p != fabric.RandomBisection && p != fabric.BridgePattern {
+				d.fail(sec, "patterns", "unknown exchange pattern %q (known: bisection, bridge)", p)
+			} else if slices.Contains(tr.Patterns[:i], p) {
+				d.fail(sec, "patterns", "pattern %q appears twice", p)
+			}
+		}
+	}
+	tr.Messages = int(d.integer(t, sec, "messages", DefaultMessages, 1, 1<<30))
+	tr.MessageBytes = int(d.integer(t, sec, "message_bytes", DefaultMessageBytes, 1, 1<<40))
+	tr.MTUBytes = int(d.integer(t, sec, "mtu_bytes", DefaultMTUBytes, 1, 1<<30))
+	tr.FlitBytes = int(d.integer(t, sec, "flit_bytes", DefaultFlitBytes, 1, 1<<30))
+	tr.Bisections = int(d.integer(t, sec, "bisections", DefaultBisections, 1, 1<<20))
+	if tr.MTUBytes < tr.FlitBytes {
+		d.fail(sec, "mtu_bytes", "%d is less than flit_bytes = %d", tr.MTUBytes, tr.FlitBytes)
+		return
+	}
+	tr.PacketFlits = (tr.MTUBytes + tr.FlitBytes - 1) / tr.FlitBytes
+	if tr.PacketFlits > maxPacketFlits {
+		d.fail(sec, "mtu_bytes", "%d bytes are %d flits of %d bytes, more than the %d a packet may have",
+			tr.MTUBytes, tr.PacketFlits, tr.FlitBytes, maxPacketFlits)
+	}
+}
+
+// nicHash returns the [nic] section for the configuration hash when it
+// differs from the default, so existing results keep their hash.
+func (e *Experiment) nicHash() *NIC {
+	if e.NIC == (NIC{Dispersion: DefaultDispersion, Threshold: DefaultThreshold, Probability: DefaultProbability, MaxProbes: DefaultMaxProbes}) {
+		return nil
+	}
+	return &e.NIC
+}
+
+// exchangeHash returns the traffic section of an exchange for the
+// configuration hash, nil for load traffic.
+func (e *Experiment) exchangeHash() *Traffic {
+	if e.Traffic.Kind != KindExchange {
+		return nil
+	}
+	t := e.Traffic
+	t.Patterns = nil
+	return &t
+}
+
+// dispersion returns the [nic] section as the NICs take it.
+func (e *Experiment) dispersion() nic.Dispersion {
+	m, _ := nic.ParseMode(e.NIC.Dispersion) // checked by the decoder
+	return nic.Dispersion{Mode: m, Threshold: e.NIC.Threshold, Probability: e.NIC.Probability, MaxProbes: e.NIC.MaxProbes}
+}
+
+// exchangeConfig returns the simulation configuration of an exchange: the
+// hardware of e, its dispersion and seed.
+func (e *Experiment) exchangeConfig() fabric.Config {
+	return fabric.Config{
+		Net:            e.net,
+		Routing:        e.routing,
+		PacketFlits:    e.Traffic.PacketFlits,
+		FlowControl:    e.FlowControl.Kind,
+		VLs:            e.FlowControl.VLs,
+		BufferFlits:    e.FlowControl.BufferFlits,
+		StopMark:       e.FlowControl.StopMark,
+		GoMark:         e.FlowControl.GoMark,
+		Switching:      e.Switch.Switching,
+		Speedup:        e.Switch.Speedup,
+		LinkLatency:    e.Switch.LinkLatency,
+		RoutingDelay:   e.Switch.RoutingDelay,
+		CrossbarDelay:  e.Switch.CrossbarDelay,
+		Measure:        1, // RunExchange runs until every flit has arrived
+		DeadlockWindow: e.Sim.DeadlockWindow,
+		Dispersion:     e.dispersion(),
+		Seed:           e.Seed,
+	}
+}
+
+// EBBResult is the effective bisection bandwidth of one exchange pattern
+// kind of one experiment variant.
+type EBBResult struct {
+	Experiment *Experiment
+	// Pattern is "bisection" or "bridge".
+	Pattern string
+	EBB     fabric.EBB
+	// Err is why the exchange failed.
+	Err error
+}
+
+// IsExchange reports whether e is a bisection exchange (run by
+// RunExchanges, not by a Runner).
+func (e *Experiment) IsExchange() bool { return e.Traffic.Kind == KindExchange }
+
+// RunExchanges runs every (experiment, pattern) of the bisection
+// exchanges among exps, up to jobs at once (≤ 0: the number of CPUs), and
+// calls emit with the results in the order of exps and their patterns. A
+// failed exchange is a result with Err set; RunExchanges returns an error
+// only when ctx is cancelled or emit fails.
+func RunExchanges(ctx context.Context, exps []*Experiment, jobs int, emit func(EBBResult) error) error {
+	var res []EBBResult
+	for _, e := range exps {
+		if e.IsExchange() {
+			for _, p := range e.Traffic.Patterns {
+				res = append(res, EBBResult{Experiment: e, Pattern: p})
+			}
+		}
+	}
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(jobs)
+	for i := range res {
+		g.Go(func() error {
+			r := &res[i]
+			e := r.Experiment
+			cfg := e.exchangeConfig()
+			cfg.Seed = PointSeed(e.Seed, r.Pattern, 0)
+			x := fabric.Exchange{Messages: e.Traffic.Messages, MessageBytes: e.Traffic.MessageBytes,
+				MTUBytes: e.Traffic.MTUBytes, FlitBytes: e.Traffic.FlitBytes}
+			r.EBB, r.Err = fabric.RunEBB(gctx, cfg, r.Pattern, e.Traffic.Bisections, x)
+			if r.Err != nil && gctx.Err() != nil {
+				return gctx.Err()
+			}
+			if r.Err != nil {
+				r.Err = fmt.Errorf("experiment %s, exchange %s: %w", e.DisplayName(), r.Pattern, r.Err)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	for _, r := range res {
+		if err := emit(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteEBBJSON writes r as one JSON line: "kind":"ebb", the experiment,
+// variant, topology, hosts, routing, dispersion (with threshold and
+// probability when adaptive or probing, max_probes when probing), pattern, the patterns run, min, avg and max
+// (fractions of the link bandwidth), and the packets, out-of-order packets,
+// largest reordering distance, route changes and probes; or "kind":"error".
+func WriteEBBJSON(w io.Writer, r EBBResult) error {
+	e := r.Experiment
+	b := []byte(`{"kind":`)
+	if r.Err != nil {
+		b = strconv.AppendQuote(b, KindError)
+	} else {
+		b = strconv.AppendQuote(b, KindEBB)
+	}
+	str := func(k, v string) {
+		b = append(b, `,"`+k+`":`...)
+		b = strconv.AppendQuote(b, v)
+	}
+	num := func(k string, v float64) {
+		b = append(b, `,"`+k+`":`...)
+		b = strconv.AppendFloat(b, v, 'f', 4, 64)
+	}
+	integer := func(k string, v int64) {
+		b = append(b, `,"`+k+`":`...)
+		b = strconv.AppendInt(b, v, 10)
+	}
+	str("experiment", e.Name)
+	str("variant", e.Variant)
+	str("topology", e.label)
+	integer("hosts", int64(e.Hosts()))
+	str("routing", e.Routing)
+	str("dispersion", e.NIC.Dispersion)
+	if e.NIC.Dispersion == "adaptive" || e.NIC.Dispersion == "probing" {
+		integer("threshold", int64(e.NIC.Threshold))
+		num("probability", e.NIC.Probability)
+	}
+	if e.NIC.Dispersion == "probing" {
+		integer("max_probes", int64(e.NIC.MaxProbes))
+	}
+	str("pattern", r.Pattern)
+	if r.Err != nil {
+		str("error", r.Err.Error())
+	} else {
+		integer("patterns", int64(r.EBB.Patterns))
+		num("min", r.EBB.Min)
+		num("avg", r.EBB.Avg)
+		num("max", r.EBB.Max)
+		integer("packets", r.EBB.Packets)
+		integer("out_of_order", r.EBB.OutOfOrder)
+		integer("max_displacement", r.EBB.MaxDisplacement)
+		integer("route_changes", r.EBB.RouteChanges)
+		integer("probes", r.EBB.Probes)
+	}
+	b = append(b, "}\n"...)
+	_, err := w.Write(b)
+	return err
+}
+
+// WriteEBBText writes r as one readable line.
+func WriteEBBText(w io.Writer, r EBBResult) error {
+	e := r.Experiment
+	if r.Err != nil {
+		_, err := fmt.Fprintf(w, "%s  %s: error: %v\n", e.DisplayName(), r.Pattern, r.Err)
+		return err
+	}
+	_, err := fmt.Fprintf(w, "%s  %d hosts  %s  %s ×%d  EBB min %.1f%%  avg %.1f%%  max %.1f%%  out of order %d/%d packets\n",
+		e.DisplayName(), e.Hosts(), e.NIC.Dispersion, r.Pattern, r.EBB.Patterns,
+		100*r.EBB.Min, 100*r.EBB.Avg, 100*r.EBB.Max, r.EBB.OutOfOrder, r.EBB.Packets)
+	return err
+}

@@ -1,0 +1,124 @@
+package experiments
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// exchangeFile is a small bisection exchange on a 64-host Clos of 16-port
+// crossbars; it sweeps the dispersion.
+const exchangeFile = `name = "ebb"
+[topology]
+kind = "clos"
+ports = 16
+hosts = 64
+[routing]
+algorithm = "source"
+[flow_control]
+kind = "stopgo"
+buffer_flits = 24
+stop_mark = 18
+go_mark = 9
+[switch]
+switching = "wormhole"
+[nic]
+dispersion = ["static", "random", "adaptive"]
+[traffic]
+kind = "bisection_exchange"
+patterns = ["bisection", "bridge"]
+messages = 4
+message_bytes = 4096
+mtu_bytes = 1024
+flit_bytes = 64
+bisections = 3
+`
+
+func TestExchangeRun(t *testing.T) {
+	exps, err := ParseFile("ebb.toml", []byte(exchangeFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(exps) != 3 || len(Plan(exps)) != 0 {
+		t.Fatalf("%d variants, %d load tasks; want 3 and 0", len(exps), len(Plan(exps)))
+	}
+	var out bytes.Buffer
+	err = RunExchanges(context.Background(), exps, 2, func(r EBBResult) error { return WriteEBBJSON(&out, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 6 {
+		t.Fatalf("%d lines, want 6 (3 dispersions × 2 patterns):\n%s", len(lines), out.String())
+	}
+	want := []struct{ disp, pattern string }{
+		{"static", "bisection"}, {"static", "bridge"}, {"random", "bisection"},
+		{"random", "bridge"}, {"adaptive", "bisection"}, {"adaptive", "bridge"},
+	}
+	for i, l := range lines {
+		var r struct {
+			Kind, Dispersion, Pattern string
+			Hosts, Patterns, Packets  int
+			OutOfOrder                int `json:"out_of_order"`
+			Min, Avg, Max             float64
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("line %d: %v: %s", i, err, l)
+		}
+		np := map[string]int{"bisection": 3, "bridge": 1}[r.Pattern]
+		if r.Kind != "ebb" || r.Dispersion != want[i].disp || r.Pattern != want[i].pattern || r.Hosts != 64 || r.Patterns != np {
+			t.Errorf("line %d: %s", i, l)
+		}
+		if !(0.2 < r.Min && r.Min <= r.Avg && r.Avg <= r.Max && r.Max < 1) || r.Packets != np*64*4*4 {
+			t.Errorf("line %d: implausible numbers: %s", i, l)
+		}
+		if (r.Dispersion == "static") != (r.OutOfOrder == 0) && r.Pattern == "bisection" {
+			t.Errorf("line %d: out of order %d with %s dispersion", i, r.OutOfOrder, r.Dispersion)
+		}
+	}
+	// Determinism: the same file gives the same lines.
+	var again bytes.Buffer
+	if err := RunExchanges(context.Background(), exps, 1, func(r EBBResult) error { return WriteEBBJSON(&again, r) }); err != nil {
+		t.Fatal(err)
+	}
+	if again.String() != out.String() {
+		t.Errorf("not deterministic:\n%s\n%s", out.String(), again.String())
+	}
+}
+
+func TestExchangeErrors(t *testing.T) {
+	tests := []struct {
+		name, old, new, want string
+	}{
+		{"dispersion", `dispersion = ["static", "random", "adaptive"]`, `dispersion = "probe"`,
+			`ebb.toml:16: [nic] dispersion: unknown value "probe"`},
+		{"probability", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"adaptive\"\nprobability = 1.5",
+			"ebb.toml:17: [nic] probability: 1.5 is out of range"},
+		{"threshold unused", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"random\"\nthreshold = 3",
+			"ebb.toml:17: [nic] threshold: only used with dispersion = \"adaptive\" or \"probing\""},
+		{"max_probes unused", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"adaptive\"\nmax_probes = 3",
+			"ebb.toml:17: [nic] max_probes: only used with dispersion = \"probing\""},
+		{"max_probes range", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"probing\"\nmax_probes = 0",
+			"ebb.toml:17: [nic] max_probes:"},
+		{"pattern", `patterns = ["bisection", "bridge"]`, `patterns = ["uniform"]`,
+			`ebb.toml:19: [traffic] patterns: unknown exchange pattern "uniform"`},
+		{"mtu", `mtu_bytes = 1024`, `mtu_bytes = 16`, "ebb.toml:22: [traffic] mtu_bytes: 16 is less than flit_bytes = 64"},
+		{"packet_flits", `messages = 4`, "messages = 4\npacket_flits = 3", "ebb.toml:21: [traffic] packet_flits: not used with kind"},
+		{"exchange key on load", `kind = "bisection_exchange"`, `kind = "load"`, "[traffic] messages: only used with kind = \"bisection_exchange\""},
+		{"not multipath", `algorithm = "source"`, `algorithm = "distance"`, "ebb.toml:16: [nic] dispersion: sweep value 2 (random): random needs a multipath source routing"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			text := strings.Replace(exchangeFile, tc.old, tc.new, 1)
+			if text == exchangeFile {
+				t.Fatalf("edit %q not applied", tc.old)
+			}
+			_, err := ParseFile("ebb.toml", []byte(text))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v\nwant it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
