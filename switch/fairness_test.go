@@ -183,3 +183,42 @@ func TestOutputFairness(t *testing.T) {
 }
 
 var _ flit.Receiver = (*drainSink)(nil)
+
+// TestEligibleOldestFirst: eligible waiting lanes come oldest first, equal
+// ages in lane order from the round-robin pointer; lanes not yet eligible
+// are left out and set the next wake-up.
+func TestEligibleOldestFirst(t *testing.T) {
+	const now = 100
+	s := &Switch{lanes: make([]lane, 8), waiting: make([]uint64, 1), vls: 1, speedup: 1,
+		times: make([]inRun, 8*2)}
+	for _, l := range []struct {
+		li          int32
+		since, elig uint32
+	}{{1, 90, 100}, {2, 95, 95}, {4, 90, 90}, {5, 80, 120}, {6, 95, 99}} {
+		s.lanes[l.li].since, s.lanes[l.li].eligible = l.since, l.elig
+		s.setWaiting(l.li, true)
+	}
+	for _, tc := range []struct {
+		ptr  int32
+		want []int32
+	}{
+		{0, []int32{1, 4, 2, 6}},
+		{3, []int32{4, 1, 6, 2}},
+		{5, []int32{1, 4, 6, 2}},
+	} {
+		s.ptr = tc.ptr
+		next := kernel.Never
+		var got []int32
+		for _, key := range s.eligibleOldestFirst(now, &next) {
+			got = append(got, laneOf(key))
+		}
+		if len(got) != len(tc.want) || next != 120 {
+			t.Fatalf("ptr %d: %v, next %d; want %v, next 120", tc.ptr, got, next, tc.want)
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Fatalf("ptr %d: %v, want %v", tc.ptr, got, tc.want)
+			}
+		}
+	}
+}
