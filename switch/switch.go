@@ -11,13 +11,19 @@
 // then the output with the fewest packets in progress, and breaks remaining
 // ties at random from the switch's seeded stream.
 //
-// Allocation is a greedy maximal matching with round-robin priority: each
-// cycle the waiting heads, in lane order from a pointer, start on the output
-// they selected if that output and their input are still free in the cycle;
-// the pointer then moves past the first lane that won, so contending inputs
-// take turns. (A single-pass separable allocator was tried and lost a third
-// of the throughput of a crossbar with 8 VLs: outputs picked lanes of the
-// same input, and all but one idled.)
+// Allocation is a greedy maximal matching, oldest first: each cycle the
+// eligible waiting heads, in order of the cycle they became eligible
+// (their age at the front of their FIFO, which waiting for a busy output
+// does not reset), start on the output they selected if that output and
+// their input are still free in the cycle. Equal ages go in lane order from
+// a round-robin pointer that moves past the first lane that won. So heads
+// contending for one output take turns packet by packet, whatever else the
+// switch grants: with the pointer alone, a flow whose next head became
+// eligible in the same cycle as a long-waiting rival won whenever unrelated
+// grants had left the pointer just before it, and kept the output until it
+// ended. (A single-pass separable allocator was tried and lost a third of
+// the throughput of a crossbar with 8 VLs: outputs picked lanes of the same
+// input, and all but one idled.)
 //
 // Once granted, a packet owns its output VL until its tail has left.
 //
@@ -65,6 +71,7 @@ package switching
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"netsim/flit"
 	"netsim/flowctl"
@@ -139,6 +146,10 @@ type lane struct {
 	q flit.Queue
 	// eligible is when a waiting head may first be allocated, modulo 2³².
 	eligible uint32
+	// since is when the waiting head first became eligible, modulo 2³²:
+	// its age decides its turn (oldest first). Unlike eligible it does not
+	// move when the head waits for a busy output's run to end.
+	since uint32
 	// state is idle, waiting or active.
 	state uint8
 	// outVL is the output VL granted to an active head.
@@ -213,11 +224,13 @@ type Switch struct {
 	ringLen int32
 	buffer  int32
 	// waiting has a bit set for each lane in state waiting; nWaiting
-	// counts them, ptr is the round-robin pointer, scan a scratch list.
+	// counts them, ptr is the round-robin pointer, scan and order scratch
+	// lists.
 	waiting  []uint64
 	nWaiting int32
 	ptr      int32
 	scan     []int32
+	order    []uint64
 	busy     []int32 // output ports with packets in progress
 	cand     []routing.Candidate
 
@@ -348,6 +361,7 @@ func (s *Switch) AcceptRun(_ kernel.Time, port, vl int, pkt int32, arrive kernel
 	case idle:
 		l.state = waiting
 		l.eligible = uint32(arrive + s.routingDelay)
+		l.since = l.eligible
 		s.setWaiting(li, true)
 		s.alarm.Set(arrive + s.routingDelay)
 	case active:
@@ -402,19 +416,16 @@ func (s *Switch) Tick(now kernel.Time) {
 		}
 	}
 
-	// Phase 2: waiting heads, in lane order from the round-robin pointer,
-	// each start on the output its selection function picks if that output
-	// and the head's input are free (a greedy maximal matching). The
-	// pointer then moves past the first lane granted, so a lane that wins
-	// has the lowest priority next time.
+	// Phase 2: eligible waiting heads, oldest first (by when they became
+	// eligible; ties in lane order from the round-robin pointer), each
+	// start on the output its selection function picks if that output and
+	// the head's input are still free (a greedy maximal matching). The
+	// pointer then moves past the first lane granted.
 	if s.nWaiting > 0 {
 		first := int32(-1)
-		for _, li := range s.waitingFrom(s.ptr) {
+		for _, key := range s.eligibleOldestFirst(now, &next) {
+			li := laneOf(key)
 			l := &s.lanes[li]
-			if at := l.eligibleAt(now); at > now {
-				next = min(next, at)
-				continue
-			}
 			if at := s.inputAt(li, now); at > now {
 				next = min(next, at)
 				continue
@@ -540,6 +551,44 @@ func (s *Switch) waitingFrom(from int32) []int32 {
 	add(0, from)
 	return s.scan
 }
+
+// eligibleOldestFirst lists the waiting lanes eligible at now, oldest
+// first, ties in cyclic lane order from the round-robin pointer, in a
+// scratch slice valid until the next call, leaving out those whose input
+// port is busy; it lowers *next to when the others may be allocated. Each entry holds its lane in its low 16 bits
+// (laneOf).
+func (s *Switch) eligibleOldestFirst(now kernel.Time, next *kernel.Time) []uint64 {
+	s.order = s.order[:0]
+	sorted := true
+	for pos, li := range s.waitingFrom(s.ptr) {
+		l := &s.lanes[li]
+		if at := l.eligibleAt(now); at > now {
+			*next = min(*next, at)
+			continue
+		}
+		// A lane whose input is busy now stays so this cycle: leaving it
+		// out keeps the sort short.
+		if at := s.inputAt(li, now); at > now {
+			*next = min(*next, at)
+			continue
+		}
+		// Sort by age, oldest first, then by position from the pointer
+		// (pos and li are below MaxLanes < 2¹⁶).
+		age := uint32(now) - l.since
+		key := uint64(^age)<<32 | uint64(pos)<<16 | uint64(li)
+		if n := len(s.order); n > 0 && key < s.order[n-1] {
+			sorted = false
+		}
+		s.order = append(s.order, key)
+	}
+	if !sorted {
+		slices.Sort(s.order)
+	}
+	return s.order
+}
+
+// laneOf returns the lane of an entry of eligibleOldestFirst.
+func laneOf(key uint64) int32 { return int32(key & 0xffff) }
 
 // compactBusy drops outputs with no packet in progress from the busy list.
 func (s *Switch) compactBusy() {
@@ -741,6 +790,7 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 		l.state = waiting
 		at := max(end, l.q.Front().Ready(now)+s.routingDelay)
 		l.eligible = uint32(at)
+		l.since = l.eligible
 		s.setWaiting(li, true)
 		*next = min(*next, at)
 	} else {
