@@ -47,7 +47,7 @@ func TestSeed004Files(t *testing.T) {
 				exps               []*Experiment
 				minHosts, maxHosts int
 				resolution         int
-			}{{full, 16384, 16384, 128}, {scaled, 256, 1024, 64}} {
+			}{{full, 16384, 16384, 128}, {scaled, 256, 1024, 32}} {
 				var got []string
 				for _, e := range c.exps {
 					got = append(got, e.Routing)
@@ -76,7 +76,8 @@ func TestSeed004Files(t *testing.T) {
 // seed-004 table (every topology, the routings below, all six patterns)
 // and checks it: a saturation value in (0, 1] for every row and pattern,
 // no failed point, FlatFly DOR under complement at the 1/C of its one
-// path per switch pair, and adaptive routing breaking that barrier.
+// path per switch pair, and the tori and the hypercube below the FlatFly
+// under uniform traffic.
 func TestSeed004ScaledTable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a few hundred simulation points")
@@ -109,6 +110,7 @@ func TestSeed004ScaledTable(t *testing.T) {
 			t.Errorf("%s %s %s at %v: %v", r.Experiment.Name, r.Experiment.Routing, r.Pattern, r.Offered, r.Err)
 		case KindSaturation:
 			sat[[3]string{r.Experiment.Name, r.Experiment.Routing, r.Pattern}] = r.Saturation
+			t.Logf("%s %s %s: %v", r.Experiment.Name, r.Experiment.Routing, r.Pattern, r.Saturation)
 		}
 		return nil
 	})
@@ -127,10 +129,16 @@ func TestSeed004ScaledTable(t *testing.T) {
 	// Complement maps every switch's C = 4 hosts to one switch, and DOR
 	// has one path between them through single links: 1/C (seed 004: 1/8
 	// with C = 8).
-	if ffDOR < 14.0/64 || ffDOR > 16.0/64 {
-		t.Errorf("flatfly dor complement saturates at %v, want about 1/4 (14/64..16/64)", ffDOR)
+	if ffDOR < 7.0/32 || ffDOR > 8.0/32 {
+		t.Errorf("flatfly dor complement saturates at %v, want about 1/4 (7/32..8/32)", ffDOR)
 	}
-	if ad := sat[[3]string{"seed004-scaled-flatfly", "distance+4", "complement"}]; ad < 2*ffDOR {
-		t.Errorf("flatfly distance+4 complement saturates at %v, want at least twice dor's %v", ad, ffDOR)
+	// Seed 004 §4: "tori and hypercube perform worse than other
+	// topologies on uniform traffic due to lower relative bandwidth" (25 %
+	// against 50 % here).
+	ffUniform := sat[[3]string{"seed004-scaled-flatfly", "dor", "uniform"}]
+	for _, row := range [][2]string{{"seed004-scaled-torus3d", "dor"}, {"seed004-scaled-torus4d", "dor"}, {"seed004-scaled-hypercube", "mixed-dor"}} {
+		if v := sat[[3]string{row[0], row[1], "uniform"}]; v >= ffUniform {
+			t.Errorf("%s %s uniform saturates at %v, want below the flatfly's %v", row[0], row[1], v, ffUniform)
+		}
 	}
 }
