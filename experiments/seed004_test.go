@@ -1,0 +1,144 @@
+package experiments
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// seed004Routings returns the routings each seed-004 file lists, by
+// topology preset (the choice is explained in seed004/README.md).
+func seed004Routings() map[string][]string {
+	dorFamily := []string{"dor", "mixed-dor", "twisted-dor", "twisted-mixed-dor",
+		"ador", "mixed-ador", "twisted-ador", "twisted-mixed-ador"}
+	distance := []string{"distance", "distance+3", "distance+4", "deflection+3", "deflection+4"}
+	return map[string][]string{
+		"torus3d":   {"dor"},
+		"torus4d":   {"dor"},
+		"flatfly":   slices.Concat(dorFamily, distance),
+		"hypercube": {"dor", "mixed-dor", "negative-first", "abo-negative-first", "abo-positive-last"},
+		"dragonfly": slices.Concat([]string{"static", "S", "D", "SD", "G", "GS", "GI", "GD", "GSI", "GID", "GSD", "GSID"}, distance),
+		"sfxff1":    slices.Concat(dorFamily, distance),
+		"sfxff2":    slices.Concat(dorFamily, distance),
+	}
+}
+
+// seed004Patterns are the six patterns of seed 004 §4, in its order.
+var seed004Patterns = []string{"uniform", "complement", "reverse", "rotation", "shuffle", "transpose"}
+
+// TestSeed004Files loads every file of seed004/ and seed004/scaled/ and
+// checks that together they define the seed's evaluation: each topology
+// preset at 16,384 hosts with its routings, the six patterns, a
+// saturation search at 1/128, and a scaled file per topology with the
+// same routings, patterns and hardware on 256–1,024 hosts.
+func TestSeed004Files(t *testing.T) {
+	for topo, want := range seed004Routings() {
+		t.Run(topo, func(t *testing.T) {
+			full, err := LoadFile(filepath.Join("seed004", topo+".toml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			scaled, err := LoadFile(filepath.Join("seed004", "scaled", topo+".toml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []struct {
+				exps               []*Experiment
+				minHosts, maxHosts int
+				resolution         int
+			}{{full, 16384, 16384, 128}, {scaled, 256, 1024, 32}} {
+				var got []string
+				for _, e := range c.exps {
+					got = append(got, e.Routing)
+					if h := e.Hosts(); h < c.minHosts || h > c.maxHosts {
+						t.Errorf("%s: %d hosts, want %d..%d", e, h, c.minHosts, c.maxHosts)
+					}
+					if !slices.Equal(e.Traffic.Patterns, seed004Patterns) {
+						t.Errorf("%s: patterns %v, want %v", e, e.Traffic.Patterns, seed004Patterns)
+					}
+					if e.Sweep.Mode != ModeSaturation || e.Sweep.Resolution != c.resolution {
+						t.Errorf("%s: sweep %s at 1/%d, want a saturation search at 1/%d", e, e.Sweep.Mode, e.Sweep.Resolution, c.resolution)
+					}
+					if e.FlowControl != full[0].FlowControl || e.Switch != full[0].Switch || e.Traffic.PacketFlits != 16 {
+						t.Errorf("%s: hardware %+v %+v %d flits differs from the full-scale file's", e, e.FlowControl, e.Switch, e.Traffic.PacketFlits)
+					}
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("routings %v, want %v", got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestSeed004ScaledTable runs a representative subset of the scaled
+// seed-004 table (every topology, the routings below, all six patterns)
+// and checks it: a saturation value in (0, 1] for every row and pattern,
+// no failed point, FlatFly DOR under complement at the 1/C of its one
+// path per switch pair, and the tori and the hypercube below the FlatFly
+// under uniform traffic.
+func TestSeed004ScaledTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a few hundred simulation points")
+	}
+	subset := map[string][]string{
+		"torus3d":   {"dor"},
+		"torus4d":   {"dor"},
+		"flatfly":   {"dor", "distance+4"},
+		"hypercube": {"mixed-dor"},
+		"dragonfly": {"GSID"},
+		"sfxff1":    {"ador"},
+		"sfxff2":    {"deflection+4"},
+	}
+	var exps []*Experiment
+	for topo, routings := range subset {
+		all, err := LoadFile(filepath.Join("seed004", "scaled", topo+".toml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range all {
+			if slices.Contains(routings, e.Routing) {
+				exps = append(exps, e)
+			}
+		}
+	}
+	sat := map[[3]string]float64{}
+	err := Runner{}.Run(context.Background(), exps, func(r Record) error {
+		switch r.Kind {
+		case KindError:
+			t.Errorf("%s %s %s at %v: %v", r.Experiment.Name, r.Experiment.Routing, r.Pattern, r.Offered, r.Err)
+		case KindSaturation:
+			sat[[3]string{r.Experiment.Name, r.Experiment.Routing, r.Pattern}] = r.Saturation
+			t.Logf("%s %s %s: %v", r.Experiment.Name, r.Experiment.Routing, r.Pattern, r.Saturation)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range exps {
+		for _, p := range seed004Patterns {
+			v, ok := sat[[3]string{e.Name, e.Routing, p}]
+			if !ok || v <= 0 || v > 1 {
+				t.Errorf("%s %s %s: saturation %v (found %v), want one in (0, 1]", e.Name, e.Routing, p, v, ok)
+			}
+		}
+	}
+	ffDOR := sat[[3]string{"seed004-scaled-flatfly", "dor", "complement"}]
+	// Complement maps every switch's C = 4 hosts to one switch, and DOR
+	// has one path between them through single links: 1/C (seed 004: 1/8
+	// with C = 8).
+	if ffDOR < 7.0/32 || ffDOR > 8.0/32 {
+		t.Errorf("flatfly dor complement saturates at %v, want about 1/4 (7/32..8/32)", ffDOR)
+	}
+	// Seed 004 §4: "tori and hypercube perform worse than other
+	// topologies on uniform traffic due to lower relative bandwidth" (25 %
+	// against 50 % here).
+	ffUniform := sat[[3]string{"seed004-scaled-flatfly", "dor", "uniform"}]
+	for _, row := range [][2]string{{"seed004-scaled-torus3d", "dor"}, {"seed004-scaled-torus4d", "dor"}, {"seed004-scaled-hypercube", "mixed-dor"}} {
+		if v := sat[[3]string{row[0], row[1], "uniform"}]; v >= ffUniform {
+			t.Errorf("%s %s uniform saturates at %v, want below the flatfly's %v", row[0], row[1], v, ffUniform)
+		}
+	}
+}
