@@ -25,6 +25,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runCommand(ctx, args[1:], stdout, stderr)
 	case "topo":
 		return topoCommand(args[1:], stdout, stderr)
+	case "check":
+		return checkCommand(ctx, args[1:], stdout, stderr)
 	case "version":
 		if len(args) > 1 {
 			fmt.Fprintf(stderr, "netsim: version takes no arguments, got %q\n", args[1:])
@@ -51,6 +53,8 @@ func helpCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, runUsage)
 	case "topo":
 		fmt.Fprint(stdout, topoUsage)
+	case "check":
+		fmt.Fprint(stdout, checkUsage)
 	case "version":
 		fmt.Fprint(stdout, versionUsage)
 	case "help":

@@ -6,11 +6,13 @@
 //	netsim run [FILE.toml ...] [-o DIR] [-j N] [--json]
 //	netsim topo describe FILE.toml [--json]
 //	netsim topo export FILE.toml [-o OUT.dot] [--routes]
+//	netsim check FILE.toml ... [-j N]
 //	netsim version
 //	netsim help [COMMAND]
 //
 // Exit status: 0 on success, 1 when a simulation point failed (for
-// example a deadlock) or results could not be written, 2 on bad input
+// example a deadlock), results could not be written or netsim check found
+// a channel dependency cycle, 2 on bad input
 // (usage, experiment files) before anything runs.
 package main
 

@@ -13,13 +13,16 @@ Usage:
         write the network of FILE.toml in the ORCS dot format
   netsim topo recover FILE [--as flatfly|dragonfly] [--json]
         recover FlatFly coordinates or Dragonfly groups from a link list
+  netsim check FILE.toml ... [-j N]
+        check routings for deadlock freedom (channel dependency graph)
   netsim version
         print the version
   netsim help [COMMAND]
         print this help, or the help of COMMAND
 
-Exit status: 0 success; 1 a simulation point failed (e.g. deadlock) or
-results could not be written; 2 bad command line or experiment file.
+Exit status: 0 success; 1 a simulation point failed (e.g. deadlock),
+results could not be written, or check found a dependency cycle; 2 bad
+command line or experiment file.
 
 ` + runUsage
 
