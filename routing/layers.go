@@ -7,14 +7,14 @@ import (
 	"netsim/topologies"
 )
 
-// cdg is the channel dependency graph of the paths of destination-based
+// layerCDG is the channel dependency graph of the paths of destination-based
 // tables, split into virtual layers. The nodes are the switch-to-switch
 // channels; the dependencies of a channel c into switch v are the channels
 // out of v, numbered depStart[c] + k for the k-th channel of v, so no map
 // is needed. A path is (source switch s, destination host d), numbered
 // s·hosts + d; it induces a dependency between every two consecutive
 // channels it crosses.
-type cdg struct {
+type layerCDG struct {
 	g        *graph
 	t        *Tables
 	net      *topologies.Network
@@ -26,9 +26,9 @@ type cdg struct {
 	deps  []int32 // buffer: the dependencies of one path
 }
 
-// newCDG prepares the dependency graph of t's paths with max layers.
-func newCDG(t *Tables, net *topologies.Network, g *graph, max int) *cdg {
-	x := &cdg{g: g, t: t, net: net, depStart: make([]int32, g.channels()+1), max: max}
+// newLayerCDG prepares the dependency graph of t's paths with max layers.
+func newLayerCDG(t *Tables, net *topologies.Network, g *graph, max int) *layerCDG {
+	x := &layerCDG{g: g, t: t, net: net, depStart: make([]int32, g.channels()+1), max: max}
 	for c := range g.channels() {
 		v := g.chTo[c]
 		x.depStart[c+1] = x.depStart[c] + g.chStart[v+1] - g.chStart[v]
@@ -39,12 +39,12 @@ func newCDG(t *Tables, net *topologies.Network, g *graph, max int) *cdg {
 }
 
 // target returns the channel dependency e leads to.
-func (x *cdg) target(c, e int32) int32 {
+func (x *layerCDG) target(c, e int32) int32 {
 	return x.g.chStart[x.g.chTo[c]] + e - x.depStart[c]
 }
 
 // pathDeps sets x.deps to the dependencies of path (s, d).
-func (x *cdg) pathDeps(s, d int) {
+func (x *layerCDG) pathDeps(s, d int) {
 	x.deps = x.deps[:0]
 	g, t := x.g, x.t
 	prev := int32(-1)
@@ -58,7 +58,7 @@ func (x *cdg) pathDeps(s, d int) {
 }
 
 // counts returns the dependency counts of layer l, allocating them.
-func (x *cdg) counts(l int) []int32 {
+func (x *layerCDG) counts(l int) []int32 {
 	for len(x.cnt) <= l {
 		x.cnt = append(x.cnt, make([]int32, x.depStart[len(x.depStart)-1]))
 	}
@@ -66,7 +66,7 @@ func (x *cdg) counts(l int) []int32 {
 }
 
 // used returns the number of layers that hold a path (at least 1).
-func (x *cdg) used() int {
+func (x *layerCDG) used() int {
 	n := 1
 	for _, l := range x.layer {
 		n = max(n, int(l)+1)
@@ -85,7 +85,7 @@ func errLayers(name string, vls int) error {
 // cycle's weakest dependency (the one fewest paths induce) to the next
 // layer, and resumes where it stopped, so each layer needs one search.
 // Paths that must leave the last available layer are an error naming vls.
-func (x *cdg) dfLayers(name string) error {
+func (x *layerCDG) dfLayers(name string) error {
 	t := x.t
 	// Paths of each dependency, as CSR lists.
 	nd := int(x.depStart[len(x.depStart)-1])
@@ -128,7 +128,7 @@ func (x *cdg) dfLayers(name string) error {
 type frame struct{ c, next int32 }
 
 // breakCycles makes layer l acyclic (see dfLayers).
-func (x *cdg) breakCycles(name string, l int, start, paths []int32) error {
+func (x *layerCDG) breakCycles(name string, l int, start, paths []int32) error {
 	g := x.g
 	cnt := x.cnt[l]
 	const white, gray, black = 0, 1, 2
@@ -180,7 +180,7 @@ func (x *cdg) breakCycles(name string, l int, start, paths []int32) error {
 }
 
 // move moves every path of layer l inducing dependency e to layer l+1.
-func (x *cdg) move(name string, l int, e int32, start, paths []int32) error {
+func (x *layerCDG) move(name string, l int, e int32, start, paths []int32) error {
 	if l+1 >= x.max {
 		return errLayers(name, x.max)
 	}
@@ -207,7 +207,7 @@ func (x *cdg) move(name string, l int, e int32, start, paths []int32) error {
 // updated by the dynamic algorithm of Pearce and Kelly, so a new
 // dependency that agrees with the order costs O(1) and only the others
 // search, within the affected part of the order.
-func (x *cdg) lashLayers(name string) error {
+func (x *layerCDG) lashLayers(name string) error {
 	t := x.t
 	var orders []*topoOrder
 	for s := range t.sws {
@@ -271,7 +271,7 @@ func newTopoOrder(n int) *topoOrder {
 // add reports whether dependency e (from channel a) keeps the layer with
 // counts cnt acyclic, and if so reorders the channels so that a comes
 // before e's target. cnt does not yet count e.
-func (o *topoOrder) add(x *cdg, cnt []int32, a, e int32) bool {
+func (o *topoOrder) add(x *layerCDG, cnt []int32, a, e int32) bool {
 	b := x.target(a, e)
 	lb, ub := o.ord[b], o.ord[a]
 	if lb > ub {
@@ -347,7 +347,7 @@ func (o *topoOrder) add(x *cdg, cnt []int32, a, e int32) bool {
 }
 
 // tail returns the channel dependency e starts from.
-func (x *cdg) tail(e int32) int32 {
+func (x *layerCDG) tail(e int32) int32 {
 	lo, hi := 0, len(x.depStart)-1
 	for hi-lo > 1 {
 		m := (lo + hi) / 2
@@ -374,7 +374,7 @@ func newLayered(name string, net *topologies.Network, vls int) (*Tables, error) 
 		return nil, err
 	}
 	t.name = name
-	x := newCDG(t, net, newGraph(net), min(vls, 255))
+	x := newLayerCDG(t, net, newGraph(net), min(vls, 255))
 	if name == "lash" {
 		err = x.lashLayers(name)
 	} else {

@@ -8,6 +8,9 @@
 // A switch sees routing only through the Routing interface; the selection
 // among candidates (priority, then local congestion, then a seeded random
 // tie-break) is the switch's job, not the routing's.
+//
+// CheckDeadlock builds the channel dependency graph of any Routing from
+// every candidate it can return and finds a cycle in it, if there is one.
 package routing
 
 // Priority ranks candidate ports: the switch takes the highest priority that

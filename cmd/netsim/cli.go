@@ -43,6 +43,8 @@ func runEnv(ctx context.Context, ev env, args []string) int {
 		return plotCommand(args[1:], stdout, stderr)
 	case "congestion":
 		return congestionCommand(ctx, args[1:], stdout, stderr)
+	case "check":
+		return checkCommand(ctx, args[1:], stdout, stderr)
 	case "version":
 		if len(args) > 1 {
 			fmt.Fprintf(stderr, "netsim: version takes no arguments, got %q\n", args[1:])
@@ -79,6 +81,8 @@ func helpCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, plotUsage)
 	case "congestion":
 		fmt.Fprint(stdout, congestionUsage)
+	case "check":
+		fmt.Fprint(stdout, checkUsage)
 	case "version":
 		fmt.Fprint(stdout, versionUsage)
 	case "help":

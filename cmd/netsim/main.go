@@ -6,19 +6,20 @@
 //	netsim run [FILE.toml ...] [-o DIR] [-j N] [--json] [--dry-run] [-q] [--shard I/N]
 //	netsim validate FILE.toml ...
 //	netsim merge RESULTS.jsonl ... [-o OUT.jsonl] [--check FILE.toml ...]
-//	netsim run [FILE.toml ...] [-o DIR] [-j N] [--json]
 //	netsim table RESULTS.jsonl ... [--rows KEYS] [--cols KEY] [--value V] [--format md|csv] [-o FILE]
 //	netsim plot RESULTS.jsonl ... -o DIR [--by routing|pattern]
 //	netsim congestion FILE.toml [--json] [--runs N] [-j N] [-o DIR]
 //	netsim topo describe FILE.toml [--json]
 //	netsim topo export FILE.toml [-o OUT.dot] [--routes | --lft]
+//	netsim check FILE.toml ... [-j N]
 //	netsim version
 //	netsim help [COMMAND]
 //
 // Exit status: 0 on success, 1 when a simulation point failed (for
 // example a deadlock), the run was interrupted, results could not be
-// written or a merge found missing or conflicting points, 2 on bad input
-// (usage, experiment or results files) before anything runs.
+// written, a merge found missing or conflicting points, or netsim check
+// found a channel dependency cycle; 2 on bad input (usage, experiment or
+// results files) before anything runs.
 package main
 
 import (

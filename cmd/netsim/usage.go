@@ -23,14 +23,17 @@ Usage:
         write a network in the ORCS dot format
   netsim topo recover FILE [--as flatfly|dragonfly] [--json]
         recover FlatFly coordinates or Dragonfly groups from a link list
+  netsim check FILE.toml ... [-j N]
+        check routings for deadlock freedom (channel dependency graph)
   netsim version
         print the version
   netsim help [COMMAND]
         print this help, or the help of COMMAND
 
 Exit status: 0 success; 1 a simulation point failed (e.g. deadlock), the
-run was interrupted, results could not be written, or merge found missing
-or conflicting points; 2 bad command line, experiment or results file.
+run was interrupted, results could not be written, merge found missing or
+conflicting points, or check found a dependency cycle; 2 bad command line,
+experiment or results file.
 
 ` + runUsage
 

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// ring4 is a ring of 4 switches with minimal routing and no dateline: its
+// channel dependency graph has a cycle.
+const ring4 = `name = "ring4"
+[topology]
+kind = "ring"
+switches = 4
+hosts_per_switch = 1
+[routing]
+algorithm = "dor-nodateline"
+[traffic]
+patterns = ["uniform"]
+`
+
+func TestCheckCommand(t *testing.T) {
+	dir := t.TempDir()
+	ff := filepath.Join("..", "..", "experiments", "testdata", "ff8x8-dor.toml")
+	ring := writeFile(t, dir, "ring.toml", ring4)
+	bad := writeFile(t, dir, "bad.toml", strings.Replace(ring4, "switches = 4", "switchez = 4", 1))
+	// FlatFly 8×8, 8 hosts per switch, DOR on 2 VLs (VL = destination's
+	// local index mod 2). Per VL: 448 directed links; each of the 512 hosts
+	// injects towards 14 first-hop ports and ejects to the 3 or 4 other
+	// hosts of its switch on that VL (8960 dependencies); a dimension-0
+	// link leads to 7 dimension-1 links or 4 hosts, a dimension-1 link to
+	// 4 hosts (448·15 = 6720): 2·(8960 + 6720) = 31360.
+	ffLine := ff + ": dor on flatfly 8x8 w1,1 c8, 2 VLs: 1792 channels (+1024 injection, 512 ejection), 31360 dependencies: deadlock-free (acyclic CDG)\n"
+	// Ring of 4: ports 0 host, 1 the +1 way, 2 the −1 way. Packets 2 hops
+	// away (a tie) go the +1 way, so the + links depend on each other.
+	ringOut := ring + `: dor-nodateline on ring 4 w1 c1, 1 VL: 8 channels (+4 injection, 4 ejection), 20 dependencies: CYCLE of 4 channels, may deadlock:
+  switch 0 port 1 -> switch 1 port 2 VL 0
+  switch 1 port 1 -> switch 2 port 2 VL 0
+  switch 2 port 1 -> switch 3 port 2 VL 0
+  switch 3 port 1 -> switch 0 port 2 VL 0
+`
+	tests := []struct {
+		name           string
+		args           []string
+		code           int
+		stdout, stderr string
+	}{
+		{"acyclic", []string{"check", ff}, exitOK, ffLine, ""},
+		{"acyclic -j 1", []string{"check", "-j", "1", ff}, exitOK, ffLine, ""},
+		{"cycle", []string{"check", ring}, exitFailed, ringOut, ""},
+		{"both", []string{"check", ff, ring, "-j", "2"}, exitFailed, ffLine + ringOut, ""},
+		{"after --", []string{"check", "--", ff}, exitOK, ffLine, ""},
+		{"-h", []string{"check", "-h"}, exitOK, checkUsage, ""},
+		{"help check", []string{"help", "check"}, exitOK, checkUsage, ""},
+		{"no file", []string{"check"}, exitUsage, "", "netsim check: need at least one experiment file"},
+		{"bad flag", []string{"check", "--json", ff}, exitUsage, "", "netsim check: flag provided but not defined: -json"},
+		{"negative -j", []string{"check", "-j", "-2", ff}, exitUsage, "", "netsim check: -j: -2 is not a valid number of jobs"},
+		{"missing file", []string{"check", ff, filepath.Join(dir, "none.toml")}, exitUsage, "", filepath.Join(dir, "none.toml") + ": cannot read"},
+		{"bad key", []string{"check", ring, bad}, exitUsage, "", bad + ":4: [topology] switchez: unknown key"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := netsim(t, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tc.code, errs)
+			}
+			if out != tc.stdout {
+				t.Errorf("stdout\n%s\nwant\n%s", out, tc.stdout)
+			}
+			if !strings.Contains(errs, tc.stderr) || (tc.stderr == "" && errs != "") {
+				t.Errorf("stderr %q, want it to contain %q", errs, tc.stderr)
+			}
+		})
+	}
+}
