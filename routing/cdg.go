@@ -1,6 +1,7 @@
 package routing
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -274,7 +275,7 @@ func (s *searcher) destination(dst int) error {
 		same = same && dlid == s.inits[0].dlid
 	}
 	if !same {
-		slices.SortStableFunc(s.inits, func(a, b initState) int { return int(a.dlid) - int(b.dlid) })
+		slices.SortStableFunc(s.inits, func(a, b initState) int { return cmp.Compare(a.dlid, b.dlid) })
 	}
 	for i := 0; i < len(s.inits); {
 		j := i + 1

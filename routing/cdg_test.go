@@ -424,6 +424,11 @@ type brokenRouting struct {
 
 func (b *brokenRouting) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []Candidate {
 	out = b.Routing.Route(sw, inPort, inVL, dlid, out)
+	if b.fault == "first host" && sw == 0 && inPort > 1 && dlid < 2 {
+		// Packets to hosts 0 and 1 that come over a link all go to host
+		// 0, which is right for host 0 only.
+		return append(out[:0], Candidate{Port: 0, Priority: High})
+	}
 	if sw != 1 || dlid != 0 {
 		return out
 	}
@@ -454,8 +459,8 @@ func (b *brokenRouting) Source(src, dst int) (int32, int) {
 }
 
 func TestCheckDeadlockErrors(t *testing.T) {
-	// Ring of 4, 2 hosts per switch: host 0 on switch 0 port 0, host 3 on
-	// switch 1 port 1.
+	// Ring of 4, 2 hosts per switch: hosts 0 and 1 on switch 0 ports 0
+	// and 1, host 3 on switch 1 port 1.
 	net := mustBuild(t, topologies.Spec{Kind: "ring", Switches: 4, HostsPerSwitch: 2})
 	base, err := New(Spec{Algorithm: "dor-nodateline", VLs: 1}, net)
 	if err != nil {
@@ -479,6 +484,8 @@ func TestCheckDeadlockErrors(t *testing.T) {
 			"routing dor-nodateline: switch 1 offers port 99, which is out of range or unused, to a packet to host 0 (DLID 0) that arrived on port 0 with VL 0"},
 		{"wrong host", &brokenRouting{base, "host"}, 1, nil,
 			"routing dor-nodateline: switch 1 delivers a packet to host 0 (DLID 0) to host 3 on port 1"},
+		{"wrong host in transit", &brokenRouting{base, "first host"}, 1, nil,
+			"routing dor-nodateline: switch 0 delivers a packet to host 1 (DLID 1) to host 0 on port 0"},
 		{"bad VL", &brokenRouting{base, "vl"}, 2, nil,
 			"routing dor-nodateline: switch 1 gives VL 2, outside [0,2), on port 3 to a packet to host 0 (DLID 0) that arrived on port 0 with VL 0"},
 		{"bad source VL", &brokenRouting{base, "source"}, 1, nil,
