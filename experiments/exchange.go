@@ -133,25 +133,10 @@ func (e *Experiment) dispersion() nic.Dispersion {
 // exchangeConfig returns the simulation configuration of an exchange: the
 // hardware of e, its dispersion and seed.
 func (e *Experiment) exchangeConfig() fabric.Config {
-	return fabric.Config{
-		Net:            e.net,
-		Routing:        e.routing,
-		PacketFlits:    e.Traffic.PacketFlits,
-		FlowControl:    e.FlowControl.Kind,
-		VLs:            e.FlowControl.VLs,
-		BufferFlits:    e.FlowControl.BufferFlits,
-		StopMark:       e.FlowControl.StopMark,
-		GoMark:         e.FlowControl.GoMark,
-		Switching:      e.Switch.Switching,
-		Speedup:        e.Switch.Speedup,
-		LinkLatency:    e.Switch.LinkLatency,
-		RoutingDelay:   e.Switch.RoutingDelay,
-		CrossbarDelay:  e.Switch.CrossbarDelay,
-		Measure:        1, // RunExchange runs until every flit has arrived
-		DeadlockWindow: e.Sim.DeadlockWindow,
-		Dispersion:     e.dispersion(),
-		Seed:           e.Seed,
-	}
+	c := e.hardware()
+	c.Measure = 1 // RunExchange runs until every flit has arrived
+	c.Seed = e.Seed
+	return c
 }
 
 // EBBResult is the effective bisection bandwidth of one exchange pattern

@@ -15,11 +15,21 @@ type Simulator func(context.Context, fabric.Config) (fabric.Stats, error)
 // Config returns the simulation point of e for pattern index pattern (into
 // Traffic.Patterns) at offered load load.
 func (e *Experiment) Config(pattern int, load float64) fabric.Config {
+	c := e.hardware()
+	c.Pattern = e.patterns[pattern]
+	c.Load = load
+	c.Warmup, c.Measure, c.Drain = e.Sim.Warmup, e.Sim.Measure, e.Sim.Drain
+	c.Seed = PointSeed(e.Seed, e.Traffic.Patterns[pattern], load)
+	return c
+}
+
+// hardware returns the part of a simulation configuration every kind of
+// run of e shares: network, routing, packets, flow control, switches,
+// NICs and the deadlock window.
+func (e *Experiment) hardware() fabric.Config {
 	return fabric.Config{
 		Net:            e.net,
 		Routing:        e.routing,
-		Pattern:        e.patterns[pattern],
-		Load:           load,
 		PacketFlits:    e.Traffic.PacketFlits,
 		FlowControl:    e.FlowControl.Kind,
 		VLs:            e.FlowControl.VLs,
@@ -31,12 +41,8 @@ func (e *Experiment) Config(pattern int, load float64) fabric.Config {
 		LinkLatency:    e.Switch.LinkLatency,
 		RoutingDelay:   e.Switch.RoutingDelay,
 		CrossbarDelay:  e.Switch.CrossbarDelay,
-		Warmup:         e.Sim.Warmup,
-		Measure:        e.Sim.Measure,
-		Drain:          e.Sim.Drain,
 		DeadlockWindow: e.Sim.DeadlockWindow,
 		Dispersion:     e.dispersion(),
-		Seed:           PointSeed(e.Seed, e.Traffic.Patterns[pattern], load),
 	}
 }
 
