@@ -98,27 +98,11 @@ func (g *dimNet) shape(net *topologies.Network) error {
 	if switches != g.nsw {
 		return fmt.Errorf("dims %v give %d switches, network has %d", net.Dims, switches, g.nsw)
 	}
-	g.coords = make([]int32, g.nsw*g.nd)
-	seen := make([]bool, g.nsw)
-	for s := range net.Switches {
-		c := net.Switches[s].Coord
-		if len(c) != g.nd {
-			return fmt.Errorf("switch %d has %d coordinates, want %d", s, len(c), g.nd)
-		}
-		idx, place := 0, 1
-		for n, k := range net.Dims {
-			if c[n] < 0 || int(c[n]) >= k {
-				return fmt.Errorf("switch %d coordinate %d is %d, outside [0,%d)", s, n, c[n], k)
-			}
-			idx += int(c[n]) * place
-			place *= k
-		}
-		if seen[idx] {
-			return fmt.Errorf("switch %d repeats coordinates %v", s, c)
-		}
-		seen[idx] = true
-		copy(g.coords[s*g.nd:], c)
+	coords, err := switchCoords(net)
+	if err != nil {
+		return err
 	}
+	g.coords = coords
 	return nil
 }
 
@@ -316,4 +300,34 @@ func (g *dimNet) twistDim(o []int) int {
 		}
 	}
 	return best
+}
+
+// switchCoords returns the coordinates of every switch of net, a network
+// whose switch count is the product of net.Dims (checked by the caller),
+// as coords[s·N+n], checking that each switch has N coordinates within
+// Dims and that no two switches share them.
+func switchCoords(net *topologies.Network) ([]int32, error) {
+	nd := len(net.Dims)
+	coords := make([]int32, len(net.Switches)*nd)
+	seen := make([]bool, len(net.Switches))
+	for s := range net.Switches {
+		c := net.Switches[s].Coord
+		if len(c) != nd {
+			return nil, fmt.Errorf("switch %d has %d coordinates, want %d", s, len(c), nd)
+		}
+		idx, place := 0, 1
+		for n, k := range net.Dims {
+			if c[n] < 0 || int(c[n]) >= k {
+				return nil, fmt.Errorf("switch %d coordinate %d is %d, outside [0,%d)", s, n, c[n], k)
+			}
+			idx += int(c[n]) * place
+			place *= k
+		}
+		if seen[idx] {
+			return nil, fmt.Errorf("switch %d repeats coordinates %v", s, c)
+		}
+		seen[idx] = true
+		copy(coords[s*nd:], c)
+	}
+	return coords, nil
 }

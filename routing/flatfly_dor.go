@@ -60,27 +60,11 @@ func (r *flatFlyDOR) shape(net *topologies.Network) error {
 	if switches != len(net.Switches) {
 		return fmt.Errorf("dims %v give %d switches, network has %d", net.Dims, switches, len(net.Switches))
 	}
-	r.coords = make([]int32, len(net.Switches)*r.nd)
-	seen := make([]bool, len(net.Switches))
-	for s := range net.Switches {
-		c := net.Switches[s].Coord
-		if len(c) != r.nd {
-			return fmt.Errorf("switch %d has %d coordinates, want %d", s, len(c), r.nd)
-		}
-		idx, place := 0, 1
-		for n, k := range net.Dims {
-			if c[n] < 0 || int(c[n]) >= k {
-				return fmt.Errorf("switch %d coordinate %d is %d, outside [0,%d)", s, n, c[n], k)
-			}
-			idx += int(c[n]) * place
-			place *= k
-		}
-		if seen[idx] {
-			return fmt.Errorf("switch %d repeats coordinates %v", s, c)
-		}
-		seen[idx] = true
-		copy(r.coords[s*r.nd:], c)
+	coords, err := switchCoords(net)
+	if err != nil {
+		return err
 	}
+	r.coords = coords
 	return nil
 }
 
