@@ -21,76 +21,73 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return runEnv(ctx, env{stdout: stdout, stderr: stderr}, args)
 }
 
+// command is one netsim command: what runs it and its help text.
+type command struct {
+	run   func(ctx context.Context, ev env, args []string) int
+	usage string
+}
+
+// commands returns the commands by name.
+func commands() map[string]command {
+	plain := func(f func(args []string, stdout, stderr io.Writer) int) func(context.Context, env, []string) int {
+		return func(_ context.Context, ev env, args []string) int { return f(args, ev.stdout, ev.stderr) }
+	}
+	withCtx := func(f func(ctx context.Context, args []string, stdout, stderr io.Writer) int) func(context.Context, env, []string) int {
+		return func(ctx context.Context, ev env, args []string) int { return f(ctx, args, ev.stdout, ev.stderr) }
+	}
+	return map[string]command{
+		"run":        {runCommand, runUsage},
+		"validate":   {plain(validateCommand), validateUsage},
+		"merge":      {plain(mergeCommand), mergeUsage},
+		"topo":       {plain(topoCommand), topoUsage},
+		"table":      {plain(tableCommand), tableUsage},
+		"plot":       {plain(plotCommand), plotUsage},
+		"congestion": {withCtx(congestionCommand), congestionUsage},
+		"check":      {withCtx(checkCommand), checkUsage},
+		"version":    {plain(versionCommand), versionUsage},
+	}
+}
+
 // runEnv is run in the environment ev.
 func runEnv(ctx context.Context, ev env, args []string) int {
-	stdout, stderr := ev.stdout, ev.stderr
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(ev.stderr, usage)
 		return exitUsage
 	}
 	switch args[0] {
-	case "run":
-		return runCommand(ctx, ev, args[1:])
-	case "validate":
-		return validateCommand(args[1:], stdout, stderr)
-	case "merge":
-		return mergeCommand(args[1:], stdout, stderr)
-	case "topo":
-		return topoCommand(args[1:], stdout, stderr)
-	case "table":
-		return tableCommand(args[1:], stdout, stderr)
-	case "plot":
-		return plotCommand(args[1:], stdout, stderr)
-	case "congestion":
-		return congestionCommand(ctx, args[1:], stdout, stderr)
-	case "check":
-		return checkCommand(ctx, args[1:], stdout, stderr)
-	case "version":
-		if len(args) > 1 {
-			fmt.Fprintf(stderr, "netsim: version takes no arguments, got %q\n", args[1:])
-			return exitUsage
-		}
-		fmt.Fprintln(stdout, versionString())
-		return exitOK
 	case "help", "-h", "-help", "--help":
-		return helpCommand(args[1:], stdout, stderr)
-	default:
-		fmt.Fprintf(stderr, "netsim: unknown command %q\n\n%s", args[0], usage)
+		return helpCommand(args[1:], ev.stdout, ev.stderr)
+	}
+	c, ok := commands()[args[0]]
+	if !ok {
+		fmt.Fprintf(ev.stderr, "netsim: unknown command %q\n\n%s", args[0], usage)
 		return exitUsage
 	}
+	return c.run(ctx, ev, args[1:])
+}
+
+// versionCommand implements netsim version.
+func versionCommand(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		fmt.Fprintf(stderr, "netsim: version takes no arguments, got %q\n", args)
+		return exitUsage
+	}
+	fmt.Fprintln(stdout, versionString())
+	return exitOK
 }
 
 // helpCommand prints the usage of the command named in args, or of all.
 func helpCommand(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
+	if len(args) == 0 || args[0] == "help" {
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	switch args[0] {
-	case "run":
-		fmt.Fprint(stdout, runUsage)
-	case "validate":
-		fmt.Fprint(stdout, validateUsage)
-	case "merge":
-		fmt.Fprint(stdout, mergeUsage)
-	case "topo":
-		fmt.Fprint(stdout, topoUsage)
-	case "table":
-		fmt.Fprint(stdout, tableUsage)
-	case "plot":
-		fmt.Fprint(stdout, plotUsage)
-	case "congestion":
-		fmt.Fprint(stdout, congestionUsage)
-	case "check":
-		fmt.Fprint(stdout, checkUsage)
-	case "version":
-		fmt.Fprint(stdout, versionUsage)
-	case "help":
-		fmt.Fprint(stdout, usage)
-	default:
+	c, ok := commands()[args[0]]
+	if !ok {
 		fmt.Fprintf(stderr, "netsim: unknown help topic %q\n\n%s", args[0], usage)
 		return exitUsage
 	}
+	fmt.Fprint(stdout, c.usage)
 	return exitOK
 }
 
