@@ -1,6 +1,7 @@
 package routing
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -15,110 +16,21 @@ func (c depChannel) String() string {
 	return fmt.Sprintf("(switch %d, port %d, VL %d)", c.sw, c.port, c.vl)
 }
 
-// dependencyCycle builds the channel dependency graph of r on net, with
-// vls VLs, from every candidate r offers on every path it can take from
-// every source to every destination, and returns one cycle of it, or nil
-// when it is acyclic. A channel is a switch output port to another switch
-// with a VL; a packet holding the channel into (switch, inPort) with VL
-// inVL depends on every (switch, candidate port, OutVL) it may ask for.
-// Links to hosts are sinks and are left out. (A test-only version of the
-// check netsim check makes; kept small on purpose.)
+// dependencyCycle returns one cycle of the channel dependency graph of r
+// on net with vls VLs (CheckDeadlock), as the output channels it goes
+// through, or nil when the graph is acyclic; an error of the check fails
+// the test.
 func dependencyCycle(t *testing.T, net *topologies.Network, r Routing, vls int) []depChannel {
 	t.Helper()
-	start := make([]int, len(net.Switches)+1)
-	for s, sw := range net.Switches {
-		start[s+1] = start[s] + len(sw.Ports)
+	rep, err := CheckDeadlock(context.Background(), r, net, CheckOptions{VLs: vls, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
 	}
-	id := func(c depChannel) int { return (start[c.sw]+c.port)*vls + c.vl }
-	channel := make([]depChannel, start[len(net.Switches)]*vls)
-	for s, sw := range net.Switches {
-		for p := range sw.Ports {
-			for v := range vls {
-				c := depChannel{s, p, v}
-				channel[id(c)] = c
-			}
-		}
+	var c []depChannel
+	for _, ch := range rep.Cycle {
+		c = append(c, depChannel{sw: ch.Switch, port: ch.Port, vl: ch.VL})
 	}
-	edges := make([]map[int]bool, len(channel))
-	type state struct{ sw, inPort, inVL int }
-	var cands []Candidate
-	for dst := range net.Hosts {
-		seen := map[state]bool{}
-		var queue []state
-		for src := range net.Hosts {
-			dlid, vl := r.Source(src, dst)
-			if int(dlid) != dst || vl < 0 || vl >= vls {
-				t.Fatalf("Source(%d,%d) = %d,%d", src, dst, dlid, vl)
-			}
-			st := state{int(net.Hosts[src].Switch), int(net.Hosts[src].Port), vl}
-			if !seen[st] {
-				seen[st] = true
-				queue = append(queue, st)
-			}
-		}
-		for len(queue) > 0 {
-			st := queue[0]
-			queue = queue[1:]
-			in := -1
-			if p := net.Switches[st.sw].Ports[st.inPort]; p.Kind == topologies.SwitchPort {
-				in = id(depChannel{int(p.Peer), int(p.PeerPort), st.inVL})
-			}
-			cands = r.Route(st.sw, st.inPort, st.inVL, int32(dst), cands[:0])
-			for _, c := range cands {
-				p := net.Switches[st.sw].Ports[c.Port]
-				if p.Kind != topologies.SwitchPort {
-					continue
-				}
-				vl := r.OutVL(st.sw, st.inPort, st.inVL, int(c.Port))
-				if vl < 0 || vl >= vls {
-					t.Fatalf("OutVL at switch %d = %d, outside [0,%d)", st.sw, vl, vls)
-				}
-				if in >= 0 {
-					if edges[in] == nil {
-						edges[in] = map[int]bool{}
-					}
-					edges[in][id(depChannel{st.sw, int(c.Port), vl})] = true
-				}
-				next := state{int(p.Peer), int(p.PeerPort), vl}
-				if !seen[next] {
-					seen[next] = true
-					queue = append(queue, next)
-				}
-			}
-		}
-	}
-	// Depth-first search with colours; a grey successor closes a cycle.
-	const white, grey, black = 0, 1, 2
-	colour := make([]uint8, len(channel))
-	parent := make([]int, len(channel))
-	var cycle []depChannel
-	var visit func(u int) bool
-	visit = func(u int) bool {
-		colour[u] = grey
-		for v := range edges[u] {
-			switch colour[v] {
-			case grey:
-				for w := u; w != v; w = parent[w] {
-					cycle = append([]depChannel{channel[w]}, cycle...)
-				}
-				cycle = append([]depChannel{channel[v]}, cycle...)
-				return true
-			case white:
-				parent[v] = u
-				if visit(v) {
-					return true
-				}
-			}
-		}
-		colour[u] = black
-		return false
-	}
-	for u := range channel {
-		if colour[u] == white && visit(u) {
-			return cycle
-		}
-	}
-	return nil
+	return c
 }
 
 // TestDependencyGraphsAcyclic: the routings of this package that are
