@@ -149,8 +149,8 @@ func ReadLFT(r io.Reader, file string, net *topologies.Network, vls int) (*Table
 			continue // a switch's LID: the tables route hosts only
 		}
 		if slBlock {
-			if val > MaxVLs-1 {
-				return nil, fmt.Errorf("%s:%d: SL %d exceeds %d", file, line, val, MaxVLs-1)
+			if val > MaxSLs-1 {
+				return nil, fmt.Errorf("%s:%d: SL %d exceeds %d", file, line, val, MaxSLs-1)
 			}
 			if layer == nil {
 				layer = make([]uint8, t.sws*t.hosts)
