@@ -132,9 +132,10 @@ func newTorusDOR(net *topologies.Network, vls int) (*torusDOR, error) {
 	return r, nil
 }
 
-// links fills plus and minus from the switch ports and checks that every
-// switch has exactly L_n contiguous ports to each of its two neighbours in
-// dimension n (2·L_n to its only one when K_n = 2) and no other links.
+// links fills plus, minus and portBit from the switch ports and checks
+// that every switch has exactly L_n contiguous ports to each of its two
+// neighbours in dimension n (2·L_n to its only one when K_n = 2) and no
+// other links.
 func (r *torusDOR) links(net *topologies.Network) error {
 	nd := r.nd
 	r.plus = make([]int32, r.nsw*nd)
