@@ -49,10 +49,10 @@ func (n *NIC) RouteChanges() int64 { return n.changes }
 func (n *NIC) nextExchange(now kernel.Time) {
 	x := &n.xch
 	flits := x.Packets[int(n.xSeq)%len(x.Packets)]
-	dlid, vl := n.route.Source(int(n.host), x.Dst)
+	dlid, sl, vl := n.route.Source(int(n.host), x.Dst)
 	pi := n.pool.New()
 	p := n.pool.Get(pi)
-	p.Src, p.Dst, p.DLID, p.VL = n.host, int32(x.Dst), dlid, int16(vl)
+	p.Src, p.Dst, p.DLID, p.SL, p.VL = n.host, int32(x.Dst), dlid, uint8(sl), uint8(vl)
 	p.Flits = flits
 	p.Seq = n.xSeq
 	p.Created = now
@@ -119,7 +119,7 @@ func (n *NIC) chooseRoute(now kernel.Time, pi int32) {
 		return
 	}
 	p = n.pool.Get(pi) // probing may have grown the pool
-	p.DLID, _ = n.multi.SourceRoute(src, dst, r)
+	p.DLID, _, _ = n.multi.SourceRoute(src, dst, r)
 }
 
 // stop records that flow control held the NIC back at now.

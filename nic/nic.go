@@ -223,10 +223,10 @@ func (n *NIC) Generate(now kernel.Time) {
 		return
 	}
 	dst := n.pattern.Dest(int(n.host), &n.rng)
-	dlid, vl := n.route.Source(int(n.host), dst)
+	dlid, sl, vl := n.route.Source(int(n.host), dst)
 	pi := n.pool.New()
 	p := n.pool.Get(pi)
-	p.Src, p.Dst, p.DLID, p.VL = n.host, int32(dst), dlid, int16(vl)
+	p.Src, p.Dst, p.DLID, p.SL, p.VL = n.host, int32(dst), dlid, uint8(sl), uint8(vl)
 	p.Flits = n.flits
 	p.Created = now
 	p.Measured = n.meter.generated(now, n.flits)

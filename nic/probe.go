@@ -26,17 +26,17 @@ func (n *NIC) sendProbe(now kernel.Time, dst, cur, routes int) {
 	}
 	ps := &n.probes[dst]
 	ps.route, ps.answer, ps.blocked = int32(k), 0, false
-	dlid, vl := n.multi.SourceRoute(int(n.host), dst, k)
-	n.control(int32(dst), dlid, vl, flit.Probe, now)
+	dlid, sl, vl := n.multi.SourceRoute(int(n.host), dst, k)
+	n.control(int32(dst), dlid, sl, vl, flit.Probe, now)
 	n.ProbesSent++
 }
 
 // control queues a probe or a reply (flags) to dst, to leave no earlier
 // than at.
-func (n *NIC) control(dst, dlid int32, vl int, flags uint8, at kernel.Time) {
+func (n *NIC) control(dst, dlid int32, sl, vl int, flags uint8, at kernel.Time) {
 	pi := n.pool.New()
 	p := n.pool.Get(pi)
-	p.Src, p.Dst, p.DLID, p.VL = n.host, dst, dlid, int16(vl)
+	p.Src, p.Dst, p.DLID, p.SL, p.VL = n.host, dst, dlid, uint8(sl), uint8(vl)
 	p.Flits = probeCost
 	p.Created = at
 	p.Probe = flags
@@ -52,8 +52,8 @@ func (n *NIC) control(dst, dlid int32, vl int, flags uint8, at kernel.Time) {
 // to its sender.
 func (n *NIC) probeArrived(p *flit.Packet, t kernel.Time) {
 	if p.Probe&flit.Reply == 0 {
-		dlid, vl := n.route.Source(int(n.host), int(p.Src))
-		n.control(p.Src, dlid, vl, flit.Reply|p.Probe&flit.Blocked, t+1)
+		dlid, sl, vl := n.route.Source(int(n.host), int(p.Src))
+		n.control(p.Src, dlid, sl, vl, flit.Reply|p.Probe&flit.Blocked, t+1)
 		return
 	}
 	if n.probes == nil {

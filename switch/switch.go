@@ -617,7 +617,8 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 	if s.mode == CutThrough {
 		need = int(pkt.Flits)
 	}
-	s.cand = s.route.Route(int(s.id), inPort, inVL, pkt.DLID, s.cand[:0])
+	sl := int(pkt.SL)
+	s.cand = s.route.Route(int(s.id), inPort, inVL, sl, pkt.DLID, s.cand[:0])
 	if len(s.cand) == 0 {
 		if s.err == nil {
 			s.err = fmt.Errorf("routing %s gives no output port at switch %d for DLID %d arriving on port %d VL %d",
@@ -631,7 +632,7 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 	bestFree, ties := -1, 0 // bestFree < 0: not looked up yet
 	for _, c := range s.cand {
 		o := &s.out[c.Port]
-		ovl := s.route.OutVL(int(s.id), inPort, inVL, int(c.Port))
+		ovl := s.route.OutVL(int(s.id), inPort, inVL, sl, int(c.Port))
 		if o.held&(1<<ovl) != 0 {
 			continue
 		}
