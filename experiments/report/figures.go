@@ -57,7 +57,8 @@ func (f *Figure) addEntry(name string, thumbs ...plot.Thumbnailer) {
 // "pattern"); for saturation results, one bar chart per topology with the
 // patterns as groups and one bar per routing. Results that differ in other
 // fields (vls, say) get separate lines or bars, named after the field
-// (see Spec.Extend). Error results are ignored; no results, no figures.
+// (see Spec.Extend); for exchange results, seed 001's Figure 6 (see
+// ebbFigures). Error results are ignored; no results, no figures.
 func Figures(results []Result, by string) ([]*Figure, error) {
 	var other string
 	switch by {
@@ -99,6 +100,13 @@ func Figures(results []Result, by string) ([]*Figure, error) {
 			return nil, err
 		}
 		figs = append(figs, saturationFigures(sat)...)
+	}
+	if has[KindEBB] {
+		ebb, err := ebbFigures(results)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, ebb...)
 	}
 	uniqueNames(figs)
 	return figs, nil
