@@ -24,10 +24,10 @@ reverse, rotation, shuffle, transpose, then others alphabetically), values
 in % of link bandwidth. Files without saturation results give accepted
 load per (topology, routing, pattern), one column per offered load.
 Exchange results ("kind":"ebb") give the average effective bisection
-bandwidth per pattern and dispersion, one column per host count, or, when
-they hold several probabilities (seed 001's parameter study), one row per
-threshold and one column per probability. Rows and columns are sorted,
-so the output does not depend on line order.
+bandwidth per pattern and dispersion, one column per host count; for one
+host count and several probabilities (seed 001's parameter study), one
+row per threshold and one column per probability. Rows and columns are
+sorted, so the output does not depend on line order.
 
   --value V    what the cells hold: saturation, accepted, latency_avg,
                latency_p99, hops_avg, or for exchanges avg, min or max

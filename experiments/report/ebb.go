@@ -49,6 +49,7 @@ func ebbFigures(results []Result) ([]*Figure, error) {
 		f := newFigure("ebb-"+slug(g.keys[0]), "Effective bisection bandwidth — "+g.keys[0]+" exchange")
 		f.Plot.X.Label.Text, f.Plot.Y.Label.Text = "hosts", labelEBB
 		var hosts []float64
+		spread := false
 		for _, r := range g.rows {
 			s := rowSeries(avg, r, seriesName(avg, r, 1), true)
 			if len(s.X) == 0 {
@@ -59,6 +60,7 @@ func ebbFigures(results []Result) ([]*Figure, error) {
 			low := rowSeries(lo, lo.Rows[ri], "", false)
 			high := rowSeries(hi, hi.Rows[ri], "", false)
 			f.addEBBSeries(s, low, high, i, len(g.rows))
+			spread = spread || !slices.Equal(low.Y, high.Y)
 			f.addEntry(s.Name, lineThumb(i, false))
 			for _, x := range s.X {
 				if !slices.Contains(hosts, x) {
@@ -69,7 +71,9 @@ func ebbFigures(results []Result) ([]*Figure, error) {
 		if len(f.Series) == 0 {
 			continue
 		}
-		f.addEntry("bars: worst to best pattern", keyThumb(false))
+		if spread {
+			f.addEntry("bars: worst to best pattern", keyThumb(false))
+		}
 		slices.Sort(hosts)
 		f.Plot.X.Scale = plot.LogScale{}
 		f.Plot.X.Tick.Marker = valueTicks(hosts)

@@ -61,17 +61,18 @@ type Spec struct {
 	// Rows are the fields whose values make a row, in order; nil chooses
 	// topology, routing and (for points) pattern and offered, less Cols;
 	// for exchanges pattern and dispersion, and threshold when the
-	// results hold several probabilities (seed 001's parameter study).
+	// results hold one host count and several probabilities (seed 001's
+	// parameter study).
 	Rows []string
 	// Cols is the field whose values make the columns; "" chooses pattern
 	// for saturation, offered for points, and for exchanges hosts, or
-	// probability when the results hold several. "load" means offered.
+	// probability for a parameter study (see Rows). "load" means offered.
 	Cols string
 	// Extend adds fields to Rows while results that differ in them fall in
 	// one cell (for example two experiments that differ only in vls): the
 	// first that differs of flow_control, switching, vls, packet_flits,
-	// resolution, tolerance, any other field in alphabetical order, and
-	// experiment. Without Extend such results are an error.
+	// resolution, tolerance, any other field in alphabetical order (but
+	// variant only among the variants of one experiment), and experiment. Without Extend such results are an error.
 	Extend bool
 }
 
@@ -170,7 +171,7 @@ func axes(sel []Result, kind string, spec Spec) (cols string, rows []string, err
 		cols = "offered"
 	case KindEBB:
 		all, cols = []string{"pattern", "dispersion"}, "hosts"
-		if distinct(sel, "probability") > 1 {
+		if distinct(sel, "hosts") == 1 && distinct(sel, "probability") > 1 {
 			all, cols = append(all, "threshold"), "probability"
 		}
 	}
@@ -279,7 +280,9 @@ func extension(conflicts []conflict) string {
 	}
 	slices.Sort(diff)
 	for _, f := range diff {
-		if f != "experiment" {
+		// Results of two experiments differ in variant too: the
+		// experiment tells them apart with fewer rows.
+		if f != "experiment" && (f != "variant" || !slices.Contains(diff, "experiment")) {
 			return f
 		}
 	}
