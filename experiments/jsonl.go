@@ -91,8 +91,8 @@ type saturationLine struct {
 type errorLine struct {
 	identity
 	Offered  *decimal `json:"offered,omitempty"`
-	Deadlock bool    `json:"deadlock"`
-	Error    string  `json:"error"`
+	Deadlock bool     `json:"deadlock"`
+	Error    string   `json:"error"`
 }
 
 // WriteJSON writes r as one line of JSON.
