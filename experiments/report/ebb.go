@@ -60,7 +60,7 @@ func ebbFigures(results []Result) ([]*Figure, error) {
 			low := rowSeries(lo, lo.Rows[ri], "", false)
 			high := rowSeries(hi, hi.Rows[ri], "", false)
 			f.addEBBSeries(s, low, high, i, len(g.rows))
-			spread = spread || !slices.Equal(low.Y, high.Y)
+			spread = spread || !slices.Equal(f.Series[i].Low, f.Series[i].High)
 			f.addEntry(s.Name, lineThumb(i, false))
 			for _, x := range s.X {
 				if !slices.Contains(hosts, x) {
@@ -93,14 +93,16 @@ func (f *Figure) addEBBSeries(s, low, high Series, i, n int) {
 	shift := math.Pow(1.035, float64(i)-float64(n-1)/2)
 	xys := make(plotter.XYs, len(s.X))
 	errs := make(plotter.YErrors, len(s.X))
+	s.Low, s.High = slices.Clone(s.Y), slices.Clone(s.Y)
 	for k := range s.X {
-		xys[k].X, xys[k].Y = s.X[k]*shift, 100*s.Y[k]
 		if j := slices.Index(low.X, s.X[k]); j >= 0 {
-			errs[k].Low = 100 * (s.Y[k] - low.Y[j])
+			s.Low[k] = low.Y[j]
 		}
 		if j := slices.Index(high.X, s.X[k]); j >= 0 {
-			errs[k].High = 100 * (high.Y[j] - s.Y[k])
+			s.High[k] = high.Y[j]
 		}
+		xys[k].X, xys[k].Y = s.X[k]*shift, 100*s.Y[k]
+		errs[k].Low, errs[k].High = 100*(s.Y[k]-s.Low[k]), 100*(s.High[k]-s.Y[k])
 	}
 	l := &plotter.Line{XYs: xys, LineStyle: lineStyle(i, false)}
 	m := &plotter.Scatter{XYs: xys, GlyphStyle: glyphStyle(i)}

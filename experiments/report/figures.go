@@ -42,6 +42,9 @@ type Figure struct {
 type Series struct {
 	Name string
 	X, Y []float64
+	// Low and High are the ends of the error bars at each X, for series
+	// drawn with them (exchanges: the worst and best pattern).
+	Low, High []float64
 }
 
 // addEntry adds a legend entry.
