@@ -18,7 +18,7 @@ func TestSeed001Files(t *testing.T) {
 		hosts       []int
 		dispersions []string
 		params      [][2]float64 // probing's (threshold, probability)
-		ports       []string // from the topology labels, "clos p32"
+		ports       []string     // from the topology labels, "clos p32"
 	}
 	load := func(t *testing.T, pattern string) summary {
 		t.Helper()
