@@ -79,7 +79,7 @@ func ebbFigures(results []Result) ([]*Figure, error) {
 		f.Plot.X.Tick.Marker = valueTicks(hosts)
 		f.Plot.X.Min, f.Plot.X.Max = hosts[0]/1.25, hosts[len(hosts)-1]*1.25
 		f.grid.Vertical.Color = nil
-		f.Plot.Y.Min, f.Plot.Y.Max = 0, 100
+		f.Plot.Y.Min, f.Plot.Y.Max = 0, 104 // room for the caps of bars that reach 100 %
 		figs = append(figs, f)
 	}
 	return figs, nil

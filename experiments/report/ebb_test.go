@@ -164,7 +164,7 @@ func TestEBBFigures(t *testing.T) {
 	if s := f.Series[0]; !slices.Equal(s.Low, []float64{0.6, 0.35}) || !slices.Equal(s.High, []float64{0.8, 0.4}) {
 		t.Errorf("static bars %v..%v, want [0.6 0.35]..[0.8 0.4]", s.Low, s.High)
 	}
-	if f.Plot.Y.Min != 0 || f.Plot.Y.Max != 100 || f.Plot.X.Min >= 32 || f.Plot.X.Max <= 512 {
+	if f.Plot.Y.Min != 0 || f.Plot.Y.Max != 104 || f.Plot.X.Min >= 32 || f.Plot.X.Max <= 512 {
 		t.Errorf("axes x %v..%v, y %v..%v", f.Plot.X.Min, f.Plot.X.Max, f.Plot.Y.Min, f.Plot.Y.Max)
 	}
 	var labels []string
