@@ -199,8 +199,9 @@ func (r Runner) groups(exps []*Experiment) []*group {
 // Run simulates the points of exps in r's shard and calls emit for each
 // record — resumed or computed — in the order of definition: experiment
 // (variants in order), then pattern, then load, each saturation result
-// after its pattern's points, whatever the number of jobs. A failed point
-// is an error record, not an error: Run returns an error only if ctx is
+// after its pattern's points (a bisection exchange: one record per
+// exchange pattern), whatever the number of jobs. A failed point or
+// exchange is an error record, not an error: Run returns an error only if ctx is
 // cancelled, or emit or a hook fails.
 func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) error) error {
 	rn := &run{Runner: r, sim: r.Simulate}
