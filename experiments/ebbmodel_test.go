@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -56,9 +57,9 @@ func ebbRanksLikeModel(t *testing.T, file string) {
 		}
 	}
 	sim := map[string]float64{}
-	err = RunExchanges(ctx, exps, 2, func(r EBBResult) error {
-		if r.Err != nil {
-			return r.Err
+	err = Runner{Jobs: 2}.Run(ctx, exps, func(r Record) error {
+		if r.Kind != KindEBB {
+			return fmt.Errorf("%s: %s record, want ebb (%v)", r.Key(), r.Kind, r.Err)
 		}
 		sim[r.Experiment.Routing] = r.EBB.Avg
 		return nil
