@@ -69,17 +69,18 @@ func TestExchangeSinglePair(t *testing.T) {
 }
 
 // TestExchangeModes runs every mode on one random bisection of 64 hosts:
-// all packets arrive, only dispersion reorders them, and the run is
-// deterministic.
+// all packets arrive, only dispersion reorders them, probing changes
+// routes only on replies, and the run is deterministic.
 func TestExchangeModes(t *testing.T) {
 	rng := kernel.NewRNG(3)
 	partner, err := traffic.RandomBisection(64, &rng)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []nic.Mode{nic.Static, nic.Random, nic.Adaptive} {
+	for _, m := range []nic.Mode{nic.Static, nic.Random, nic.Adaptive, nic.Probing} {
 		t.Run(m.String(), func(t *testing.T) {
 			cfg := myrinetConfig(t, 16, 64, m)
+			cfg.Dispersion.MaxProbes = 32
 			x := smallExchange()
 			x.Partner = partner
 			st, err := RunExchange(context.Background(), cfg, x)
@@ -106,6 +107,10 @@ func TestExchangeModes(t *testing.T) {
 			case nic.Adaptive:
 				if st.RouteChanges == 0 {
 					t.Error("adaptive: no route change")
+				}
+			case nic.Probing:
+				if st.Probes == 0 || st.RouteChanges == 0 || st.RouteChanges > st.Probes {
+					t.Errorf("probing: %d probes, %d route changes; want some of each, no more changes than probes", st.Probes, st.RouteChanges)
 				}
 			}
 			again, err := RunExchange(context.Background(), cfg, x)
