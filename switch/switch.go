@@ -736,7 +736,7 @@ func (s *Switch) grant(now kernel.Time, port, outVL, li int32, next *kernel.Time
 	}
 	l.state = active
 	l.outVL = uint8(outVL)
-	l.flits = uint16(s.pool.Get(l.q.Front().Pkt).Flits)
+	l.flits = uint16(p.Flits)
 	l.reserved = s.mode == CutThrough && o.fc.Reserve(now, int(outVL), int(l.flits))
 	k := s.runLength(now, o, l, next)
 	if k == 0 {
