@@ -23,7 +23,7 @@ const (
 	DefaultDispersion   = "static"
 	DefaultThreshold    = 4   // seed 001 §5.3
 	DefaultProbability  = 0.5 // seed 001 §5.3
-	DefaultMaxProbes    = 8
+	DefaultMaxProbes    = 32  // seed 001 §4.3: every route (16) probed more than once
 	DefaultMessages     = 4
 	DefaultMessageBytes = 65536
 	DefaultMTUBytes     = 4096

@@ -109,16 +109,11 @@ func (n *NIC) chooseRoute(now kernel.Time, pi int32) {
 		}
 		n.routeOf[dst] = int32(r)
 	case Probing:
-		r = int(n.routeOf[dst])
-		if r < 0 || r >= routes {
-			r = int(routing.StaticRoute(src, dst) % uint64(routes))
-		}
-		r = n.probing(now, dst, r, routes)
+		r = n.probing(dst)
 		n.routeOf[dst] = int32(r)
 	default:
 		return
 	}
-	p = n.pool.Get(pi) // probing may have grown the pool
 	p.DLID, _, _ = n.multi.SourceRoute(src, dst, r)
 }
 
@@ -135,8 +130,8 @@ func (n *NIC) stop(now kernel.Time) {
 // ⌈s / L⌉ stopped packets (at least one), L the packet's length, so a NIC
 // starved for a long time counts the packets it could have sent meanwhile
 // whether the switches interleave packets fairly or serve one flow after
-// another.
-func (n *NIC) countStopped() {
+// another. A Probing NIC may send a probe at now.
+func (n *NIC) countStopped(now kernel.Time) {
 	units := 1 + max(int64(n.stalled)-1, 0)/int64(max(n.curFlits, 1))
 	n.stopHit, n.stalled = false, 0
 	if n.stopped == nil {
@@ -144,4 +139,7 @@ func (n *NIC) countStopped() {
 	}
 	s := &n.stopped[n.curDst]
 	*s = uint16(min(int64(*s)+units, int64(^uint16(0))))
+	if n.probes != nil {
+		n.probeStopped(now, int(n.curDst), units)
+	}
 }

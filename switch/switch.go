@@ -43,8 +43,15 @@
 // connected to an output for a whole run, where a per-flit crossbar could
 // switch it to another output between two flits.
 //
-// A route probe (flit.Probe) whose head cannot leave when it is due, for
-// want of a free output or of room downstream, is marked flit.Blocked.
+// A route probe (flit.Probe) is marked flit.Blocked when the route it
+// tries is in use by another flow (seed 001 §4.3): when its head cannot
+// leave when it is due, for want of room downstream or because its output
+// is held by, or busy with, a packet of another source; or when it gets
+// an output whose last packet, from another source, left less than that
+// packet's length ago (a stream's back-to-back packets leave gaps of a few
+// cycles that a probe must not take for a free link). The source's own
+// packets do not block its probes: every route to a destination shares
+// the link to the destination host with them.
 //
 // When a run ends the output arbitrates again. Link arbitration is by
 // packet, as on InfiniBand: the output continues the packet of its last run
@@ -188,6 +195,14 @@ type outPort struct {
 	fc   flowctl.Control // the link out of this port
 	held uint16          // bit v set while a packet holds output VL v
 	busy bool            // listed in Switch.busy
+	// owner is the source host of the packets granted here since the
+	// output was last without a packet in progress, if they all come from
+	// one host, else −1 (for route probes).
+	owner int32
+	// freed is the cycle the output's last packet tail left, modulo 2³²,
+	// and lastLen that packet's length (for route probes).
+	freed   uint32
+	lastLen uint16
 }
 
 // Switch is one switch. It is not safe for concurrent use; a simulation is
@@ -312,6 +327,9 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		waiting:      make([]uint64, (p.Ports*p.VLs+63)/64),
 		cand:         make([]routing.Candidate, 0, p.Ports),
 	}
+	for i := range s.out {
+		s.out[i].owner = -1
+	}
 	s.maxRun = int32(p.MaxRun)
 	if s.maxRun <= 0 {
 		s.maxRun = MaxPacketFlits
@@ -432,11 +450,11 @@ func (s *Switch) Tick(now kernel.Time) {
 			}
 			port, ovl := s.selectOutput(now, li, &next)
 			if port < 0 {
-				s.markProbe(li)
+				s.markProbe(li, -1)
 				continue // no room, or no free output VL: a tick or a credit will tell
 			}
 			if f := s.freeAt(port); f > now {
-				s.markProbe(li)
+				s.markProbe(li, port)
 				// The output is busy with a run: the head waits for its end
 				// and then selects again. It is not looked at meanwhile, so
 				// when it selects does not depend on when the switch ticks.
@@ -465,10 +483,35 @@ func (s *Switch) Tick(now kernel.Time) {
 }
 
 // markProbe marks the head packet of lane li Blocked if it is a route
-// probe: it could not leave when it was due.
-func (s *Switch) markProbe(li int32) {
-	if p := s.pool.Get(s.lanes[li].q.Front().Pkt); p.Probe&flit.Probe != 0 {
-		p.Probe |= flit.Blocked
+// probe: it could not leave when it was due, on output port (−1: the
+// candidates selectOutput left in s.cand, none of which it could take).
+// An output held only by packets of the probe's own source does not
+// block it: every route to the destination shares the link to the
+// destination host with the source's own traffic, so that traffic says
+// nothing about the route probed. An output stopped by flow control does.
+func (s *Switch) markProbe(li, port int32) {
+	p := s.pool.Get(s.lanes[li].q.Front().Pkt)
+	if p.Probe&flit.Probe == 0 {
+		return
+	}
+	own := func(port int32) bool {
+		o := &s.out[port]
+		return o.owner == p.Src
+	}
+	if port >= 0 {
+		if !own(port) {
+			p.Probe |= flit.Blocked
+		}
+		return
+	}
+	inPort, inVL := int(li/s.vls), int(li%s.vls)
+	for _, c := range s.cand {
+		o := &s.out[c.Port]
+		ovl := s.route.OutVL(int(s.id), inPort, inVL, int(p.SL), int(c.Port))
+		if o.held&(1<<ovl) == 0 || !own(c.Port) {
+			p.Probe |= flit.Blocked
+			return
+		}
 	}
 }
 
@@ -674,6 +717,17 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 func (s *Switch) grant(now kernel.Time, port, outVL, li int32, next *kernel.Time) {
 	o := &s.out[port]
 	l := &s.lanes[li]
+	p := s.pool.Get(l.q.Front().Pkt)
+	if p.Probe&flit.Probe != 0 && o.owner >= 0 && o.owner != p.Src && o.n == 0 && uint32(now)-o.freed < uint32(o.lastLen) {
+		// The link carried another flow's packet within the last packet
+		// time: it is in use, though the probe found it between two packets.
+		p.Probe |= flit.Blocked
+	}
+	if o.n == 0 {
+		o.owner = p.Src
+	} else if o.owner != p.Src {
+		o.owner = -1
+	}
 	o.held |= 1 << outVL
 	o.active[o.n] = int16(li)
 	o.n++
@@ -683,7 +737,7 @@ func (s *Switch) grant(now kernel.Time, port, outVL, li int32, next *kernel.Time
 	}
 	l.state = active
 	l.outVL = uint8(outVL)
-	l.flits = uint16(s.pool.Get(l.q.Front().Pkt).Flits)
+	l.flits = uint16(p.Flits)
 	l.reserved = s.mode == CutThrough && o.fc.Reserve(now, int(outVL), int(l.flits))
 	k := s.runLength(now, o, l, next)
 	if k == 0 {
@@ -778,6 +832,7 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 	// The tail leaves at end−1 and the output is busy until end, so the
 	// output VL is free for the next packet from then on.
 	o.held &^= 1 << l.outVL
+	o.freed, o.lastLen = uint32(end), l.flits
 	n := o.n
 	copy(o.active[ai:n], o.active[ai+1:n])
 	o.n--
