@@ -74,9 +74,24 @@ func (x *layerCDG) used() int {
 	return n
 }
 
-// errLayers reports that the paths need more layers than available.
-func errLayers(name string, vls int) error {
-	return fmt.Errorf("vls: routing %s needs more than %d virtual lanes on this network (a channel dependency cycle remains in the last layer); configure more", name, vls)
+// maxLayers is the most layers dfsssp and lash compute (a layer is a
+// byte); they compute every layer they need up to it, so that too few VLs
+// are reported with the number needed.
+const maxLayers = 255
+
+// errLayers reports that name's paths need more layers than the vls
+// configured: need layers, or more than maxLayers when need is 0.
+func errLayers(name string, need, vls int) error {
+	count := fmt.Sprintf("%d virtual layers", need)
+	if need == 0 {
+		count = fmt.Sprintf("more than %d virtual layers", maxLayers)
+	}
+	hint := "configure vls = " + fmt.Sprint(need)
+	if need == 0 || need > MaxVLs {
+		hint = fmt.Sprintf("more than the %d virtual lanes a link has; use a routing that needs fewer (updn, or dor on its topology)", MaxVLs)
+	}
+	return fmt.Errorf("vls: routing %s needs %s on this network (one per acyclic part of its channel dependency graph), %d configured; %s",
+		name, count, vls, hint)
 }
 
 // dfLayers is the offline layer assignment of DFSSSP (seed 002 Algorithm
@@ -182,7 +197,7 @@ func (x *layerCDG) breakCycles(name string, l int, start, paths []int32) error {
 // move moves every path of layer l inducing dependency e to layer l+1.
 func (x *layerCDG) move(name string, l int, e int32, start, paths []int32) error {
 	if l+1 >= x.max {
-		return errLayers(name, x.max)
+		return errLayers(name, 0, x.max)
 	}
 	next := x.counts(l + 1)
 	cur := x.cnt[l]
@@ -239,7 +254,7 @@ func (x *layerCDG) lashLayers(name string) error {
 				}
 			}
 			if !placed {
-				return errLayers(name, x.max)
+				return errLayers(name, 0, x.max)
 			}
 		}
 	}
@@ -361,7 +376,8 @@ func (x *layerCDG) tail(e int32) int32 {
 }
 
 // newLayered builds dfsssp (SSSP tables, offline layers) or lash (minhop
-// tables, online layers) with at most vls layers.
+// tables, online layers). It computes up to maxLayers layers and fails,
+// naming vls and the layers needed, when they are more than vls.
 func newLayered(name string, net *topologies.Network, vls int) (*Tables, error) {
 	var t *Tables
 	var err error
@@ -374,7 +390,7 @@ func newLayered(name string, net *topologies.Network, vls int) (*Tables, error) 
 		return nil, err
 	}
 	t.name = name
-	x := newLayerCDG(t, net, newGraph(net), min(vls, 255))
+	x := newLayerCDG(t, net, newGraph(net), maxLayers)
 	if name == "lash" {
 		err = x.lashLayers(name)
 	} else {
@@ -382,6 +398,9 @@ func newLayered(name string, net *topologies.Network, vls int) (*Tables, error) 
 	}
 	if err != nil {
 		return nil, err
+	}
+	if t.layers > vls {
+		return nil, errLayers(name, t.layers, vls)
 	}
 	return t, nil
 }
