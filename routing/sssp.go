@@ -23,7 +23,7 @@ const hopWeight = int64(1) << 40
 // examples of Fig. 2 and 3 come out as stated.
 type ssspState struct {
 	g     *graph
-	load  []int64 // routes over each channel
+	cable []int64 // routes over each channel's link, both directions
 	dist  []int64
 	done  []bool
 	order []int32 // switches in the order Dijkstra settled them
@@ -33,7 +33,7 @@ type ssspState struct {
 func newSSSPState(g *graph) *ssspState {
 	st := &ssspState{
 		g:     g,
-		load:  make([]int64, g.channels()),
+		cable: make([]int64, g.channels()),
 		dist:  make([]int64, g.n),
 		done:  make([]bool, g.n),
 		order: make([]int32, 0, g.n),
@@ -44,7 +44,13 @@ func newSSSPState(g *graph) *ssspState {
 
 // weight returns the weight of channel c.
 func (st *ssspState) weight(c int32) int64 {
-	return hopWeight + st.load[c] + st.load[st.g.chRev[c]]
+	return hopWeight + st.cable[c]
+}
+
+// addLoad adds n routes to channel c: to the load of its link.
+func (st *ssspState) addLoad(c int32, n int64) {
+	st.cable[c] += n
+	st.cable[st.g.chRev[c]] += n
 }
 
 // toward runs Dijkstra toward switch t: dist[u] becomes the least weight
@@ -115,7 +121,7 @@ func newSSSP(name string, net *topologies.Network, vls int) (*Tables, error) {
 		for i := len(st.order) - 1; i > 0; i-- {
 			s := st.order[i]
 			c := next[s]
-			st.load[c] += flow[s]
+			st.addLoad(c, flow[s])
 			flow[g.chTo[c]] += flow[s]
 		}
 	}
@@ -202,7 +208,7 @@ func (st *ssspState) routePair(t *Tables, parent []int32, src int32, v int, dst 
 		x := g.chTo[g.chRev[c]]
 		t.lft[int(x)*t.hosts+v] = uint16(g.chPort[c])
 		if count {
-			st.load[c]++
+			st.addLoad(c, 1)
 		}
 		y = x
 	}
