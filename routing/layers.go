@@ -225,6 +225,11 @@ func (x *layerCDG) move(name string, l int, e int32, start, paths []int32) error
 func (x *layerCDG) lashLayers(name string) error {
 	t := x.t
 	var orders []*topoOrder
+	// dead[l] marks the dependencies that close a cycle with the paths
+	// already on layer l: layers only grow, so they always will, and a
+	// path inducing one skips the layer without a search (most searches
+	// otherwise fail on such dependencies, again and again).
+	var dead [][]uint64
 	for s := range t.sws {
 		for d := range t.hosts {
 			x.pathDeps(s, d)
@@ -236,15 +241,25 @@ func (x *layerCDG) lashLayers(name string) error {
 				cnt := x.counts(l)
 				for len(orders) <= l {
 					orders = append(orders, newTopoOrder(x.g.channels()))
+					dead = append(dead, make([]uint64, (len(cnt)+63)/64))
 				}
-				ok := true
+				if x.anyDead(dead[l]) {
+					continue
+				}
+				ok, grown := true, false
 				for i, e := range x.deps {
-					if cnt[e] == 0 && !orders[l].add(x, cnt, x.tail(e), e) {
-						for _, f := range x.deps[:i] {
-							cnt[f]--
+					if cnt[e] == 0 {
+						if !orders[l].add(x, cnt, x.tail(e), e) {
+							if !grown { // the cycle is in the layer without this path
+								dead[l][e/64] |= 1 << (e % 64)
+							}
+							for _, f := range x.deps[:i] {
+								cnt[f]--
+							}
+							ok = false
+							break
 						}
-						ok = false
-						break
+						grown = true
 					}
 					cnt[e]++
 				}
@@ -260,6 +275,16 @@ func (x *layerCDG) lashLayers(name string) error {
 	}
 	t.layers = x.used()
 	return nil
+}
+
+// anyDead reports whether one of x.deps is marked in the bitset dead.
+func (x *layerCDG) anyDead(dead []uint64) bool {
+	for _, e := range x.deps {
+		if dead[e/64]&(1<<(e%64)) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // topoOrder is a topological order of the channels of one layer's
