@@ -115,3 +115,22 @@ func TestEngineFamilyMatrix(t *testing.T) {
 		}
 	}
 }
+
+// TestErrLayers: too few VLs for dfsssp or lash is an error naming vls
+// and the layers needed, with a hint that depends on whether a link has
+// that many VLs.
+func TestErrLayers(t *testing.T) {
+	tests := []struct {
+		need, vls int
+		want      string
+	}{
+		{2, 1, "vls: routing dfsssp needs 2 virtual layers on this network (one per acyclic part of its channel dependency graph), 1 configured; configure vls = 2"},
+		{24, 15, "vls: routing dfsssp needs 24 virtual layers on this network (one per acyclic part of its channel dependency graph), 15 configured; more than the 16 virtual lanes a link has; use a routing that needs fewer (updn, or dor on its topology)"},
+		{0, 255, "vls: routing dfsssp needs more than 255 virtual layers on this network (one per acyclic part of its channel dependency graph), 255 configured; more than the 16 virtual lanes a link has; use a routing that needs fewer (updn, or dor on its topology)"},
+	}
+	for _, tc := range tests {
+		if got := errLayers("dfsssp", tc.need, tc.vls).Error(); got != tc.want {
+			t.Errorf("errLayers(%d, %d) = %q, want %q", tc.need, tc.vls, got, tc.want)
+		}
+	}
+}
