@@ -23,9 +23,9 @@ func isTreeKind(kind string) bool {
 //     u_l of the u_l up ports (u_j the up ports of the first switch of
 //     level j; D-mod-k of Zahavi), and the down port number d mod k of the
 //     k down ports toward d's leaf (k > 1 only with parallel links).
-//   - ftree: like OpenSM's ftree, destinations in index order, each switch
-//     takes the up (or valid down) port that carries the fewest
-//     destinations so far, ties to the lowest port.
+//   - ftree: like OpenSM's ftree, one down path per destination from the
+//     top, chosen link by link by the fewest destinations so far, which
+//     the other switches' up entries lead into (see ftreeRoutes).
 //
 // Paths go up then down only, so one VL suffices (no channel dependency
 // cycle), and they are minimal.
@@ -85,12 +85,18 @@ func newTreeRouting(name string, net *topologies.Network, vls int) (*Tables, err
 	for s, sw := range net.Switches {
 		load[s] = make([]int32, len(sw.Ports))
 	}
+	for d, a := range net.Hosts {
+		if level[a.Switch] != 0 {
+			return nil, fmt.Errorf("algorithm: routing %s: host %d is on switch %d, which is not a leaf (level 0)", name, d, a.Switch)
+		}
+	}
+	if name == "ftree" {
+		ftreeRoutes(t, net, level, below, words, load)
+		return t, nil
+	}
 	var cand []int32
 	for d, a := range net.Hosts {
 		leaf := int(a.Switch)
-		if level[leaf] != 0 {
-			return nil, fmt.Errorf("algorithm: routing %s: host %d is on switch %d, which is not a leaf (level 0)", name, d, leaf)
-		}
 		for s, sw := range net.Switches {
 			if s == leaf {
 				continue
@@ -111,13 +117,6 @@ func newTreeRouting(name string, net *topologies.Network, vls int) (*Tables, err
 			}
 			var port int32
 			switch {
-			case name == "ftree":
-				port = cand[0]
-				for _, c := range cand[1:] {
-					if load[s][c] < load[s][port] {
-						port = c
-					}
-				}
 			case goDown:
 				port = cand[d%len(cand)]
 			default:

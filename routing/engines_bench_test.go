@@ -31,20 +31,20 @@ func BenchmarkDFSSSPFlatFly4096(b *testing.B) { benchEngine(b, ff4096(), "dfsssp
 func BenchmarkLASHFlatFly4096(b *testing.B)   { benchEngine(b, ff4096(), "lash") }
 
 // BenchmarkDFSSSPFlatFly16384 routes the 16,384-host FlatFly preset with
-// up to 64 layers (more than the 15 VLs New allows) to count the layers
-// the offline assignment needs there.
+// all the layers it needs (more than the 16 VLs New allows) to count
+// them.
 func BenchmarkDFSSSPFlatFly16384(b *testing.B) { benchLayers(b, "dfsssp") }
 
 // BenchmarkLASHFlatFly16384 is BenchmarkDFSSSPFlatFly16384 for lash.
 func BenchmarkLASHFlatFly16384(b *testing.B) { benchLayers(b, "lash") }
 
 // benchLayers builds engine alg (dfsssp or lash) on the 16,384-host
-// FlatFly preset with up to 64 layers and reports the layers used.
+// FlatFly preset with up to maxLayers layers and reports the layers used.
 func benchLayers(b *testing.B, alg string) {
 	net := mustBuild(b, topologies.Spec{Preset: "flatfly"})
 	b.ResetTimer()
 	for range b.N {
-		t, err := newLayered(alg, net, 64)
+		t, err := newLayered(alg, net, maxLayers)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package routing
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"netsim/topologies"
@@ -122,8 +123,9 @@ func TestDFSSSPRings(t *testing.T) {
 			t.Errorf("ring %d: dfsssp dependency cycle %v", tc.switches, cyc)
 		}
 		if tc.layers > 1 {
-			if _, err := New(Spec{Algorithm: "dfsssp", VLs: 1}, net); err == nil || err.Error()[:4] != "vls:" {
-				t.Errorf("ring %d: dfsssp on 1 VL: error %v, want one naming vls", tc.switches, err)
+			want := fmt.Sprintf("vls: routing dfsssp needs %d virtual layers on this network", tc.layers)
+			if _, err := New(Spec{Algorithm: "dfsssp", VLs: 1}, net); err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("ring %d: dfsssp on 1 VL: error %v, want one starting %q", tc.switches, err, want)
 			}
 		}
 	}

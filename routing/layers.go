@@ -74,9 +74,24 @@ func (x *layerCDG) used() int {
 	return n
 }
 
-// errLayers reports that the paths need more layers than available.
-func errLayers(name string, vls int) error {
-	return fmt.Errorf("vls: routing %s needs more than %d virtual lanes on this network (a channel dependency cycle remains in the last layer); configure more", name, vls)
+// maxLayers is the most layers dfsssp and lash compute (a layer is a
+// byte); they compute every layer they need up to it, so that too few VLs
+// are reported with the number needed.
+const maxLayers = 255
+
+// errLayers reports that name's paths need more layers than the vls
+// configured: need layers, or more than maxLayers when need is 0.
+func errLayers(name string, need, vls int) error {
+	count := fmt.Sprintf("%d virtual layers", need)
+	if need == 0 {
+		count = fmt.Sprintf("more than %d virtual layers", maxLayers)
+	}
+	hint := "configure vls = " + fmt.Sprint(need)
+	if need == 0 || need > MaxVLs {
+		hint = fmt.Sprintf("more than the %d virtual lanes a link has; use a routing that needs fewer (updn, or dor on its topology)", MaxVLs)
+	}
+	return fmt.Errorf("vls: routing %s needs %s on this network (one per acyclic part of its channel dependency graph), %d configured; %s",
+		name, count, vls, hint)
 }
 
 // dfLayers is the offline layer assignment of DFSSSP (seed 002 Algorithm
@@ -182,7 +197,7 @@ func (x *layerCDG) breakCycles(name string, l int, start, paths []int32) error {
 // move moves every path of layer l inducing dependency e to layer l+1.
 func (x *layerCDG) move(name string, l int, e int32, start, paths []int32) error {
 	if l+1 >= x.max {
-		return errLayers(name, x.max)
+		return errLayers(name, 0, x.max)
 	}
 	next := x.counts(l + 1)
 	cur := x.cnt[l]
@@ -210,6 +225,11 @@ func (x *layerCDG) move(name string, l int, e int32, start, paths []int32) error
 func (x *layerCDG) lashLayers(name string) error {
 	t := x.t
 	var orders []*topoOrder
+	// dead[l] marks the dependencies that close a cycle with the paths
+	// already on layer l: layers only grow, so they always will, and a
+	// path inducing one skips the layer without a search (most searches
+	// otherwise fail on such dependencies, again and again).
+	var dead [][]uint64
 	for s := range t.sws {
 		for d := range t.hosts {
 			x.pathDeps(s, d)
@@ -221,15 +241,25 @@ func (x *layerCDG) lashLayers(name string) error {
 				cnt := x.counts(l)
 				for len(orders) <= l {
 					orders = append(orders, newTopoOrder(x.g.channels()))
+					dead = append(dead, make([]uint64, (len(cnt)+63)/64))
 				}
-				ok := true
+				if x.anyDead(dead[l]) {
+					continue
+				}
+				ok, grown := true, false
 				for i, e := range x.deps {
-					if cnt[e] == 0 && !orders[l].add(x, cnt, x.tail(e), e) {
-						for _, f := range x.deps[:i] {
-							cnt[f]--
+					if cnt[e] == 0 {
+						if !orders[l].add(x, cnt, x.tail(e), e) {
+							if !grown { // the cycle is in the layer without this path
+								dead[l][e/64] |= 1 << (e % 64)
+							}
+							for _, f := range x.deps[:i] {
+								cnt[f]--
+							}
+							ok = false
+							break
 						}
-						ok = false
-						break
+						grown = true
 					}
 					cnt[e]++
 				}
@@ -239,7 +269,7 @@ func (x *layerCDG) lashLayers(name string) error {
 				}
 			}
 			if !placed {
-				return errLayers(name, x.max)
+				return errLayers(name, 0, x.max)
 			}
 		}
 	}
@@ -247,17 +277,27 @@ func (x *layerCDG) lashLayers(name string) error {
 	return nil
 }
 
+// anyDead reports whether one of x.deps is marked in the bitset dead.
+func (x *layerCDG) anyDead(dead []uint64) bool {
+	for _, e := range x.deps {
+		if dead[e/64]&(1<<(e%64)) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // topoOrder is a topological order of the channels of one layer's
 // dependency graph (Pearce and Kelly's dynamic topological sort).
 type topoOrder struct {
-	ord     []int32 // position of each channel
-	seen    []int32 // search stamps
-	stamp   int32
-	fwd     []int32 // channels reached forward from the new head
-	back    []int32 // channels reached backward from the new tail
-	stack   []int32
-	slots   []int32
-	scratch []int32
+	ord   []int32 // position of each channel
+	seen  []int32 // search stamps
+	stamp int32
+	fwd   []int32 // channels reached forward from the new head
+	back  []int32 // channels reached backward from the new tail
+	stack []int32
+	slots []int32
+	keys  []int64 // position << 32 | channel, of back then fwd
 }
 
 func newTopoOrder(n int) *topoOrder {
@@ -325,23 +365,26 @@ func (o *topoOrder) add(x *layerCDG, cnt []int32, a, e int32) bool {
 			}
 		}
 	}
-	// The back set goes before the forward set, in the slots both held.
-	byOrd := func(s []int32) {
-		slices.SortFunc(s, func(p, q int32) int { return int(o.ord[p] - o.ord[q]) })
-	}
-	byOrd(o.back)
-	byOrd(o.fwd)
-	o.slots = o.slots[:0]
+	// The back set goes before the forward set, each in its order, in the
+	// slots both held. Sorting (position, channel) packed in one integer
+	// is faster than sorting channels by looking their positions up.
+	o.keys = o.keys[:0]
 	for _, c := range o.back {
-		o.slots = append(o.slots, o.ord[c])
+		o.keys = append(o.keys, int64(o.ord[c])<<32|int64(c))
 	}
+	nb := len(o.keys)
 	for _, c := range o.fwd {
-		o.slots = append(o.slots, o.ord[c])
+		o.keys = append(o.keys, int64(o.ord[c])<<32|int64(c))
+	}
+	slices.Sort(o.keys[:nb])
+	slices.Sort(o.keys[nb:])
+	o.slots = o.slots[:0]
+	for _, k := range o.keys {
+		o.slots = append(o.slots, int32(k>>32))
 	}
 	slices.Sort(o.slots)
-	o.scratch = append(append(o.scratch[:0], o.back...), o.fwd...)
-	for i, c := range o.scratch {
-		o.ord[c] = o.slots[i]
+	for i, k := range o.keys {
+		o.ord[int32(k)] = o.slots[i]
 	}
 	return true
 }
@@ -361,7 +404,8 @@ func (x *layerCDG) tail(e int32) int32 {
 }
 
 // newLayered builds dfsssp (SSSP tables, offline layers) or lash (minhop
-// tables, online layers) with at most vls layers.
+// tables, online layers). It computes up to maxLayers layers and fails,
+// naming vls and the layers needed, when they are more than vls.
 func newLayered(name string, net *topologies.Network, vls int) (*Tables, error) {
 	var t *Tables
 	var err error
@@ -374,7 +418,7 @@ func newLayered(name string, net *topologies.Network, vls int) (*Tables, error) 
 		return nil, err
 	}
 	t.name = name
-	x := newLayerCDG(t, net, newGraph(net), min(vls, 255))
+	x := newLayerCDG(t, net, newGraph(net), maxLayers)
 	if name == "lash" {
 		err = x.lashLayers(name)
 	} else {
@@ -382,6 +426,9 @@ func newLayered(name string, net *topologies.Network, vls int) (*Tables, error) 
 	}
 	if err != nil {
 		return nil, err
+	}
+	if t.layers > vls {
+		return nil, errLayers(name, t.layers, vls)
 	}
 	return t, nil
 }

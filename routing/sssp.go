@@ -1,10 +1,7 @@
 package routing
 
 import (
-	"cmp"
 	"fmt"
-
-	pq "github.com/emirpasic/gods/v2/queues/priorityqueue"
 
 	"netsim/topologies"
 )
@@ -20,47 +17,40 @@ const MaxP2SSSPHosts = 1024
 // same purpose), and among minimal paths the least loaded one.
 const hopWeight = int64(1) << 40
 
-// queued is an entry of the Dijkstra priority queue.
-type queued struct {
-	dist int64
-	sw   int32
-}
-
-// byDist orders queue entries by distance, then switch index, so that the
-// searches are deterministic.
-func byDist(a, b queued) int {
-	if c := cmp.Compare(a.dist, b.dist); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.sw, b.sw)
-}
-
 // ssspState holds the link loads and search buffers of the SSSP routings.
 // The weight of channel c is hopWeight plus the routes over its link in
 // both directions (the load of the cable): with this weight the seed's
 // examples of Fig. 2 and 3 come out as stated.
 type ssspState struct {
 	g     *graph
-	load  []int64 // routes over each channel
+	cable []int64 // routes over each channel's link, both directions
 	dist  []int64
 	done  []bool
 	order []int32 // switches in the order Dijkstra settled them
-	queue *pq.Queue[queued]
+	queue *distHeap
 }
 
 func newSSSPState(g *graph) *ssspState {
-	return &ssspState{
+	st := &ssspState{
 		g:     g,
-		load:  make([]int64, g.channels()),
+		cable: make([]int64, g.channels()),
 		dist:  make([]int64, g.n),
 		done:  make([]bool, g.n),
-		queue: pq.NewWith(byDist),
+		order: make([]int32, 0, g.n),
 	}
+	st.queue = newDistHeap(st.dist)
+	return st
 }
 
 // weight returns the weight of channel c.
 func (st *ssspState) weight(c int32) int64 {
-	return hopWeight + st.load[c] + st.load[st.g.chRev[c]]
+	return hopWeight + st.cable[c]
+}
+
+// addLoad adds n routes to channel c: to the load of its link.
+func (st *ssspState) addLoad(c int32, n int64) {
+	st.cable[c] += n
+	st.cable[st.g.chRev[c]] += n
 }
 
 // toward runs Dijkstra toward switch t: dist[u] becomes the least weight
@@ -72,21 +62,18 @@ func (st *ssspState) toward(t int32) {
 	}
 	st.order = st.order[:0]
 	st.dist[t] = 0
-	st.queue.Enqueue(queued{0, t})
-	for !st.queue.Empty() {
-		q, _ := st.queue.Dequeue()
-		v := q.sw
-		if st.done[v] || q.dist != st.dist[v] {
-			continue
-		}
+	st.queue.update(t)
+	for len(st.queue.sw) > 0 {
+		v := st.queue.pop()
 		st.done[v] = true
 		st.order = append(st.order, v)
+		dv := st.dist[v]
 		for c := g.chStart[v]; c < g.chStart[v+1]; c++ {
 			u := g.chTo[c]
-			nd := q.dist + st.weight(g.chRev[c]) // channel u→v
+			nd := dv + st.weight(g.chRev[c]) // channel u→v
 			if !st.done[u] && (st.dist[u] < 0 || nd < st.dist[u]) {
 				st.dist[u] = nd
-				st.queue.Enqueue(queued{nd, u})
+				st.queue.update(u)
 			}
 		}
 	}
@@ -134,7 +121,7 @@ func newSSSP(name string, net *topologies.Network, vls int) (*Tables, error) {
 		for i := len(st.order) - 1; i > 0; i-- {
 			s := st.order[i]
 			c := next[s]
-			st.load[c] += flow[s]
+			st.addLoad(c, flow[s])
 			flow[g.chTo[c]] += flow[s]
 		}
 	}
@@ -191,14 +178,9 @@ func (st *ssspState) routePair(t *Tables, parent []int32, src int32, v int, dst 
 		st.dist[i], st.done[i], parent[i] = -1, false, -1
 	}
 	st.dist[src] = 0
-	st.queue.Clear()
-	st.queue.Enqueue(queued{0, src})
-	for !st.queue.Empty() {
-		q, _ := st.queue.Dequeue()
-		x := q.sw
-		if st.done[x] || q.dist != st.dist[x] {
-			continue
-		}
+	st.queue.update(src)
+	for len(st.queue.sw) > 0 {
+		x := st.queue.pop()
 		st.done[x] = true
 		if x == dst {
 			break
@@ -210,14 +192,14 @@ func (st *ssspState) routePair(t *Tables, parent []int32, src int32, v int, dst 
 		}
 		for c := lo; c < hi; c++ {
 			y := g.chTo[c]
-			nd := q.dist + st.weight(c)
+			nd := st.dist[x] + st.weight(c)
 			if !st.done[y] && (st.dist[y] < 0 || nd < st.dist[y]) {
 				st.dist[y], parent[y] = nd, c
-				st.queue.Enqueue(queued{nd, y})
+				st.queue.update(y)
 			}
 		}
 	}
-	st.queue.Clear()
+	st.queue.clear()
 	if !st.done[dst] {
 		return fmt.Errorf("algorithm: routing p2sssp: switch %d cannot reach switch %d", src, dst)
 	}
@@ -226,7 +208,7 @@ func (st *ssspState) routePair(t *Tables, parent []int32, src int32, v int, dst 
 		x := g.chTo[g.chRev[c]]
 		t.lft[int(x)*t.hosts+v] = uint16(g.chPort[c])
 		if count {
-			st.load[c]++
+			st.addLoad(c, 1)
 		}
 		y = x
 	}

@@ -62,9 +62,10 @@ func newUpDown(net *topologies.Network, vls int) (*Tables, error) {
 	down := make([]int32, g.n) // all-down distance to t, −1 if none
 	any := make([]int32, g.n)  // legal distance to t
 	var queue []int32
+	var buckets [][]int32
 	for d, a := range net.Hosts {
 		tsw := int(a.Switch)
-		updnDistances(g, up, tsw, down, any, queue)
+		queue, buckets = updnDistances(g, up, tsw, down, any, queue, buckets)
 		for s := range g.n {
 			if s == tsw {
 				continue
@@ -94,8 +95,9 @@ func newUpDown(net *topologies.Network, vls int) (*Tables, error) {
 
 // updnDistances fills down (shortest all-down distance to t, −1 if none)
 // and any (distance when switches with an all-down path use it and the
-// others go up first) for destination switch t.
-func updnDistances(g *graph, up []bool, t int, down, any []int32, queue []int32) {
+// others go up first) for destination switch t. It returns its buffers
+// queue and buckets for the next call.
+func updnDistances(g *graph, up []bool, t int, down, any []int32, queue []int32, buckets [][]int32) ([]int32, [][]int32) {
 	for i := range down {
 		down[i], any[i] = -1, -1
 	}
@@ -114,7 +116,9 @@ func updnDistances(g *graph, up []bool, t int, down, any []int32, queue []int32)
 	}
 	// The others go up first: a BFS by distance (buckets, since the down
 	// set starts at different distances) over reversed up channels.
-	var buckets [][]int32
+	for i := range buckets {
+		buckets[i] = buckets[i][:0]
+	}
 	for _, v := range queue {
 		any[v] = down[v]
 		for int(any[v]) >= len(buckets) {
@@ -140,4 +144,5 @@ func updnDistances(g *graph, up []bool, t int, down, any []int32, queue []int32)
 			}
 		}
 	}
+	return queue, buckets
 }
