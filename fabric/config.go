@@ -57,8 +57,8 @@ type Config struct {
 	// routing (routing.Multipath, e.g. "source"); the zero value is static.
 	Dispersion nic.Dispersion
 
-	// SkipDrain, if set, is called at the end of the measurement window
-	// with the statistics of the window, which are final then: Offered,
+	// SkipDrain, if set, is called at the end of the measurement window,
+	// if there is a drain to run, with the statistics of the window, which are final then: Offered,
 	// Generated, Accepted, MeasuredPackets, QueueStart and QueueEnd (the
 	// others hold their values so far). If it returns true the run ends
 	// there, without the drain, and Stats.DrainSkipped is set. Callers

@@ -400,12 +400,12 @@ func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
 		return fail(err)
 	}
 	st.QueueEnd = p.queued()
-	if cfg.SkipDrain != nil {
+	arrived := func() bool { return p.meter.Delivered == p.meter.MeasuredPackets }
+	if cfg.SkipDrain != nil && cfg.Drain > 0 && !arrived() {
 		p.fill(&st)
 		st.DrainSkipped = cfg.SkipDrain(st)
 	}
 	if !st.DrainSkipped {
-		arrived := func() bool { return p.meter.Delivered == p.meter.MeasuredPackets }
 		if err := p.runTo(ctx, kernel.Time(cfg.Warmup+cfg.Measure+cfg.Drain), arrived); err != nil {
 			return fail(err)
 		}

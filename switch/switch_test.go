@@ -387,8 +387,10 @@ func (dlidRouting) Route(_, _, _ int, dlid int32, out []routing.Candidate) []rou
 
 // injectTo injects a packet of flits into port's VL 0 for output port to.
 func (h *harness) injectTo(port, to, flits int) int32 {
-	pi := h.inject(port, 0, flits)
-	h.pool.Get(pi).DLID = int32(to)
+	pi := h.pool.New()
+	p := h.pool.Get(pi)
+	p.Flits, p.DLID = int32(flits), int32(to)
+	h.injectRun(port, 0, pi, 0, flits)
 	return pi
 }
 
