@@ -57,9 +57,14 @@
 // run's end and then selects again.
 //
 // The switch is event-driven: it ticks when a run ends, a run arrives for a
-// packet in progress, a routing delay expires, or flow control reports room
-// on one of its outputs, and sleeps otherwise. A tick that finds nothing to do
-// changes nothing, so results do not depend on how often a switch is woken.
+// packet in progress, a routing delay expires, flow control reports room
+// on one of its outputs, or the credits on their way will admit a waiting
+// head (not for every credit: a cut-through head needs a packet's worth),
+// and sleeps otherwise. A tick that finds nothing to do changes nothing, so
+// results do not depend on how often a switch is woken. A waiting head
+// whose selection failed is passed over until that could change: an
+// output VL of the switch is set free, flow control reports room, or the
+// credits on their way will admit it.
 //
 // A network's switches keep their ports, lanes and buffers in shared
 // huge-page slabs (Storage), and each input port keeps the flow-control

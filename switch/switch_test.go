@@ -449,3 +449,14 @@ func TestOutPortHotLine(t *testing.T) {
 		t.Fatalf("the hot fields end at byte %d, beyond the first cache line", end)
 	}
 }
+
+// TestRecordSizes: a lane and an output port are one cache line each, so
+// in the slabs (which start on page boundaries) none straddles two lines.
+func TestRecordSizes(t *testing.T) {
+	if n := unsafe.Sizeof(lane{}); n != 64 {
+		t.Errorf("lane is %d bytes, want 64", n)
+	}
+	if n := unsafe.Sizeof(outPort{}); n != 64 {
+		t.Errorf("outPort is %d bytes, want 64", n)
+	}
+}
