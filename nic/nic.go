@@ -97,12 +97,9 @@ type NIC struct {
 	// reserved says the switch buffer\'s room for cur was taken at its start.
 	reserved bool
 
-	alarm   kernel.Alarm
-	freeAt  kernel.Time // when the link is free: the end of the last run
-	blocked bool
-	// retry is when the credits on their way let the first packet held
-	// back by flow control in the last start start, or kernel.Never.
-	retry      kernel.Time
+	alarm      kernel.Alarm
+	freeAt     kernel.Time // when the link is free: the end of the last run
+	blocked    bool
 	generating bool
 
 	// Dispersion (multi is nil when every packet takes its static route).
@@ -326,7 +323,6 @@ func (n *NIC) start(now kernel.Time) bool {
 		return false
 	}
 	vls := len(n.queues)
-	n.retry = kernel.Never
 	for k := 0; k < vls; k++ {
 		vl := n.vlNext + k
 		if vl >= vls {
@@ -346,7 +342,6 @@ func (n *NIC) start(now kernel.Time) bool {
 		}
 		if !n.fc.CanSend(now, vl, need) {
 			n.stop(now)
-			n.retry = min(n.retry, n.fc.ReadyAt(now, vl, need))
 			continue
 		}
 		q.Pop()
@@ -372,14 +367,7 @@ func (n *NIC) wait(now kernel.Time) {
 	if n.cur < 0 && n.queued == 0 {
 		return
 	}
-	// Waiting to start a packet, the NIC wakes when the credits on their
-	// way let one start (or Unblock reports more); in a packet it has
-	// started, for the next credit.
-	t := n.retry
-	if n.cur >= 0 {
-		t = n.fc.Pending(now)
-	}
-	if t != kernel.Never {
+	if t := n.fc.Pending(now); t != kernel.Never {
 		n.alarm.Set(t)
 	}
 	if n.controlAt > now {
