@@ -244,8 +244,8 @@ func (w *walker) choose(cands []routing.Candidate, dst int) routing.Candidate {
 }
 
 // step returns the port the packet takes at sw and its VL there.
-func (w *walker) step(sw, inPort, vl int, dlid int32, src, dst int) (int, int, error) {
-	w.cands = w.r.Route(sw, inPort, vl, dlid, w.cands[:0])
+func (w *walker) step(sw, inPort, vl, sl int, dlid int32, src, dst int) (int, int, error) {
+	w.cands = w.r.Route(sw, inPort, vl, sl, dlid, w.cands[:0])
 	if len(w.cands) == 0 {
 		return 0, 0, fmt.Errorf("host %d → host %d: no candidate port at switch %d", src, dst, sw)
 	}
@@ -253,7 +253,7 @@ func (w *walker) step(sw, inPort, vl int, dlid int32, src, dst int) (int, int, e
 	if c.Port < 0 || int(c.Port) >= len(w.net.Switches[sw].Ports) {
 		return 0, 0, fmt.Errorf("host %d → host %d: switch %d has no port %d", src, dst, sw, c.Port)
 	}
-	out := w.r.OutVL(sw, inPort, vl, int(c.Port))
+	out := w.r.OutVL(sw, inPort, vl, sl, int(c.Port))
 	if out < 0 || out >= 64 {
 		return 0, 0, fmt.Errorf("host %d → host %d: VL %d at switch %d out of range", src, dst, out, sw)
 	}
@@ -265,10 +265,10 @@ func (w *walker) step(sw, inPort, vl int, dlid int32, src, dst int) (int, int, e
 func (w *walker) walk(buf []int32, src, dst int) ([]int32, error) {
 	a := w.net.Hosts[src]
 	sw, inPort := int(a.Switch), int(a.Port)
-	dlid, vl := w.r.Source(src, dst)
+	dlid, sl, vl := w.r.Source(src, dst)
 	w.vls |= 1 << uint(vl&63)
 	for range maxHops(w.net) {
-		port, out, err := w.step(sw, inPort, vl, dlid, src, dst)
+		port, out, err := w.step(sw, inPort, vl, sl, dlid, src, dst)
 		if err != nil {
 			return buf, err
 		}
@@ -290,21 +290,21 @@ func (w *walker) walk(buf []int32, src, dst int) ([]int32, error) {
 	return buf, fmt.Errorf("host %d → host %d: no arrival within %d hops (a routing loop?)", src, dst, maxHops(w.net))
 }
 
-// firstHop is what decides a path from its source switch on: the DLID,
-// and the port and VL taken at the first switch. Hosts of one switch with
-// equal first hops have the same path.
+// firstHop is what decides a path from its source switch on: the DLID
+// and SL, and the port and VL taken at the first switch. Hosts of one
+// switch with equal first hops have the same path.
 type firstHop struct {
-	dlid      int32
-	port, out int
+	dlid          int32
+	sl, port, out int
 }
 
 // first returns the first hop of the path from h to dst.
 func (w *walker) first(h, dst int) (firstHop, error) {
-	dlid, vl := w.r.Source(h, dst)
+	dlid, sl, vl := w.r.Source(h, dst)
 	w.vls |= 1 << uint(vl&63)
 	a := w.net.Hosts[h]
-	port, out, err := w.step(int(a.Switch), int(a.Port), vl, dlid, h, dst)
-	return firstHop{dlid, port, out}, err
+	port, out, err := w.step(int(a.Switch), int(a.Port), vl, sl, dlid, h, dst)
+	return firstHop{dlid, sl, port, out}, err
 }
 
 // switchPort returns the switch and port of channel c ≥ Hosts.

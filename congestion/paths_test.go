@@ -35,11 +35,12 @@ type byInPort struct {
 	loop bool
 }
 
-func (r byInPort) Name() string                        { return "byinport" }
-func (r byInPort) VLs() int                            { return 1 }
-func (r byInPort) Source(src, dst int) (int32, int)    { return int32(dst), 0 }
-func (r byInPort) OutVL(sw, inPort, inVL, out int) int { return inVL }
-func (r byInPort) Route(sw, inPort, inVL int, dlid int32, out []routing.Candidate) []routing.Candidate {
+func (r byInPort) Name() string                            { return "byinport" }
+func (r byInPort) VLs() int                                { return 1 }
+func (r byInPort) SLs() int                                { return 1 }
+func (r byInPort) Source(src, dst int) (int32, int, int)   { return int32(dst), 0, 0 }
+func (r byInPort) OutVL(sw, inPort, inVL, sl, out int) int { return inVL }
+func (r byInPort) Route(sw, inPort, inVL, sl int, dlid int32, out []routing.Candidate) []routing.Candidate {
 	c := r.net.HostsPerSwitch
 	a := r.net.Hosts[dlid]
 	if int(a.Switch) == sw && !r.loop {

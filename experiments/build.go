@@ -118,6 +118,7 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 			d.builderError("switch", err)
 			return
 		}
+		d.buildCongestion(e) // one file may serve netsim run and netsim congestion
 		e.config = configHash(e)
 		return
 	}

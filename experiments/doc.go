@@ -9,8 +9,10 @@
 // sections given as an array of values is swept, and the file expands into
 // one Experiment per variant (the cartesian product, in a fixed order).
 //
-// Plan lists a run's tasks — one per (variant, pattern, listed load) and
-// one per saturation search — and a Shard selects a deterministic part of
+// Plan lists a run's tasks — one per (variant, pattern, listed load), one
+// per saturation search, and for a bisection exchange (seed 001) one per
+// exchange pattern, whose record is its effective bisection bandwidth
+// (KindEBB) — and a Shard selects a deterministic part of
 // them. A Runner simulates them in parallel, for fixed loads or a
 // saturation search by bisection, and emits Records in the order of the
 // experiment definition whatever the parallelism. Every record has a point

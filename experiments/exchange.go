@@ -1,14 +1,7 @@
 package experiments
 
 import (
-	"context"
-	"fmt"
-	"io"
-	"runtime"
 	"slices"
-	"strconv"
-
-	"golang.org/x/sync/errgroup"
 
 	"netsim/fabric"
 	"netsim/nic"
@@ -30,7 +23,7 @@ const (
 	DefaultDispersion   = "static"
 	DefaultThreshold    = 4   // seed 001 §5.3
 	DefaultProbability  = 0.5 // seed 001 §5.3
-	DefaultMaxProbes    = 8
+	DefaultMaxProbes    = 32  // seed 001 §4.3: every route (16) probed more than once
 	DefaultMessages     = 4
 	DefaultMessageBytes = 65536
 	DefaultMTUBytes     = 4096
@@ -139,135 +132,6 @@ func (e *Experiment) exchangeConfig() fabric.Config {
 	return c
 }
 
-// EBBResult is the effective bisection bandwidth of one exchange pattern
-// kind of one experiment variant.
-type EBBResult struct {
-	Experiment *Experiment
-	// Pattern is "bisection" or "bridge".
-	Pattern string
-	EBB     fabric.EBB
-	// Err is why the exchange failed.
-	Err error
-}
-
-// IsExchange reports whether e is a bisection exchange (run by
-// RunExchanges, not by a Runner).
+// IsExchange reports whether e is a bisection exchange: a run of it
+// gives one KindEBB record per exchange pattern (see Plan).
 func (e *Experiment) IsExchange() bool { return e.Traffic.Kind == KindExchange }
-
-// RunExchanges runs every (experiment, pattern) of the bisection
-// exchanges among exps, up to jobs at once (≤ 0: the number of CPUs), and
-// calls emit with the results in the order of exps and their patterns. A
-// failed exchange is a result with Err set; RunExchanges returns an error
-// only when ctx is cancelled or emit fails.
-func RunExchanges(ctx context.Context, exps []*Experiment, jobs int, emit func(EBBResult) error) error {
-	var res []EBBResult
-	for _, e := range exps {
-		if e.IsExchange() {
-			for _, p := range e.Traffic.Patterns {
-				res = append(res, EBBResult{Experiment: e, Pattern: p})
-			}
-		}
-	}
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
-	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(jobs)
-	for i := range res {
-		g.Go(func() error {
-			r := &res[i]
-			e := r.Experiment
-			cfg := e.exchangeConfig()
-			cfg.Seed = PointSeed(e.Seed, r.Pattern, 0)
-			x := fabric.Exchange{Messages: e.Traffic.Messages, MessageBytes: e.Traffic.MessageBytes,
-				MTUBytes: e.Traffic.MTUBytes, FlitBytes: e.Traffic.FlitBytes}
-			r.EBB, r.Err = fabric.RunEBB(gctx, cfg, r.Pattern, e.Traffic.Bisections, x)
-			if r.Err != nil && gctx.Err() != nil {
-				return gctx.Err()
-			}
-			if r.Err != nil {
-				r.Err = fmt.Errorf("experiment %s, exchange %s: %w", e.DisplayName(), r.Pattern, r.Err)
-			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	for _, r := range res {
-		if err := emit(r); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// WriteEBBJSON writes r as one JSON line: "kind":"ebb", the experiment,
-// variant, topology, hosts, routing, dispersion (with threshold and
-// probability when adaptive or probing, max_probes when probing), pattern, the patterns run, min, avg and max
-// (fractions of the link bandwidth), and the packets, out-of-order packets,
-// largest reordering distance, route changes and probes; or "kind":"error".
-func WriteEBBJSON(w io.Writer, r EBBResult) error {
-	e := r.Experiment
-	b := []byte(`{"kind":`)
-	if r.Err != nil {
-		b = strconv.AppendQuote(b, KindError)
-	} else {
-		b = strconv.AppendQuote(b, KindEBB)
-	}
-	str := func(k, v string) {
-		b = append(b, `,"`+k+`":`...)
-		b = strconv.AppendQuote(b, v)
-	}
-	num := func(k string, v float64) {
-		b = append(b, `,"`+k+`":`...)
-		b = strconv.AppendFloat(b, v, 'f', 4, 64)
-	}
-	integer := func(k string, v int64) {
-		b = append(b, `,"`+k+`":`...)
-		b = strconv.AppendInt(b, v, 10)
-	}
-	str("experiment", e.Name)
-	str("variant", e.Variant)
-	str("topology", e.label)
-	integer("hosts", int64(e.Hosts()))
-	str("routing", e.Routing)
-	str("dispersion", e.NIC.Dispersion)
-	if e.NIC.Dispersion == "adaptive" || e.NIC.Dispersion == "probing" {
-		integer("threshold", int64(e.NIC.Threshold))
-		num("probability", e.NIC.Probability)
-	}
-	if e.NIC.Dispersion == "probing" {
-		integer("max_probes", int64(e.NIC.MaxProbes))
-	}
-	str("pattern", r.Pattern)
-	if r.Err != nil {
-		str("error", r.Err.Error())
-	} else {
-		integer("patterns", int64(r.EBB.Patterns))
-		num("min", r.EBB.Min)
-		num("avg", r.EBB.Avg)
-		num("max", r.EBB.Max)
-		integer("packets", r.EBB.Packets)
-		integer("out_of_order", r.EBB.OutOfOrder)
-		integer("max_displacement", r.EBB.MaxDisplacement)
-		integer("route_changes", r.EBB.RouteChanges)
-		integer("probes", r.EBB.Probes)
-	}
-	b = append(b, "}\n"...)
-	_, err := w.Write(b)
-	return err
-}
-
-// WriteEBBText writes r as one readable line.
-func WriteEBBText(w io.Writer, r EBBResult) error {
-	e := r.Experiment
-	if r.Err != nil {
-		_, err := fmt.Fprintf(w, "%s  %s: error: %v\n", e.DisplayName(), r.Pattern, r.Err)
-		return err
-	}
-	_, err := fmt.Fprintf(w, "%s  %d hosts  %s  %s ×%d  EBB min %.1f%%  avg %.1f%%  max %.1f%%  out of order %d/%d packets\n",
-		e.DisplayName(), e.Hosts(), e.NIC.Dispersion, r.Pattern, r.EBB.Patterns,
-		100*r.EBB.Min, 100*r.EBB.Avg, 100*r.EBB.Max, r.EBB.OutOfOrder, r.EBB.Packets)
-	return err
-}

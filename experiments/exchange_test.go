@@ -36,22 +36,29 @@ flit_bytes = 64
 bisections = 3
 `
 
+// exchangeJSON runs exps with jobs jobs and returns the JSON lines of the run.
+func exchangeJSON(t *testing.T, exps []*Experiment, jobs int) string {
+	t.Helper()
+	var out bytes.Buffer
+	err := Runner{Jobs: jobs}.Run(context.Background(), exps, func(r Record) error { return WriteJSON(&out, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
 func TestExchangeRun(t *testing.T) {
 	exps, err := ParseFile("ebb.toml", []byte(exchangeFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(exps) != 3 || len(Plan(exps)) != 0 {
-		t.Fatalf("%d variants, %d load tasks; want 3 and 0", len(exps), len(Plan(exps)))
+	if len(exps) != 3 || len(Plan(exps)) != 6 {
+		t.Fatalf("%d variants, %d tasks; want 3 and 6", len(exps), len(Plan(exps)))
 	}
-	var out bytes.Buffer
-	err = RunExchanges(context.Background(), exps, 2, func(r EBBResult) error { return WriteEBBJSON(&out, r) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	out := exchangeJSON(t, exps, 2)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 6 {
-		t.Fatalf("%d lines, want 6 (3 dispersions × 2 patterns):\n%s", len(lines), out.String())
+		t.Fatalf("%d lines, want 6 (3 dispersions × 2 patterns):\n%s", len(lines), out)
 	}
 	want := []struct{ disp, pattern string }{
 		{"static", "bisection"}, {"static", "bridge"}, {"random", "bisection"},
@@ -59,10 +66,10 @@ func TestExchangeRun(t *testing.T) {
 	}
 	for i, l := range lines {
 		var r struct {
-			Kind, Dispersion, Pattern string
-			Hosts, Patterns, Packets  int
-			OutOfOrder                int `json:"out_of_order"`
-			Min, Avg, Max             float64
+			Kind, Dispersion, Pattern, Point, Variant string
+			Hosts, Patterns, Packets                  int
+			OutOfOrder                                int `json:"out_of_order"`
+			Min, Avg, Max                             float64
 		}
 		if err := json.Unmarshal([]byte(l), &r); err != nil {
 			t.Fatalf("line %d: %v: %s", i, err, l)
@@ -71,6 +78,9 @@ func TestExchangeRun(t *testing.T) {
 		if r.Kind != "ebb" || r.Dispersion != want[i].disp || r.Pattern != want[i].pattern || r.Hosts != 64 || r.Patterns != np {
 			t.Errorf("line %d: %s", i, l)
 		}
+		if key := "ebb|" + r.Variant + "|" + r.Pattern + "|ebb"; r.Point != key {
+			t.Errorf("line %d: point %q, want %q", i, r.Point, key)
+		}
 		if !(0.2 < r.Min && r.Min <= r.Avg && r.Avg <= r.Max && r.Max < 1) || r.Packets != np*64*4*4 {
 			t.Errorf("line %d: implausible numbers: %s", i, l)
 		}
@@ -78,13 +88,10 @@ func TestExchangeRun(t *testing.T) {
 			t.Errorf("line %d: out of order %d with %s dispersion", i, r.OutOfOrder, r.Dispersion)
 		}
 	}
-	// Determinism: the same file gives the same lines.
-	var again bytes.Buffer
-	if err := RunExchanges(context.Background(), exps, 1, func(r EBBResult) error { return WriteEBBJSON(&again, r) }); err != nil {
-		t.Fatal(err)
-	}
-	if again.String() != out.String() {
-		t.Errorf("not deterministic:\n%s\n%s", out.String(), again.String())
+	// Determinism: the same file gives the same lines with any number of
+	// jobs.
+	if again := exchangeJSON(t, exps, 1); again != out {
+		t.Errorf("not deterministic:\n%s\n%s", out, again)
 	}
 }
 

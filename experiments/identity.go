@@ -59,13 +59,23 @@ func (e *Experiment) saturationKey(pattern string) string {
 	return strings.Join([]string{e.Name, e.Variant, pattern, fmt.Sprintf("saturation 1/%d", e.Sweep.Resolution)}, keySep)
 }
 
+// ebbKey returns the identity of the exchange result of e for the
+// exchange pattern kind pattern: "EXPERIMENT|VARIANT|PATTERN|ebb".
+func (e *Experiment) ebbKey(pattern string) string {
+	return strings.Join([]string{e.Name, e.Variant, pattern, KindEBB}, keySep)
+}
+
 // Key returns the record's point key, the identity under which results
 // files store it and resumed runs find it: "EXPERIMENT|VARIANT|PATTERN|LOAD"
 // for points and failed points, "EXPERIMENT|VARIANT|PATTERN|saturation
-// 1/RESOLUTION" for saturation results.
+// 1/RESOLUTION" for saturation results, "EXPERIMENT|VARIANT|PATTERN|ebb"
+// for exchange results and failed exchanges.
 func (r Record) Key() string {
-	if r.Kind == KindSaturation {
+	switch {
+	case r.Kind == KindSaturation:
 		return r.Experiment.saturationKey(r.Pattern)
+	case r.Kind == KindEBB || r.Experiment.IsExchange():
+		return r.Experiment.ebbKey(r.Pattern)
 	}
 	return r.Experiment.pointKey(r.Pattern, r.Offered)
 }

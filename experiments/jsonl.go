@@ -87,12 +87,13 @@ type saturationLine struct {
 	Tolerance  decimal `json:"tolerance"`
 }
 
-// errorLine is the JSON form of an error record.
+// errorLine is the JSON form of an error record; a failed exchange has no
+// offered load.
 type errorLine struct {
 	identity
-	Offered  decimal `json:"offered"`
-	Deadlock bool    `json:"deadlock"`
-	Error    string  `json:"error"`
+	Offered  *decimal `json:"offered,omitempty"`
+	Deadlock bool     `json:"deadlock"`
+	Error    string   `json:"error"`
 }
 
 // WriteJSON writes r as one line of JSON.
@@ -144,12 +145,18 @@ func WriteJSON(w io.Writer, r Record) error {
 		if r.Err != nil {
 			msg = r.Err.Error()
 		}
+		var offered *decimal
+		if !e.IsExchange() {
+			offered = &decimal{r.Offered, -1}
+		}
 		v = errorLine{
 			identity: id,
-			Offered:  decimal{r.Offered, -1},
+			Offered:  offered,
 			Deadlock: r.Deadlock(),
 			Error:    msg,
 		}
+	case KindEBB:
+		v = newEBBLine(id, r)
 	default:
 		return fmt.Errorf("writing JSON: unknown record kind %q", r.Kind)
 	}

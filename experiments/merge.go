@@ -116,7 +116,10 @@ func replay(exps []*Experiment, store *Store) ([]Record, []string, error) {
 	incomplete := map[string]bool{} // groups with a missing point
 	sats := map[string]bool{}
 	notStored := func(context.Context, fabric.Config) (fabric.Stats, error) { return fabric.Stats{}, errNotStored }
-	err := Runner{Jobs: 1, Simulate: notStored, Resume: store}.Run(context.Background(), exps, func(r Record) error {
+	exchangeNotStored := func(context.Context, fabric.Config, string, int, fabric.Exchange) (fabric.EBB, error) {
+		return fabric.EBB{}, errNotStored
+	}
+	err := Runner{Jobs: 1, Simulate: notStored, Exchange: exchangeNotStored, Resume: store}.Run(context.Background(), exps, func(r Record) error {
 		switch {
 		case r.Kind == KindError && errors.Is(r.Err, errNotStored):
 			missing = append(missing, r.Key())

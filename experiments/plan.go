@@ -7,7 +7,8 @@ import (
 )
 
 // Task is one unit of work of a run: a listed load of one pattern of one
-// experiment variant, or that pattern's saturation search.
+// experiment variant, that pattern's saturation search, or the exchange of
+// one exchange pattern of a bisection exchange.
 type Task struct {
 	// Experiment is the experiment variant.
 	Experiment *Experiment
@@ -17,6 +18,9 @@ type Task struct {
 	Load float64
 	// Search marks the saturation search.
 	Search bool
+	// Exchange marks the exchange of a bisection exchange (see
+	// KindExchange): all the patterns of its kind, one unit.
+	Exchange bool
 	// Unit numbers the shard unit the task belongs to (see Shard): a
 	// saturation search and the listed loads of its pattern form one unit,
 	// so they run in the same shard and share loads; without a search each
@@ -30,21 +34,29 @@ func (t Task) PatternName() string { return t.Experiment.Traffic.Patterns[t.Patt
 // Key returns the point key of a listed load, or the saturation key of a
 // search (see Record.Key).
 func (t Task) Key() string {
-	if t.Search {
+	switch {
+	case t.Search:
 		return t.Experiment.saturationKey(t.PatternName())
+	case t.Exchange:
+		return t.Experiment.ebbKey(t.PatternName())
 	}
 	return t.Experiment.pointKey(t.PatternName(), t.Load)
 }
 
 // Plan returns the tasks of exps in canonical order: experiment by
 // experiment (a file's variants in order), pattern by pattern, the listed
-// loads in file order, then the saturation search.
+// loads in file order, then the saturation search; a bisection exchange
+// has one task per exchange pattern.
 func Plan(exps []*Experiment) []Task {
 	var tasks []Task
 	unit := 0
 	for _, e := range exps {
-		if e.Traffic.Kind == KindExchange {
-			continue // run by RunExchanges
+		if e.IsExchange() {
+			for p := range e.Traffic.Patterns {
+				tasks = append(tasks, Task{Experiment: e, Pattern: p, Exchange: true, Unit: unit})
+				unit++
+			}
+			continue
 		}
 		search := e.Sweep.Mode == ModeSaturation
 		for p := range e.Traffic.Patterns {

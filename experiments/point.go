@@ -82,20 +82,22 @@ func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, lo
 // decimals WriteJSON writes, so a record computed now and the same record
 // read back from a results file print alike everywhere.
 func quantize(s fabric.Stats) fabric.Stats {
-	round := func(v float64, places int) float64 {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return v
-		}
-		r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'f', places, 64), 64)
-		if err != nil {
-			return v
-		}
-		return r
-	}
-	s.Generated = round(s.Generated, loadPlaces)
-	s.Accepted = round(s.Accepted, loadPlaces)
-	s.LatencyAvg = round(s.LatencyAvg, latencyPlaces)
-	s.LatencyP99 = round(s.LatencyP99, latencyPlaces)
-	s.HopsAvg = round(s.HopsAvg, hopsPlaces)
+	s.Generated = roundPlaces(s.Generated, loadPlaces)
+	s.Accepted = roundPlaces(s.Accepted, loadPlaces)
+	s.LatencyAvg = roundPlaces(s.LatencyAvg, latencyPlaces)
+	s.LatencyP99 = roundPlaces(s.LatencyP99, latencyPlaces)
+	s.HopsAvg = roundPlaces(s.HopsAvg, hopsPlaces)
 	return s
+}
+
+// roundPlaces rounds v to places decimals as WriteJSON writes it.
+func roundPlaces(v float64, places int) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return v
+	}
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'f', places, 64), 64)
+	if err != nil {
+		return v
+	}
+	return r
 }

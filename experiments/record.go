@@ -17,10 +17,11 @@ const (
 	KindError = "error"
 )
 
-// Record is one result: a measured point, a saturation value, or a failed
-// point.
+// Record is one result: a measured point, a saturation value, the
+// effective bisection bandwidth of an exchange (KindEBB), or a failed
+// point or exchange.
 type Record struct {
-	// Kind is KindPoint, KindSaturation or KindError.
+	// Kind is KindPoint, KindSaturation, KindEBB or KindError.
 	Kind string
 	// Experiment is the experiment the record belongs to.
 	Experiment *Experiment
@@ -37,6 +38,8 @@ type Record struct {
 	Stable bool
 	// Saturation is the highest stable load found by the search.
 	Saturation float64
+	// EBB is the result of an exchange (KindEBB).
+	EBB fabric.EBB
 	// Err is why a point failed.
 	Err error
 	// Resumed marks a record read back from an earlier run's results

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"sync"
 
 	"netsim/fabric"
@@ -55,6 +56,20 @@ type lineValues struct {
 	Saturation      float64  `json:"saturation"`
 	Deadlock        bool     `json:"deadlock"`
 	Error           string   `json:"error"`
+	ebbValues
+}
+
+// ebbValues are the fields of an exchange line (KindEBB).
+type ebbValues struct {
+	Patterns        int     `json:"patterns"`
+	Min             float64 `json:"min"`
+	Avg             float64 `json:"avg"`
+	Max             float64 `json:"max"`
+	Packets         int64   `json:"packets"`
+	OutOfOrder      int64   `json:"out_of_order"`
+	MaxDisplacement int64   `json:"max_displacement"`
+	RouteChanges    int64   `json:"route_changes"`
+	Probes          int64   `json:"probes"`
 }
 
 // ReadResults reads the results lines of r, called name in messages. The
@@ -113,11 +128,11 @@ func parseResultLine(text []byte) (*ResultLine, error) {
 		return nil, errors.New("not a results line: no kind, point or experiment field (written by an older netsim?)")
 	}
 	switch v.Kind {
-	case KindPoint, KindError, KindSaturation:
+	case KindPoint, KindError, KindSaturation, KindEBB:
 	default:
 		return nil, fmt.Errorf("not a results line: unknown kind %q", v.Kind)
 	}
-	if v.Kind != KindSaturation && v.Offered == nil {
+	if (v.Kind == KindPoint || v.Kind == KindError && !strings.HasSuffix(v.Point, keySep+KindEBB)) && v.Offered == nil {
 		return nil, fmt.Errorf("not a results line: %s without offered load", v.Kind)
 	}
 	l := &ResultLine{Text: bytes.Clone(text), Kind: v.Kind, Experiment: v.Experiment, Variant: v.Variant,
@@ -146,6 +161,10 @@ func (l *ResultLine) record(e *Experiment) Record {
 		r.Err = &storedError{msg: v.Error, deadlock: v.Deadlock}
 	case KindSaturation:
 		r.Saturation = v.Saturation
+	case KindEBB:
+		x := v.ebbValues
+		r.EBB = fabric.EBB{Min: x.Min, Avg: x.Avg, Max: x.Max, Patterns: x.Patterns, Packets: x.Packets,
+			OutOfOrder: x.OutOfOrder, MaxDisplacement: x.MaxDisplacement, RouteChanges: x.RouteChanges, Probes: x.Probes}
 	}
 	return r
 }

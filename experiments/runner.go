@@ -21,6 +21,9 @@ type Runner struct {
 	Jobs int
 	// Simulate runs one point; nil means fabric.Run.
 	Simulate Simulator
+	// Exchange runs the exchanges of one exchange pattern kind of a
+	// bisection exchange; nil means fabric.RunEBB.
+	Exchange ExchangeSimulator
 	// Shard selects the part of the tasks to run; the zero value runs
 	// them all.
 	Shard Shard
@@ -59,7 +62,8 @@ type Progress struct {
 // run is the state of one Runner.Run.
 type run struct {
 	Runner
-	sim Simulator
+	sim  Simulator
+	exch ExchangeSimulator
 
 	mu   sync.Mutex // serializes the hooks and guards prog
 	prog Progress
@@ -72,6 +76,7 @@ type group struct {
 	pattern  int
 	loads    []float64 // the listed loads run
 	search   bool      // the saturation search is run
+	exchange bool      // the group is the exchange of a bisection exchange
 	records  []Record  // points and errors, one slot per listed load
 	searched []Record  // points tested by the saturation search
 	sat      *Record   // the saturation result, if the search completed
@@ -169,10 +174,14 @@ func (r Runner) groups(exps []*Experiment) []*group {
 			last = &group{exp: t.Experiment, pattern: t.Pattern, memo: map[float64]*memoPoint{}}
 			out = append(out, last)
 		}
-		if t.Search {
+		switch {
+		case t.Exchange:
+			last.exchange = true
+			last.estimate++
+		case t.Search:
 			last.search = true
 			last.estimate += bisectLoads(t.Experiment.Sweep.Resolution)
-		} else {
+		default:
 			last.loads = append(last.loads, t.Load)
 			last.estimate++
 		}
@@ -180,6 +189,9 @@ func (r Runner) groups(exps []*Experiment) []*group {
 	}
 	for _, gr := range out {
 		gr.records = make([]Record, len(gr.loads))
+		if gr.exchange {
+			gr.records = make([]Record, 1)
+		}
 	}
 	return out
 }
@@ -187,13 +199,18 @@ func (r Runner) groups(exps []*Experiment) []*group {
 // Run simulates the points of exps in r's shard and calls emit for each
 // record — resumed or computed — in the order of definition: experiment
 // (variants in order), then pattern, then load, each saturation result
-// after its pattern's points, whatever the number of jobs. A failed point
-// is an error record, not an error: Run returns an error only if ctx is
+// after its pattern's points (a bisection exchange: one record per
+// exchange pattern), whatever the number of jobs. A failed point or
+// exchange is an error record, not an error: Run returns an error only if ctx is
 // cancelled, or emit or a hook fails.
 func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) error) error {
 	rn := &run{Runner: r, sim: r.Simulate}
 	if rn.sim == nil {
 		rn.sim = fabric.Run
+	}
+	rn.exch = r.Exchange
+	if rn.exch == nil {
+		rn.exch = fabric.RunEBB
 	}
 	jobs := r.Jobs
 	if jobs <= 0 {
@@ -216,6 +233,16 @@ func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) e
 					return err
 				}
 				gr.records[li] = rec
+				return out.finish(gi)
+			})
+		}
+		if gr.exchange {
+			g.Go(func() error {
+				rec, err := gr.runExchange(ctx, rn)
+				if err != nil {
+					return err
+				}
+				gr.records[0] = rec
 				return out.finish(gi)
 			})
 		}

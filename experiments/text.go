@@ -6,7 +6,8 @@ import (
 )
 
 // TextWriter writes records as a readable table, one line per point and
-// per saturation result, with a header line before each experiment.
+// per saturation result, with a header line before each experiment, and
+// one line per exchange result.
 // Error records are left to the caller (they belong on stderr).
 type TextWriter struct {
 	w    io.Writer
@@ -19,6 +20,12 @@ func NewTextWriter(w io.Writer) *TextWriter { return &TextWriter{w: w} }
 // Write writes r; error records are skipped.
 func (t *TextWriter) Write(r Record) error {
 	if r.Kind == KindError {
+		return nil
+	}
+	if r.Kind == KindEBB {
+		if err := writeEBBText(t.w, r); err != nil {
+			return fmt.Errorf("writing table: %w", err)
+		}
 		return nil
 	}
 	if r.Experiment != t.last {

@@ -61,6 +61,8 @@ func (c *Config) ValidateHardware() error {
 		return fmt.Errorf("packet_flits: must be between 1 and %d, got %d", switching.MaxPacketFlits, c.PacketFlits)
 	case c.VLs < c.Routing.VLs():
 		return fmt.Errorf("vls: routing %s needs %d VLs, got %d", c.Routing.Name(), c.Routing.VLs(), c.VLs)
+	case c.Routing.SLs() < 1 || c.Routing.SLs() > routing.MaxSLs:
+		return fmt.Errorf("algorithm: routing %s uses %d SLs, want 1 to %d", c.Routing.Name(), c.Routing.SLs(), routing.MaxSLs)
 	case c.Speedup < 1:
 		return fmt.Errorf("speedup: must be at least 1, got %d", c.Speedup)
 	case c.RoutingDelay < 0:

@@ -30,8 +30,11 @@ type Packet struct {
 	// so the destination can count those that arrive out of order; 0
 	// otherwise.
 	Seq int32
-	// VL is the virtual lane the packet is injected on.
-	VL int16
+	// VL is the virtual lane the packet is injected on (below 16).
+	VL uint8
+	// SL is the service level the source chose (0 to 15); switches pass
+	// it to the routing, and it never changes.
+	SL uint8
 	// Measured marks packets created during the measurement window.
 	Measured bool
 	// Probe holds the flags of a route probe (seed 001 §4.3): Probe,

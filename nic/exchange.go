@@ -49,10 +49,10 @@ func (n *NIC) RouteChanges() int64 { return n.changes }
 func (n *NIC) nextExchange(now kernel.Time) {
 	x := &n.xch
 	flits := x.Packets[int(n.xSeq)%len(x.Packets)]
-	dlid, vl := n.route.Source(int(n.host), x.Dst)
+	dlid, sl, vl := n.route.Source(int(n.host), x.Dst)
 	pi := n.pool.New()
 	p := n.pool.Get(pi)
-	p.Src, p.Dst, p.DLID, p.VL = n.host, int32(x.Dst), dlid, int16(vl)
+	p.Src, p.Dst, p.DLID, p.SL, p.VL = n.host, int32(x.Dst), dlid, uint8(sl), uint8(vl)
 	p.Flits = flits
 	p.Seq = n.xSeq
 	p.Created = now
@@ -109,17 +109,12 @@ func (n *NIC) chooseRoute(now kernel.Time, pi int32) {
 		}
 		n.routeOf[dst] = int32(r)
 	case Probing:
-		r = int(n.routeOf[dst])
-		if r < 0 || r >= routes {
-			r = int(routing.StaticRoute(src, dst) % uint64(routes))
-		}
-		r = n.probing(now, dst, r, routes)
+		r = n.probing(dst)
 		n.routeOf[dst] = int32(r)
 	default:
 		return
 	}
-	p = n.pool.Get(pi) // probing may have grown the pool
-	p.DLID, _ = n.multi.SourceRoute(src, dst, r)
+	p.DLID, _, _ = n.multi.SourceRoute(src, dst, r)
 }
 
 // stop records that flow control held the NIC back at now.
@@ -135,8 +130,8 @@ func (n *NIC) stop(now kernel.Time) {
 // ⌈s / L⌉ stopped packets (at least one), L the packet's length, so a NIC
 // starved for a long time counts the packets it could have sent meanwhile
 // whether the switches interleave packets fairly or serve one flow after
-// another.
-func (n *NIC) countStopped() {
+// another. A Probing NIC may send a probe at now.
+func (n *NIC) countStopped(now kernel.Time) {
 	units := 1 + max(int64(n.stalled)-1, 0)/int64(max(n.curFlits, 1))
 	n.stopHit, n.stalled = false, 0
 	if n.stopped == nil {
@@ -144,4 +139,7 @@ func (n *NIC) countStopped() {
 	}
 	s := &n.stopped[n.curDst]
 	*s = uint16(min(int64(*s)+units, int64(^uint16(0))))
+	if n.probes != nil {
+		n.probeStopped(now, int(n.curDst), units)
+	}
 }

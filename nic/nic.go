@@ -18,12 +18,36 @@
 //
 // With a multipath source routing (routing.Multipath) the NIC picks each
 // packet's route when the packet starts, by its Dispersion (seed 001 §4):
-// static, random per packet, adaptive (a new random route after packets
-// were stopped by flow control) or probing (a 1-flit probe tries the new
-// route first; switches mark it blocked, the destination replies). Besides
-// Bernoulli traffic a NIC can run an Exchange, a closed workload that
-// streams messages to one partner, and counts the packets it receives out
-// of order.
+//
+//   - Static: every packet to a destination takes one fixed pseudo-random
+//     route (routing.StaticRoute).
+//   - Random: every packet takes a route drawn uniformly (randomized
+//     oblivious routing).
+//   - Adaptive: the NIC keeps one route per destination, starting from the
+//     static one. A packet that flow control held back (STOP, or no credit)
+//     while it was being sent or waiting to start counts as stopped, a stop
+//     of s cycles as ⌈s / L⌉ packets of length L; once Threshold packets
+//     to the destination were stopped the NIC draws, with Probability,
+//     whether the next packet takes another route (uniformly among the
+//     others), and counts again from zero.
+//   - Probing: as Adaptive, but reaching the threshold (checked when a
+//     packet ends) sends a 1-flit probe to the destination on a random
+//     other route, behind the packet on the link, instead of changing
+//     route. Switches mark the probe blocked if a link of the route is in
+//     use by another flow (see package switching); the destination answers
+//     with a 1-flit reply on its own route back. Probe and reply take link
+//     time and wait in buffers like any packet, so the round trip is
+//     simulated. On a free reply the next packet takes the probed route.
+//     On a blocked one the NIC probes another route at once if packets
+//     were stopped while the probe was out (the contention persists), and
+//     otherwise stops probing; after MaxProbes blocked replies in a row it
+//     changes route anyway (to a random other one, breaking a local
+//     optimum, §4.4.2) and doubles its threshold until a probe finds a
+//     free route.
+//
+// Besides Bernoulli traffic a NIC can run an Exchange, a closed workload
+// that streams messages to one partner, and counts the packets it
+// receives out of order.
 package nic
 
 import (
@@ -163,7 +187,7 @@ func (n *NIC) withDispersion(hosts int) *NIC {
 	if n.disp.Mode == Probing {
 		n.probes = make([]probeState, hosts)
 		for i := range n.probes {
-			n.probes[i].route = -1
+			n.probes[i].route, n.probes[i].next = -1, -1
 		}
 	}
 	if n.disp.Mode == Adaptive || n.disp.Mode == Probing {
@@ -223,10 +247,10 @@ func (n *NIC) Generate(now kernel.Time) {
 		return
 	}
 	dst := n.pattern.Dest(int(n.host), &n.rng)
-	dlid, vl := n.route.Source(int(n.host), dst)
+	dlid, sl, vl := n.route.Source(int(n.host), dst)
 	pi := n.pool.New()
 	p := n.pool.Get(pi)
-	p.Src, p.Dst, p.DLID, p.VL = n.host, int32(dst), dlid, int16(vl)
+	p.Src, p.Dst, p.DLID, p.SL, p.VL = n.host, int32(dst), dlid, uint8(sl), uint8(vl)
 	p.Flits = n.flits
 	p.Created = now
 	p.Measured = n.meter.generated(now, n.flits)
@@ -296,7 +320,7 @@ func (n *NIC) Tick(now kernel.Time) {
 	if n.curSent == n.curFlits {
 		n.cur = -1
 		if n.stopHit {
-			n.countStopped()
+			n.countStopped(now)
 		}
 	}
 	if !n.reserved {

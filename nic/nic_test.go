@@ -13,29 +13,34 @@ import (
 // toDst sends every packet to host dst and puts it on VL dst mod 2.
 type toDst struct{ dst int }
 
-func (toDst) Name() string                     { return "to" }
-func (p toDst) Dest(int, *kernel.RNG) int      { return p.dst }
-func (vlByDst) Name() string                   { return "vl" }
-func (vlByDst) VLs() int                       { return 2 }
-func (vlByDst) Source(_, dst int) (int32, int) { return int32(dst), dst % 2 }
-func (vlByDst) OutVL(_, _, inVL, _ int) int    { return inVL }
-func (vlByDst) Route(_, _, _ int, _ int32, out []routing.Candidate) []routing.Candidate {
+func (toDst) Name() string                          { return "to" }
+func (p toDst) Dest(int, *kernel.RNG) int           { return p.dst }
+func (vlByDst) Name() string                        { return "vl" }
+func (vlByDst) VLs() int                            { return 2 }
+func (vlByDst) SLs() int                            { return 16 }
+func (vlByDst) Source(_, dst int) (int32, int, int) { return int32(dst), 10 + dst, dst % 2 }
+func (vlByDst) OutVL(_, _, inVL, _, _ int) int      { return inVL }
+func (vlByDst) Route(_, _, _, _ int, _ int32, out []routing.Candidate) []routing.Candidate {
 	return out
 }
 
 type vlByDst struct{}
 
-// wire records the flits a NIC injects, and the runs they come in.
+// wire records the flits a NIC injects, with their VL and their packet's
+// SL, and the runs they come in.
 type wire struct {
+	pool *flit.Pool
 	sent []kernel.Time
 	vls  []int
+	sls  []int
 	runs []int
 }
 
-func (w *wire) AcceptRun(now kernel.Time, _, vl int, _ int32, _ kernel.Time, k int) {
+func (w *wire) AcceptRun(now kernel.Time, _, vl int, pkt int32, _ kernel.Time, k int) {
 	for i := 0; i < k; i++ {
 		w.sent = append(w.sent, now+kernel.Time(i))
 		w.vls = append(w.vls, vl)
+		w.sls = append(w.sls, int(w.pool.Get(pkt).SL))
 	}
 	w.runs = append(w.runs, k)
 }
@@ -69,7 +74,7 @@ func newNIC(t *testing.T, load float64, flits, buffer int, dst int) (*NIC, *kern
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &wire{}
+	w := &wire{pool: &pool}
 	n.ConnectOut(fc, w, 0)
 	m.n = n
 	return n, eng, w, fc, meter
@@ -124,9 +129,12 @@ func TestFullVLDoesNotBlockOthers(t *testing.T) {
 	if len(w.vls) != 4 {
 		t.Fatalf("%d flits injected, want the 4 of the VL-0 packet", len(w.vls))
 	}
-	for _, vl := range w.vls {
+	for i, vl := range w.vls {
 		if vl != 0 {
 			t.Fatal("a flit went on the full VL 1")
+		}
+		if w.sls[i] != 12 {
+			t.Fatalf("a flit's packet has SL %d, want Source's 12", w.sls[i])
 		}
 	}
 	if n.Queued() != 2 {

@@ -61,8 +61,8 @@ type Report struct {
 	// Dependencies is the number of edges of the channel dependency graph,
 	// those out of injection and into ejection channels included.
 	Dependencies int
-	// States is the number of (switch, input port, input VL, DLID) states
-	// the search visited, summed over the destinations.
+	// States is the number of (switch, input port, input VL, SL, DLID)
+	// states the search visited, summed over the destinations.
 	States int64
 	// Cycle is one cycle of the graph, nil when the graph is acyclic.
 	Cycle Cycle
@@ -79,18 +79,22 @@ func (r *Report) Acyclic() bool { return r.Cycle == nil }
 //
 // For every destination host dst it asks Source(src, dst) for every other
 // host src, and from each injection state (src's switch, src's port, VL,
-// DLID) searches every state (switch, input port, input VL, DLID) a packet
-// can reach by following every candidate of Route, with the VL of OutVL.
-// Each step from the channel a state arrived on to the channel it leaves
-// on is a dependency. States are deduplicated per destination and DLID, so
-// the work is O(destinations × (hosts + reachable states × candidates)),
-// and exact for routings that depend on the source (through Source), on
-// the input port and on the input VL.
+// SL, DLID) searches every state (switch, input port, input VL, SL, DLID)
+// a packet can reach by following every candidate of Route, with the VL of
+// OutVL; the SL stays the source's. Each step from the channel a state
+// arrived on to the channel it leaves on is a dependency: channels are
+// (link, VL), whatever the SL of the packets on them. States are
+// deduplicated per destination and DLID, so the work is O(destinations ×
+// (hosts + reachable states × candidates)), and exact for routings that
+// depend on the source (through Source and the SL), on the input port and
+// on the input VL.
 //
 // A routing that returns no candidate for a reachable state, a port that
 // is out of range or unused, a host port of another host than the
-// destination, or a VL outside [0, opt.VLs) is reported as an error, as are
-// networks too large for the bitsets (MaxCDGBits). ctx cancels the search.
+// destination, a VL outside [0, opt.VLs) or an SL outside [0, SLs()) is
+// reported as an error, as are a routing with SLs() outside [1, MaxSLs]
+// and networks too large for the bitsets (MaxCDGBits). ctx cancels the
+// search.
 func CheckDeadlock(ctx context.Context, r Routing, net *topologies.Network, opt CheckOptions) (*Report, error) {
 	if r == nil || net == nil {
 		return nil, errors.New("routing: deadlock check needs a routing and a network")
@@ -98,10 +102,13 @@ func CheckDeadlock(ctx context.Context, r Routing, net *topologies.Network, opt 
 	if opt.VLs < 1 || opt.VLs > MaxVLs {
 		return nil, fmt.Errorf("vls: deadlock check needs 1 to %d virtual lanes, got %d", MaxVLs, opt.VLs)
 	}
+	if sls := r.SLs(); sls < 1 || sls > MaxSLs {
+		return nil, fmt.Errorf("routing %s: uses %d service levels, want 1 to %d", r.Name(), sls, MaxSLs)
+	}
 	if err := net.Validate(); err != nil {
 		return nil, fmt.Errorf("routing %s: %w", r.Name(), err)
 	}
-	g, err := newCDG(net, opt.VLs)
+	g, err := newCDG(net, opt.VLs, r.SLs())
 	if err != nil {
 		return nil, fmt.Errorf("routing %s: %w", r.Name(), err)
 	}
@@ -139,8 +146,9 @@ type cdg struct {
 	states atomic.Int64
 }
 
-// newCDG lays out an empty graph for net with vls VLs.
-func newCDG(net *topologies.Network, vls int) (*cdg, error) {
+// newCDG lays out an empty graph for net with vls VLs, for a routing with
+// sls SLs (the search numbers its states with 32 bits).
+func newCDG(net *topologies.Network, vls, sls int) (*cdg, error) {
 	nsw := len(net.Switches)
 	g := &cdg{vls: vls, portStart: make([]int32, nsw+1), rowStart: make([]int, nsw+1), rowWords: make([]int32, nsw)}
 	var ports, words int
@@ -149,8 +157,8 @@ func newCDG(net *topologies.Network, vls int) (*cdg, error) {
 		ports += n
 		g.rowWords[s] = int32((n*vls + 63) / 64)
 		words += n * vls * int(g.rowWords[s])
-		if ports*vls >= 1<<31 || words > MaxCDGBits/64 {
-			return nil, fmt.Errorf("network too large for the deadlock check (more than %d dependency bits or 2^31 channels)", uint64(MaxCDGBits))
+		if ports*vls*sls >= 1<<31 || words > MaxCDGBits/64 {
+			return nil, fmt.Errorf("network too large for the deadlock check (more than %d dependency bits or 2^31 channels × SLs)", uint64(MaxCDGBits))
 		}
 		g.portStart[s+1] = int32(ports)
 		g.rowStart[s+1] = words
@@ -223,10 +231,13 @@ func (g *cdg) explore(ctx context.Context, r Routing, net *topologies.Network, w
 	return failErr
 }
 
-// searcher is one worker's scratch space.
+// searcher is one worker's scratch space. Its states are (switch, input
+// port, input VL, SL), numbered (gport·V + VL)·S + SL with S = r.SLs():
+// the graph's state times S plus the SL.
 type searcher struct {
 	g       *cdg
 	r       Routing
+	sls     int
 	hostSw  []int32
 	hostPt  []int32
 	inits   []initState
@@ -246,9 +257,10 @@ func (g *cdg) newSearcher(r Routing, net *topologies.Network) *searcher {
 	s := &searcher{
 		g:       g,
 		r:       r,
+		sls:     r.SLs(),
 		hostSw:  make([]int32, len(net.Hosts)),
 		hostPt:  make([]int32, len(net.Hosts)),
-		visited: make([]uint64, (len(g.kind)*g.vls+63)/64),
+		visited: make([]uint64, (len(g.kind)*g.vls*r.SLs()+63)/64),
 		cands:   make([]Candidate, 0, 64),
 	}
 	for h, a := range net.Hosts {
@@ -266,12 +278,15 @@ func (s *searcher) destination(dst int) error {
 		if src == dst {
 			continue
 		}
-		dlid, vl := s.r.Source(src, dst)
+		dlid, sl, vl := s.r.Source(src, dst)
 		if vl < 0 || vl >= g.vls {
 			return fmt.Errorf("source VL %d for host %d to host %d is outside [0,%d)", vl, src, dst, g.vls)
 		}
+		if sl < 0 || sl >= s.sls {
+			return fmt.Errorf("source SL %d for host %d to host %d is outside [0,%d)", sl, src, dst, s.sls)
+		}
 		gp := int(g.portStart[s.hostSw[src]] + s.hostPt[src])
-		s.inits = append(s.inits, initState{dlid: dlid, state: uint32(gp*g.vls + vl)})
+		s.inits = append(s.inits, initState{dlid: dlid, state: uint32((gp*g.vls+vl)*s.sls + sl)})
 		same = same && dlid == s.inits[0].dlid
 	}
 	if !same {
@@ -293,7 +308,7 @@ func (s *searcher) destination(dst int) error {
 // search visits every state reachable from inits, which share one DLID,
 // recording the dependencies.
 func (s *searcher) search(dst int, inits []initState) error {
-	g, vls, dlid := s.g, s.g.vls, inits[0].dlid
+	g, vls, sls, dlid := s.g, s.g.vls, s.sls, inits[0].dlid
 	s.queue = s.queue[:0]
 	for _, in := range inits {
 		if s.visit(in.state) {
@@ -308,23 +323,24 @@ func (s *searcher) search(dst int, inits []initState) error {
 	}()
 	for i := 0; i < len(s.queue); i++ {
 		st := int(s.queue[i])
-		gp, vl := st/vls, st%vls
+		ch, sl := st/sls, st%sls
+		gp, vl := ch/vls, ch%vls
 		sw := int(g.portSw[gp])
 		inPort := gp - int(g.portStart[sw])
-		s.cands = s.r.Route(sw, inPort, vl, dlid, s.cands[:0])
+		s.cands = s.r.Route(sw, inPort, vl, sl, dlid, s.cands[:0])
 		if len(s.cands) == 0 {
-			return fmt.Errorf("no candidate at switch %d for a packet to host %d (DLID %d) that arrived on port %d with VL %d", sw, dst, dlid, inPort, vl)
+			return fmt.Errorf("no candidate at switch %d for a packet to host %d (DLID %d, SL %d) that arrived on port %d with VL %d", sw, dst, dlid, sl, inPort, vl)
 		}
 		ports := int(g.portStart[sw+1] - g.portStart[sw])
 		row := g.edges[g.rowStart[sw]+(inPort*vls+vl)*int(g.rowWords[sw]):]
 		for _, c := range s.cands {
 			p := int(c.Port)
 			if p < 0 || p >= ports || g.kind[int(g.portStart[sw])+p] == topologies.Unused {
-				return fmt.Errorf("switch %d offers port %d, which is out of range or unused, to a packet to host %d (DLID %d) that arrived on port %d with VL %d", sw, p, dst, dlid, inPort, vl)
+				return fmt.Errorf("switch %d offers port %d, which is out of range or unused, to a packet to host %d (DLID %d, SL %d) that arrived on port %d with VL %d", sw, p, dst, dlid, sl, inPort, vl)
 			}
-			ov := s.r.OutVL(sw, inPort, vl, p)
+			ov := s.r.OutVL(sw, inPort, vl, sl, p)
 			if ov < 0 || ov >= vls {
-				return fmt.Errorf("switch %d gives VL %d, outside [0,%d), on port %d to a packet to host %d (DLID %d) that arrived on port %d with VL %d", sw, ov, vls, p, dst, dlid, inPort, vl)
+				return fmt.Errorf("switch %d gives VL %d, outside [0,%d), on port %d to a packet to host %d (DLID %d, SL %d) that arrived on port %d with VL %d", sw, ov, vls, p, dst, dlid, sl, inPort, vl)
 			}
 			setBit(row, p*vls+ov)
 			op := int(g.portStart[sw]) + p
@@ -335,7 +351,7 @@ func (s *searcher) search(dst int, inits []initState) error {
 				setBit(g.eject, op*vls+ov)
 				continue
 			}
-			if ns := uint32(int(g.next[op])*vls + ov); s.visit(ns) {
+			if ns := uint32((int(g.next[op])*vls+ov)*sls + sl); s.visit(ns) {
 				s.queue = append(s.queue, ns)
 			}
 		}

@@ -29,10 +29,12 @@ type exploration struct {
 // leave on. It fails the test if some state has no candidates, a
 // candidate is not a port of the switch, the candidates at the destination
 // switch are not exactly the destination's host port, an output VL is out
-// of range, or a packet can cycle through states (a livelock). It returns
-// the longest path and a cycle of the dependency graph, if any.
+// of range, a source SL is not 0 (the states leave the SL out), or a
+// packet can cycle through states (a livelock). It returns the longest
+// path and a cycle of the dependency graph, if any.
 func explore(t *testing.T, net *topologies.Network, r Routing, vls int) exploration {
 	t.Helper()
+	const sl = 0
 	maxPorts := 0
 	for s := range net.Switches {
 		maxPorts = max(maxPorts, len(net.Switches[s].Ports))
@@ -55,7 +57,7 @@ func explore(t *testing.T, net *topologies.Network, r Routing, vls int) explorat
 			return remain[i]
 		}
 		remain[i] = -1
-		cands := r.Route(c.sw, c.port, c.vl, int32(dst), nil)
+		cands := r.Route(c.sw, c.port, c.vl, sl, int32(dst), nil)
 		if len(cands) == 0 {
 			t.Fatalf("%s: no candidates at %v for host %d", r.Name(), c, dst)
 		}
@@ -73,7 +75,7 @@ func explore(t *testing.T, net *topologies.Network, r Routing, vls int) explorat
 			if cand.Port < 0 || int(cand.Port) >= len(ports) || ports[cand.Port].Kind != topologies.SwitchPort {
 				t.Fatalf("%s: at %v for host %d: candidate %v is not a switch link", r.Name(), c, dst, cand)
 			}
-			vl := r.OutVL(c.sw, c.port, c.vl, int(cand.Port))
+			vl := r.OutVL(c.sw, c.port, c.vl, sl, int(cand.Port))
 			if vl < 0 || vl >= vls {
 				t.Fatalf("%s: at %v OutVL to port %d = %d, outside [0,%d)", r.Name(), c, cand.Port, vl, vls)
 			}
@@ -93,9 +95,9 @@ func explore(t *testing.T, net *topologies.Network, r Routing, vls int) explorat
 			remain[i] = -2
 		}
 		for src := range net.Hosts {
-			dlid, vl := r.Source(src, dst)
-			if int(dlid) != dst || vl < 0 || vl >= vls {
-				t.Fatalf("%s: Source(%d,%d) = %d, %d", r.Name(), src, dst, dlid, vl)
+			dlid, srcSL, vl := r.Source(src, dst)
+			if int(dlid) != dst || srcSL != sl || vl < 0 || vl >= vls {
+				t.Fatalf("%s: Source(%d,%d) = %d, %d, %d", r.Name(), src, dst, dlid, srcSL, vl)
 			}
 			h := net.Hosts[src]
 			res.maxHops = max(res.maxHops, visit(channel{int(h.Switch), int(h.Port), vl}, dst))

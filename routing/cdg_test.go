@@ -31,7 +31,8 @@ func inKey(net *topologies.Network, sw, port, vl int) chanKey {
 
 // referenceCDG builds the channel dependency graph the slow, obvious way:
 // for every ordered pair of distinct hosts, a breadth-first search over
-// (switch, input port, input VL) with a map, following every candidate.
+// (switch, input port, input VL) with a map, following every candidate
+// with the pair's SL.
 func referenceCDG(t *testing.T, r Routing, net *topologies.Network) map[depKey]bool {
 	t.Helper()
 	deps := map[depKey]bool{}
@@ -41,7 +42,7 @@ func referenceCDG(t *testing.T, r Routing, net *topologies.Network) map[depKey]b
 			if src == dst {
 				continue
 			}
-			dlid, vl := r.Source(src, dst)
+			dlid, sl, vl := r.Source(src, dst)
 			start := state{int(net.Hosts[src].Switch), int(net.Hosts[src].Port), vl}
 			seen := map[state]bool{start: true}
 			queue := []state{start}
@@ -49,8 +50,8 @@ func referenceCDG(t *testing.T, r Routing, net *topologies.Network) map[depKey]b
 				s := queue[0]
 				queue = queue[1:]
 				from := inKey(net, s.sw, s.port, s.vl)
-				for _, c := range r.Route(s.sw, s.port, s.vl, dlid, nil) {
-					ov := r.OutVL(s.sw, s.port, s.vl, int(c.Port))
+				for _, c := range r.Route(s.sw, s.port, s.vl, sl, dlid, nil) {
+					ov := r.OutVL(s.sw, s.port, s.vl, sl, int(c.Port))
 					p := net.Switches[s.sw].Ports[c.Port]
 					if p.Kind == topologies.HostPort {
 						if int(p.Peer) != dst {
@@ -194,6 +195,8 @@ func cdgCases() []cdgCase {
 		{"dor flatfly 4x3x2", topologies.Spec{Kind: "flatfly", Dims: []int{4, 3, 2}, Widths: []int{1, 2, 1}, HostsPerSwitch: 2}, "dor", 2, true},
 		{"dor hypercube 3", topologies.Spec{Kind: "hypercube", Dimension: 3, HostsPerSwitch: 1}, "dor", 1, true},
 		{"dor crossbar", topologies.Spec{Kind: "crossbar", Hosts: 6}, "dor", 3, true},
+		{"dor ring 5 w2", ring5w2, "dor", 2, true},
+		{"dor torus 4x3x4 C2", topologies.Spec{Kind: "torus", Dims: []int{4, 3, 4}, HostsPerSwitch: 2}, "dor", 4, true},
 		{"dor-nodateline ring 5 w2", ring5w2, "dor-nodateline", 2, false},
 		{"dor-nodateline ring 8", ring8, "dor-nodateline", 1, false},
 		// Ring of 8: diameter 4.
@@ -250,7 +253,7 @@ func TestCheckDeadlock(t *testing.T) {
 func compareWithReference(t *testing.T, r Routing, net *topologies.Network, vls int, rep *Report) {
 	t.Helper()
 	ref := referenceCDG(t, r, net)
-	g, err := newCDG(net, vls)
+	g, err := newCDG(net, vls, r.SLs())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,38 +315,45 @@ func TestCheckDeadlockRingCycle(t *testing.T) {
 }
 
 // twistedRing is a test routing that depends on the source (Source gives
-// DLID dst + hosts for odd sources), the input port (a packet keeps going
-// the way it came) and, with datelines, changes VL: it checks that the
-// search is exact for such routings.
+// DLID dst + hosts, or with bySL SL 1, for odd sources), the input port (a
+// packet keeps going the way it came) and, with datelines, changes VL: it
+// checks that the search is exact for such routings. With bySL, packets
+// of both directions share DLIDs and meet in the same (port, VL) states,
+// told apart only by their SL.
 type twistedRing struct {
 	hosts    int
 	n        int
 	dateline bool
+	bySL     bool
 	net      *topologies.Network
 }
 
 func (r *twistedRing) Name() string { return "twisted-test" }
 func (r *twistedRing) VLs() int     { return 2 }
+func (r *twistedRing) SLs() int     { return 2 }
 
-func (r *twistedRing) Source(src, dst int) (int32, int) {
+func (r *twistedRing) Source(src, dst int) (int32, int, int) {
 	vl := 0
 	if !r.dateline {
 		vl = src / 2 % 2 // the parity of the source switch
 	}
-	return int32(dst + r.hosts*(src%2)), vl
+	if r.bySL {
+		return int32(dst), src % 2, vl
+	}
+	return int32(dst + r.hosts*(src%2)), 0, vl
 }
 
 // Route goes + for even sources and − for odd ones (a DLID of the second
-// range), the port of the same direction as the one it came on; from a host
-// port the direction follows the DLID.
-func (r *twistedRing) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []Candidate {
+// range or SL 1), the port of the same direction as the one it came on;
+// from a host port the direction follows the DLID or SL.
+func (r *twistedRing) Route(sw, inPort, inVL, sl int, dlid int32, out []Candidate) []Candidate {
 	dst := int(dlid) % r.hosts
 	h := r.net.Hosts[dst]
 	if int(h.Switch) == sw {
 		return append(out, Candidate{Port: h.Port, Priority: High})
 	}
 	want := (sw + 1) % r.n
-	if int(dlid) >= r.hosts {
+	if int(dlid) >= r.hosts || sl == 1 {
 		want = (sw + r.n - 1) % r.n
 	}
 	if in := r.net.Switches[sw].Ports[inPort]; in.Kind == topologies.SwitchPort {
@@ -360,7 +370,7 @@ func (r *twistedRing) Route(sw, inPort, inVL int, dlid int32, out []Candidate) [
 
 // OutVL moves to VL 1 on the link between positions n−1 and 0 with
 // datelines.
-func (r *twistedRing) OutVL(sw, inPort, inVL, outPort int) int {
+func (r *twistedRing) OutVL(sw, inPort, inVL, sl, outPort int) int {
 	p := r.net.Switches[sw].Ports[outPort]
 	if r.dateline && p.Kind == topologies.SwitchPort && (sw == 0 && int(p.Peer) == r.n-1 || sw == r.n-1 && p.Peer == 0) {
 		return 1
@@ -369,10 +379,11 @@ func (r *twistedRing) OutVL(sw, inPort, inVL, outPort int) int {
 }
 
 func TestCheckDeadlockSourceAndPortDependent(t *testing.T) {
-	for _, dateline := range []bool{true, false} {
-		t.Run(fmt.Sprintf("dateline %v", dateline), func(t *testing.T) {
+	for _, tc := range []struct{ dateline, bySL bool }{{true, false}, {false, false}, {true, true}, {false, true}} {
+		dateline := tc.dateline
+		t.Run(fmt.Sprintf("dateline %v by SL %v", dateline, tc.bySL), func(t *testing.T) {
 			net := mustBuild(t, topologies.Spec{Kind: "ring", Switches: 6, HostsPerSwitch: 2})
-			r := &twistedRing{hosts: len(net.Hosts), n: 6, dateline: dateline, net: net}
+			r := &twistedRing{hosts: len(net.Hosts), n: 6, dateline: dateline, bySL: tc.bySL, net: net}
 			rep, err := CheckDeadlock(context.Background(), r, net, CheckOptions{VLs: 2, Workers: 3})
 			if err != nil {
 				t.Fatal(err)
@@ -422,8 +433,8 @@ type brokenRouting struct {
 	fault string
 }
 
-func (b *brokenRouting) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []Candidate {
-	out = b.Routing.Route(sw, inPort, inVL, dlid, out)
+func (b *brokenRouting) Route(sw, inPort, inVL, sl int, dlid int32, out []Candidate) []Candidate {
+	out = b.Routing.Route(sw, inPort, inVL, sl, dlid, out)
 	if b.fault == "first host" && sw == 0 && inPort > 1 && dlid < 2 {
 		// Packets to hosts 0 and 1 that come over a link all go to host
 		// 0, which is right for host 0 only.
@@ -443,19 +454,29 @@ func (b *brokenRouting) Route(sw, inPort, inVL int, dlid int32, out []Candidate)
 	return out
 }
 
-func (b *brokenRouting) OutVL(sw, inPort, inVL, outPort int) int {
+func (b *brokenRouting) OutVL(sw, inPort, inVL, sl, outPort int) int {
 	if b.fault == "vl" && sw == 1 {
 		return 2
 	}
-	return b.Routing.OutVL(sw, inPort, inVL, outPort)
+	return b.Routing.OutVL(sw, inPort, inVL, sl, outPort)
 }
 
-func (b *brokenRouting) Source(src, dst int) (int32, int) {
-	dlid, vl := b.Routing.Source(src, dst)
+func (b *brokenRouting) Source(src, dst int) (int32, int, int) {
+	dlid, sl, vl := b.Routing.Source(src, dst)
 	if b.fault == "source" && src == 5 {
 		vl = -1
 	}
-	return dlid, vl
+	if b.fault == "source SL" && src == 5 {
+		sl = 1
+	}
+	return dlid, sl, vl
+}
+
+func (b *brokenRouting) SLs() int {
+	if b.fault == "SLs" {
+		return MaxSLs + 1
+	}
+	return b.Routing.SLs()
 }
 
 func TestCheckDeadlockErrors(t *testing.T) {
@@ -479,17 +500,21 @@ func TestCheckDeadlockErrors(t *testing.T) {
 		want string
 	}{
 		{"no candidate", &brokenRouting{base, "none"}, 1, nil,
-			"routing dor-nodateline: no candidate at switch 1 for a packet to host 0 (DLID 0) that arrived on port 0 with VL 0"},
+			"routing dor-nodateline: no candidate at switch 1 for a packet to host 0 (DLID 0, SL 0) that arrived on port 0 with VL 0"},
 		{"bad port", &brokenRouting{base, "port"}, 1, nil,
-			"routing dor-nodateline: switch 1 offers port 99, which is out of range or unused, to a packet to host 0 (DLID 0) that arrived on port 0 with VL 0"},
+			"routing dor-nodateline: switch 1 offers port 99, which is out of range or unused, to a packet to host 0 (DLID 0, SL 0) that arrived on port 0 with VL 0"},
 		{"wrong host", &brokenRouting{base, "host"}, 1, nil,
 			"routing dor-nodateline: switch 1 delivers a packet to host 0 (DLID 0) to host 3 on port 1"},
 		{"wrong host in transit", &brokenRouting{base, "first host"}, 1, nil,
 			"routing dor-nodateline: switch 0 delivers a packet to host 1 (DLID 1) to host 0 on port 0"},
 		{"bad VL", &brokenRouting{base, "vl"}, 2, nil,
-			"routing dor-nodateline: switch 1 gives VL 2, outside [0,2), on port 3 to a packet to host 0 (DLID 0) that arrived on port 0 with VL 0"},
+			"routing dor-nodateline: switch 1 gives VL 2, outside [0,2), on port 3 to a packet to host 0 (DLID 0, SL 0) that arrived on port 0 with VL 0"},
 		{"bad source VL", &brokenRouting{base, "source"}, 1, nil,
 			"routing dor-nodateline: source VL -1 for host 5 to host 0 is outside [0,1)"},
+		{"bad source SL", &brokenRouting{base, "source SL"}, 1, nil,
+			"routing dor-nodateline: source SL 1 for host 5 to host 0 is outside [0,1)"},
+		{"too many SLs", &brokenRouting{base, "SLs"}, 1, nil,
+			"routing dor-nodateline: uses 17 service levels, want 1 to 16"},
 		{"zero VLs", base, 0, nil, "vls: deadlock check needs 1 to 16 virtual lanes, got 0"},
 		{"cancelled", base, 1, cancelled, "routing dor-nodateline: context canceled"},
 	}

@@ -31,11 +31,14 @@ func (r *crossbarDOR) Name() string { return "dor" }
 // VLs implements Routing: one VL suffices.
 func (r *crossbarDOR) VLs() int { return 1 }
 
+// SLs implements Routing: one SL.
+func (r *crossbarDOR) SLs() int { return 1 }
+
 // Source implements Routing.
-func (r *crossbarDOR) Source(src, dst int) (dlid int32, vl int) { return r.hosts.source(dst) }
+func (r *crossbarDOR) Source(src, dst int) (dlid int32, sl, vl int) { return r.hosts.source(dst) }
 
 // Route implements Routing.
-func (r *crossbarDOR) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []Candidate {
+func (r *crossbarDOR) Route(sw, inPort, inVL, sl int, dlid int32, out []Candidate) []Candidate {
 	if !r.hosts.valid(dlid) || sw != 0 {
 		return out
 	}
@@ -43,4 +46,4 @@ func (r *crossbarDOR) Route(sw, inPort, inVL int, dlid int32, out []Candidate) [
 }
 
 // OutVL implements Routing: the VL never changes.
-func (r *crossbarDOR) OutVL(sw, inPort, inVL, outPort int) int { return inVL }
+func (r *crossbarDOR) OutVL(sw, inPort, inVL, sl, outPort int) int { return inVL }

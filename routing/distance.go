@@ -232,17 +232,20 @@ func (r *distance) Name() string { return r.name }
 // deadlock-free.
 func (r *distance) VLs() int { return int(r.vls) }
 
+// SLs implements Routing: one SL.
+func (r *distance) SLs() int { return 1 }
+
 // Diameter returns the largest switch-to-switch distance of the network.
 func (r *distance) Diameter() int { return int(r.diam) }
 
 // Source implements Routing: DLID = dst, VL = (D + E) mod V with D the
 // distance between the switches of src and dst.
-func (r *distance) Source(src, dst int) (dlid int32, vl int) {
+func (r *distance) Source(src, dst int) (dlid int32, sl, vl int) {
 	if uint(dst) >= uint(len(r.hostSw)) || uint(src) >= uint(len(r.hostSw)) {
-		return -1, 0
+		return -1, 0, 0
 	}
 	d := int32(r.dist[int(r.hostSw[src])*int(r.n)+int(r.hostSw[dst])])
-	return int32(dst), int((d + r.extra) % r.vls)
+	return int32(dst), 0, int((d + r.extra) % r.vls)
 }
 
 // Route implements Routing in O(ports of sw) without allocating (when out
@@ -251,7 +254,7 @@ func (r *distance) Source(src, dst int) (dlid int32, vl int) {
 // distance from the neighbour a port leads to: High if dp < d, Medium if
 // dp = d ≤ out, Low if d < dp ≤ out and the routing deflects. At the
 // destination switch the candidate is the destination host's port.
-func (r *distance) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []Candidate {
+func (r *distance) Route(sw, inPort, inVL, sl int, dlid int32, out []Candidate) []Candidate {
 	if uint32(dlid) >= uint32(len(r.hostSw)) || uint(sw) >= uint(r.n) {
 		return out
 	}
@@ -297,7 +300,7 @@ func (r *distance) outVL(inVL int) int32 {
 
 // OutVL implements Routing: (inVL − 1) mod V on a link to a switch, inVL
 // on the link to a host.
-func (r *distance) OutVL(sw, inPort, inVL, outPort int) int {
+func (r *distance) OutVL(sw, inPort, inVL, sl, outPort int) int {
 	if uint(sw) < uint(r.n) && uint(outPort) < uint(r.portStart[sw+1]-r.portStart[sw]) && r.toHost[int(r.portStart[sw])+outPort] {
 		return inVL
 	}

@@ -235,7 +235,7 @@ func TestDistanceNeighbourGroups(t *testing.T) {
 func distWalk(t *testing.T, net *topologies.Network, brute [][]int, r Routing, vls, extra int, deflect bool, src, dst int, rng *kernel.RNG) (hops, sideways, deflections int) {
 	t.Helper()
 	ssw, dsw := int(net.Hosts[src].Switch), int(net.Hosts[dst].Switch)
-	dlid, vl := r.Source(src, dst)
+	dlid, sl, vl := r.Source(src, dst)
 	D := brute[ssw][dsw]
 	if int(dlid) != dst || vl != (D+extra)%vls {
 		t.Fatalf("Source(%d,%d) = %d,%d, want %d,(%d+%d) mod %d", src, dst, dlid, vl, dst, D, extra, vls)
@@ -243,12 +243,12 @@ func distWalk(t *testing.T, net *topologies.Network, brute [][]int, r Routing, v
 	sw, inPort := ssw, int(net.Hosts[src].Port)
 	buf := make([]Candidate, 0, 64)
 	for {
-		cands := r.Route(sw, inPort, vl, dlid, buf[:0])
+		cands := r.Route(sw, inPort, vl, sl, dlid, buf[:0])
 		if sw == dsw {
 			if len(cands) != 1 || cands[0] != (Candidate{Port: net.Hosts[dst].Port, Priority: High}) {
 				t.Fatalf("%d→%d at destination switch %d: candidates %v, want host port %d", src, dst, sw, cands, net.Hosts[dst].Port)
 			}
-			if got := r.OutVL(sw, inPort, vl, int(cands[0].Port)); got != vl {
+			if got := r.OutVL(sw, inPort, vl, sl, int(cands[0].Port)); got != vl {
 				t.Fatalf("%d→%d: VL to the host %d, want the arriving VL %d", src, dst, got, vl)
 			}
 			if hops > D+extra {
@@ -285,7 +285,7 @@ func distWalk(t *testing.T, net *topologies.Network, brute [][]int, r Routing, v
 		}
 		c := cands[rng.IntN(len(cands))]
 		port := net.Switches[sw].Ports[c.Port]
-		if nv := r.OutVL(sw, inPort, vl, int(c.Port)); nv != out {
+		if nv := r.OutVL(sw, inPort, vl, sl, int(c.Port)); nv != out {
 			t.Fatalf("%d→%d at switch %d: OutVL %d, want (%d−1) mod %d", src, dst, sw, nv, vl, vls)
 		}
 		switch c.Priority {
@@ -369,7 +369,7 @@ func TestDistanceVLsDecrease(t *testing.T) {
 		buf := make([]Candidate, 0, 8)
 		for src := range net.Hosts {
 			for dst := range net.Hosts {
-				dlid, vl := r.Source(src, dst)
+				dlid, sl, vl := r.Source(src, dst)
 				sw, in := int(net.Hosts[src].Switch), int(net.Hosts[src].Port)
 				// Switch hop h uses VL D+E−h; D+E ≤ V so the source's VL is
 				// (D+E) mod V, 0 only when D+E = V.
@@ -378,9 +378,9 @@ func TestDistanceVLsDecrease(t *testing.T) {
 					next = 4 + extra
 				}
 				for sw != int(net.Hosts[dst].Switch) {
-					cands := r.Route(sw, in, vl, dlid, buf[:0])
+					cands := r.Route(sw, in, vl, sl, dlid, buf[:0])
 					c := cands[rng.IntN(len(cands))]
-					ov := r.OutVL(sw, in, vl, int(c.Port))
+					ov := r.OutVL(sw, in, vl, sl, int(c.Port))
 					if ov != next-1 {
 						t.Fatalf("%s %d→%d at switch %d: VL %d after %d, want strictly decreasing by one", alg, src, dst, sw, ov, vl)
 					}
@@ -523,8 +523,8 @@ func BenchmarkDistanceRouteSeed004(b *testing.B) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		dlid, vl := r.Source(0, i*7919%nh)
-		out = r.Route(i*31%ns, 0, vl, dlid, out[:0])
+		dlid, sl, vl := r.Source(0, i*7919%nh)
+		out = r.Route(i*31%ns, 0, vl, sl, dlid, out[:0])
 		i++
 	}
 }

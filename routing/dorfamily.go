@@ -142,19 +142,22 @@ func (r *dorFamily) Name() string { return r.name }
 // the routing uses whole copies of its layout (see New).
 func (r *dorFamily) VLs() int { return len(r.orders) * int(r.perClass) }
 
+// SLs implements Routing: one SL.
+func (r *dorFamily) SLs() int { return 1 }
+
 // Source implements Routing: DLID = dst; VL = P·k, k = (d mod classes)
 // with d the destination's index within its switch.
-func (r *dorFamily) Source(src, dst int) (dlid int32, vl int) {
+func (r *dorFamily) Source(src, dst int) (dlid int32, sl, vl int) {
 	if uint(dst) >= uint(len(r.hostSw)) {
-		return -1, 0
+		return -1, 0, 0
 	}
 	k := int32(dst) % r.c % r.classes
-	return int32(dst), int(k * r.perClass)
+	return int32(dst), 0, int(k * r.perClass)
 }
 
 // Route implements Routing in O(N + K_n·L_n) for the current dimension n,
 // without allocating when out has room for every port of sw.
-func (r *dorFamily) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []Candidate {
+func (r *dorFamily) Route(sw, inPort, inVL, sl int, dlid int32, out []Candidate) []Candidate {
 	if uint32(dlid) >= uint32(len(r.hostSw)) || uint(sw) >= uint(r.g.nsw) || inVL < 0 || inVL >= int(r.classes*r.perClass) {
 		return out
 	}
@@ -266,7 +269,7 @@ func (r *dorFamily) twistTarget(sw, n int, d int32) int32 {
 // the class's twist dimension), l = 1 on a second hop in the same
 // dimension (not counting the twist hop), l = 0 otherwise. The link to a
 // host keeps the VL.
-func (r *dorFamily) OutVL(sw, inPort, inVL, outPort int) int {
+func (r *dorFamily) OutVL(sw, inPort, inVL, sl, outPort int) int {
 	outDim := r.g.portDimension(sw, outPort)
 	if outDim < 0 || inVL < 0 {
 		return inVL

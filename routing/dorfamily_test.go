@@ -215,7 +215,7 @@ type dorHop struct {
 func (m *dorModel) walkDOR(t *testing.T, r Routing, src, dst int, rng *kernel.RNG, choose int) []dorHop {
 	t.Helper()
 	net := m.net
-	dlid, vl := r.Source(src, dst)
+	dlid, sl, vl := r.Source(src, dst)
 	d := dst % net.HostsPerSwitch
 	class := d % m.classes
 	if int(dlid) != dst || vl != class*m.perVL {
@@ -226,7 +226,7 @@ func (m *dorModel) walkDOR(t *testing.T, r Routing, src, dst int, rng *kernel.RN
 	sw, inPort, inDim := int(net.Hosts[src].Switch), int(net.Hosts[src].Port), -1
 	var hops []dorHop
 	for range 4 * len(net.Dims) {
-		cands := r.Route(sw, inPort, vl, dlid, nil)
+		cands := r.Route(sw, inPort, vl, sl, dlid, nil)
 		want := m.candidates(sw, inDim, vl%m.perVL, class, dst)
 		byPort := func(a, b Candidate) int { return int(a.Port - b.Port) }
 		if !slices.Equal(slices.SortedFunc(slices.Values(cands), byPort), slices.SortedFunc(slices.Values(want), byPort)) {
@@ -234,7 +234,7 @@ func (m *dorModel) walkDOR(t *testing.T, r Routing, src, dst int, rng *kernel.RN
 				src, dst, sw, net.Switches[sw].Coord, inDim, vl, cands, want, hops)
 		}
 		if sw == int(net.Hosts[dst].Switch) {
-			if got := r.OutVL(sw, inPort, vl, int(cands[0].Port)); got != vl {
+			if got := r.OutVL(sw, inPort, vl, sl, int(cands[0].Port)); got != vl {
 				t.Fatalf("%d→%d: OutVL to the host = %d, want %d", src, dst, got, vl)
 			}
 			return hops
@@ -251,7 +251,7 @@ func (m *dorModel) walkDOR(t *testing.T, r Routing, src, dst int, rng *kernel.RN
 		case int(port.Dim) == inDim && m.perVL > 1:
 			local = 1
 		}
-		got := r.OutVL(sw, inPort, vl, int(c.Port))
+		got := r.OutVL(sw, inPort, vl, sl, int(c.Port))
 		if got != class*m.perVL+local {
 			t.Fatalf("%d→%d at switch %d: OutVL = %d, want %d (class %d, local %d); path %v", src, dst, sw, got, class*m.perVL+local, class, local, hops)
 		}
@@ -450,12 +450,12 @@ func TestDORFamilyTwistedLiteralVLRuleCycles(t *testing.T) {
 // stays in the twist dimension.
 type literalTwist struct{ *dorFamily }
 
-func (l literalTwist) OutVL(sw, inPort, inVL, outPort int) int {
+func (l literalTwist) OutVL(sw, inPort, inVL, sl, outPort int) int {
 	in, out := l.g.portDimension(sw, inPort), l.g.portDimension(sw, outPort)
 	if in >= 0 && in == out {
 		return inVL/int(l.perClass)*int(l.perClass) + 1
 	}
-	return l.dorFamily.OutVL(sw, inPort, inVL, outPort)
+	return l.dorFamily.OutVL(sw, inPort, inVL, sl, outPort)
 }
 
 // TestDORFamilyDORMatchesFlatFlyDOR checks that the family's dor on a
@@ -473,8 +473,8 @@ func TestDORFamilyDORMatchesFlatFlyDOR(t *testing.T) {
 	}
 	for sw := range net.Switches {
 		for dst := range net.Hosts {
-			a := fam.Route(sw, 0, 0, int32(dst), nil)
-			b := old.Route(sw, 0, 0, int32(dst), nil)
+			a := fam.Route(sw, 0, 0, 0, int32(dst), nil)
+			b := old.Route(sw, 0, 0, 0, int32(dst), nil)
 			if !slices.Equal(a, b) || len(a) == 0 {
 				t.Fatalf("switch %d, host %d: %v, flatFlyDOR %v", sw, dst, a, b)
 			}
@@ -496,16 +496,16 @@ func TestDORFamilySeedOrders(t *testing.T) {
 	for d := range 4 {
 		dst := 15*4 + d
 		sw, inPort := 0, 0
-		dlid, vl := r.Source(0, dst)
+		dlid, sl, vl := r.Source(0, dst)
 		if vl != d {
 			t.Fatalf("d=%d: VL %d, want %d", d, vl, d)
 		}
 		var dims []int
 		for sw != 15 {
-			c := r.Route(sw, inPort, vl, dlid, nil)
+			c := r.Route(sw, inPort, vl, sl, dlid, nil)
 			p := net.Switches[sw].Ports[c[0].Port]
 			dims = append(dims, int(p.Dim))
-			vl = r.OutVL(sw, inPort, vl, int(c[0].Port))
+			vl = r.OutVL(sw, inPort, vl, sl, int(c[0].Port))
 			sw, inPort = int(p.Peer), int(p.PeerPort)
 		}
 		if !slices.Equal(dims, want[d]) {
@@ -607,23 +607,23 @@ func TestDORFamilyBadArgumentsAndAllocations(t *testing.T) {
 			}
 			nh := len(net.Hosts)
 			for _, dst := range []int{-1, nh, 1 << 40} {
-				if dlid, vl := r.Source(0, dst); dlid != -1 || vl != 0 {
-					t.Errorf("%s %s: Source(0,%d) = %d,%d", tn.name, alg, dst, dlid, vl)
+				if dlid, sl, vl := r.Source(0, dst); dlid != -1 || sl != 0 || vl != 0 {
+					t.Errorf("%s %s: Source(0,%d) = %d,%d,%d", tn.name, alg, dst, dlid, sl, vl)
 				}
 			}
 			for _, c := range []struct{ sw, port, vl, dlid int }{
 				{-1, 0, 0, 0}, {len(net.Switches), 0, 0, 0}, {0, -1, 0, 0}, {0, 999, 0, 0}, {0, 0, -1, nh - 1}, {0, 0, 16, 0}, {0, 0, 0, -1}, {0, 0, 0, nh}, {0, -1, 0, nh - 1}, {0, 999, 0, nh - 1},
 			} {
-				if got := r.Route(c.sw, c.port, c.vl, int32(c.dlid), nil); len(got) != 0 {
+				if got := r.Route(c.sw, c.port, c.vl, 0, int32(c.dlid), nil); len(got) != 0 {
 					t.Errorf("%s %s: Route%v = %v, want none", tn.name, alg, c, got)
 				}
 			}
 			out := make([]Candidate, 0, len(net.Switches[0].Ports))
 			allocs := testing.AllocsPerRun(20, func() {
 				for dst := range nh {
-					dlid, vl := r.Source(0, dst)
-					out = r.Route(0, 0, vl, dlid, out[:0])
-					_ = r.OutVL(0, 0, vl, int(out[0].Port))
+					dlid, sl, vl := r.Source(0, dst)
+					out = r.Route(0, 0, vl, sl, dlid, out[:0])
+					_ = r.OutVL(0, 0, vl, sl, int(out[0].Port))
 				}
 			})
 			if allocs != 0 {
@@ -644,8 +644,8 @@ func BenchmarkTwistedMixedADORRouteSeed004(b *testing.B) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		dlid, vl := r.Source(0, i*7919%nh)
-		out = r.Route(i*31%ns, 8, vl, dlid, out[:0])
+		dlid, sl, vl := r.Source(0, i*7919%nh)
+		out = r.Route(i*31%ns, 8, vl, sl, dlid, out[:0])
 		i++
 	}
 }

@@ -36,8 +36,8 @@ func TestPortDestinationsRoundTrip(t *testing.T) {
 		table := routes.Table(s, len(net.Hosts))
 		for h := range net.Hosts {
 			var want []int32
-			dlid, vl := r.Source(h, h)
-			for _, c := range r.Route(s, 0, vl, dlid, nil) {
+			dlid, sl, vl := r.Source(h, h)
+			for _, c := range r.Route(s, 0, vl, sl, dlid, nil) {
 				want = append(want, c.Port)
 			}
 			slices.Sort(want)

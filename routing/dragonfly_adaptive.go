@@ -147,23 +147,26 @@ func (r *dragonflyAdaptive) Name() string { return r.name }
 // VLs implements Routing: 6 VLs, whatever the letters.
 func (r *dragonflyAdaptive) VLs() int { return dfVLs }
 
+// SLs implements Routing: one SL.
+func (r *dragonflyAdaptive) SLs() int { return 1 }
+
 // Source implements Routing: DLID = dst, VL 1 within a group and VL 4
 // between groups.
-func (r *dragonflyAdaptive) Source(src, dst int) (dlid int32, vl int) {
+func (r *dragonflyAdaptive) Source(src, dst int) (dlid int32, sl, vl int) {
 	h := &r.df.hosts
 	if uint(dst) >= uint(len(h.sw)) || uint(src) >= uint(len(h.sw)) {
-		return -1, 0
+		return -1, 0, 0
 	}
 	if r.df.group[h.sw[src]] == r.df.group[h.sw[dst]] {
-		return int32(dst), dfIntraVL
+		return int32(dst), 0, dfIntraVL
 	}
-	return int32(dst), dfInjectVL
+	return int32(dst), 0, dfInjectVL
 }
 
 // Route implements Routing; see dragonflyAdaptive for the candidates. It
 // costs O(k + g) for groups of k switches with g global links each and
 // does not allocate when out has room for them.
-func (r *dragonflyAdaptive) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []Candidate {
+func (r *dragonflyAdaptive) Route(sw, inPort, inVL, sl int, dlid int32, out []Candidate) []Candidate {
 	df := r.df
 	if !df.hosts.valid(dlid) || uint(sw) >= uint(len(df.group)) {
 		return out
@@ -245,7 +248,7 @@ func (r *dragonflyAdaptive) appendGroup(out []Candidate, sw, t int) []Candidate 
 // OutVL implements Routing: VL 2·phase + h on a local hop, 5 or 3 on a
 // global hop out of phase 0 or 1, the input VL towards a host; see
 // dragonflyAdaptive.
-func (r *dragonflyAdaptive) OutVL(sw, inPort, inVL, outPort int) int {
+func (r *dragonflyAdaptive) OutVL(sw, inPort, inVL, sl, outPort int) int {
 	oc := r.df.portClass(sw, outPort)
 	if oc != dfLocal && oc != dfGlobal {
 		return inVL

@@ -42,12 +42,15 @@ func (r *dragonflyStatic) Name() string { return "static" }
 // VLs implements Routing: Static needs 2 VLs.
 func (r *dragonflyStatic) VLs() int { return 2 }
 
+// SLs implements Routing: one SL.
+func (r *dragonflyStatic) SLs() int { return 1 }
+
 // Source implements Routing: DLID = dst, VL 0.
-func (r *dragonflyStatic) Source(src, dst int) (dlid int32, vl int) {
+func (r *dragonflyStatic) Source(src, dst int) (dlid int32, sl, vl int) {
 	if uint(dst) >= uint(len(r.df.hosts.sw)) {
-		return -1, 0
+		return -1, 0, 0
 	}
-	return int32(dst), 0
+	return int32(dst), 0, 0
 }
 
 // Route implements Routing: at the destination switch its host's port, in
@@ -56,7 +59,7 @@ func (r *dragonflyStatic) Source(src, dst int) (dlid int32, vl int) {
 // otherwise the local link to the switch of the group that has one. All
 // candidates are High; there is more than one only where parallel links
 // exist.
-func (r *dragonflyStatic) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []Candidate {
+func (r *dragonflyStatic) Route(sw, inPort, inVL, sl int, dlid int32, out []Candidate) []Candidate {
 	df := r.df
 	if !df.hosts.valid(dlid) || uint(sw) >= uint(len(df.group)) {
 		return out
@@ -77,7 +80,7 @@ func (r *dragonflyStatic) Route(sw, inPort, inVL int, dlid int32, out []Candidat
 
 // OutVL implements Routing: VL 1 on a local hop after a global one, the
 // input VL towards a host, VL 0 otherwise.
-func (r *dragonflyStatic) OutVL(sw, inPort, inVL, outPort int) int {
+func (r *dragonflyStatic) OutVL(sw, inPort, inVL, sl, outPort int) int {
 	switch r.df.portClass(sw, outPort) {
 	case dfHost:
 		return inVL

@@ -111,7 +111,7 @@ func TestDragonflyRoutings(t *testing.T) {
 				committed := 0 // states with no High candidate
 				for dst := range net.Hosts {
 					g.explore(t, r, dst, func(st routeState, cands []Candidate) {
-						want = static.Route(st.sw, st.inPort, st.inVL, int32(dst), want[:0])
+						want = static.Route(st.sw, st.inPort, st.inVL, st.sl, int32(dst), want[:0])
 						high := 0
 						for _, c := range cands {
 							if c.Priority != High && c.Priority != Low {
@@ -416,8 +416,8 @@ func BenchmarkDragonflyRouteSeed004(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				src := i * 31 % ns * net.HostsPerSwitch
-				dlid, vl := r.Source(src, i*7919%nh)
-				out = r.Route(src/net.HostsPerSwitch, 0, vl, dlid, out[:0])
+				dlid, sl, vl := r.Source(src, i*7919%nh)
+				out = r.Route(src/net.HostsPerSwitch, 0, vl, sl, dlid, out[:0])
 				i++
 			}
 		})

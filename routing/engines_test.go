@@ -92,7 +92,7 @@ func TestTablesRouteAllocs(t *testing.T) {
 	out := make([]Candidate, 0, 8)
 	allocs := testing.AllocsPerRun(100, func() {
 		for d := range int32(len(net.Hosts)) {
-			out = r.Route(3, 0, 0, d, out[:0])
+			out = r.Route(3, 0, 0, 0, d, out[:0])
 		}
 	})
 	if allocs != 0 || len(out) != 1 {

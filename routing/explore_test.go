@@ -8,9 +8,9 @@ import (
 	"netsim/topologies"
 )
 
-// routeState is where a packet is: the switch, and the port and VL it
-// arrived on.
-type routeState struct{ sw, inPort, inVL int }
+// routeState is where a packet is: the switch, the port and VL it arrived
+// on, and its SL.
+type routeState struct{ sw, inPort, inVL, sl int }
 
 // routeGraph collects what exploreRoutes finds over several destinations.
 type routeGraph struct {
@@ -40,11 +40,11 @@ func (g *routeGraph) channel(st routeState) int32 {
 	return (g.portStart[st.sw]+int32(st.inPort))*int32(g.vls) + int32(st.inVL)
 }
 
-// state returns the switch, input port and VL of channel c.
+// state returns the switch, input port and VL of channel c (SL 0).
 func (g *routeGraph) state(c int32) routeState {
 	gp := int(c) / g.vls
 	sw := sort.Search(len(g.net.Switches), func(s int) bool { return int(g.portStart[s+1]) > gp })
-	return routeState{sw, gp - int(g.portStart[sw]), int(c) % g.vls}
+	return routeState{sw, gp - int(g.portStart[sw]), int(c) % g.vls, 0}
 }
 
 // checkCandidates fails unless cands is a legal answer of r at state st
@@ -70,7 +70,7 @@ func checkCandidates(t *testing.T, net *topologies.Network, r Routing, vls int, 
 		if atDst && (len(cands) != 1 || c.Port != h.Port) || !atDst && kind != topologies.SwitchPort {
 			t.Fatalf("%s: candidates %v at %+v for host %d (on switch %d port %d)", r.Name(), cands, st, dst, h.Switch, h.Port)
 		}
-		if v := r.OutVL(st.sw, st.inPort, st.inVL, int(c.Port)); v < 0 || v >= vls {
+		if v := r.OutVL(st.sw, st.inPort, st.inVL, st.sl, int(c.Port)); v < 0 || v >= vls {
 			t.Fatalf("%s: OutVL %d outside [0,%d) at %+v port %d", r.Name(), v, vls, st, c.Port)
 		}
 	}
@@ -100,16 +100,16 @@ func (g *routeGraph) explore(t *testing.T, r Routing, dst int, check func(st rou
 		if src == dst {
 			continue
 		}
-		dlid, vl := r.Source(src, dst)
+		dlid, sl, vl := r.Source(src, dst)
 		if int(dlid) != dst || vl < 0 || vl >= g.vls {
 			t.Fatalf("%s: Source(%d, %d) = %d, %d", r.Name(), src, dst, dlid, vl)
 		}
-		add(routeState{int(h.Switch), int(h.Port), vl})
+		add(routeState{int(h.Switch), int(h.Port), vl, sl})
 	}
 	var cands []Candidate
 	for i := 0; i < len(states); i++ {
 		st := states[i]
-		cands = r.Route(st.sw, st.inPort, st.inVL, int32(dst), cands[:0])
+		cands = r.Route(st.sw, st.inPort, st.inVL, st.sl, int32(dst), cands[:0])
 		checkCandidates(t, net, r, g.vls, st, dst, cands)
 		if check != nil {
 			check(st, cands)
@@ -119,7 +119,7 @@ func (g *routeGraph) explore(t *testing.T, r Routing, dst int, check func(st rou
 			if port.Kind != topologies.SwitchPort {
 				continue
 			}
-			to := routeState{int(port.Peer), int(port.PeerPort), r.OutVL(st.sw, st.inPort, st.inVL, int(c.Port))}
+			to := routeState{int(port.Peer), int(port.PeerPort), r.OutVL(st.sw, st.inPort, st.inVL, st.sl, int(c.Port)), st.sl}
 			j := add(to)
 			next[i] = append(next[i], j)
 			g.deps[[2]int32{g.channel(st), g.channel(to)}] = true
@@ -207,15 +207,15 @@ type walkStep struct {
 // more than maxHops hops.
 func randomWalk(t *testing.T, net *topologies.Network, r Routing, vls, src, dst, maxHops int, rng *kernel.RNG) ([]walkStep, int) {
 	t.Helper()
-	dlid, vl := r.Source(src, dst)
+	dlid, sl, vl := r.Source(src, dst)
 	if int(dlid) != dst {
 		t.Fatalf("%s: Source(%d, %d) dlid = %d", r.Name(), src, dst, dlid)
 	}
-	st := routeState{int(net.Hosts[src].Switch), int(net.Hosts[src].Port), vl}
+	st := routeState{int(net.Hosts[src].Switch), int(net.Hosts[src].Port), vl, sl}
 	var steps []walkStep
 	var cands []Candidate
 	for {
-		cands = r.Route(st.sw, st.inPort, st.inVL, dlid, cands[:0])
+		cands = r.Route(st.sw, st.inPort, st.inVL, st.sl, dlid, cands[:0])
 		checkCandidates(t, net, r, vls, st, dst, cands)
 		c := cands[rng.IntN(len(cands))]
 		port := net.Switches[st.sw].Ports[c.Port]
@@ -225,8 +225,8 @@ func randomWalk(t *testing.T, net *topologies.Network, r Routing, vls, src, dst,
 		if len(steps) == maxHops {
 			t.Fatalf("%s: %d→%d: more than %d hops: %v", r.Name(), src, dst, maxHops, steps)
 		}
-		ov := r.OutVL(st.sw, st.inPort, st.inVL, int(c.Port))
+		ov := r.OutVL(st.sw, st.inPort, st.inVL, st.sl, int(c.Port))
 		steps = append(steps, walkStep{from: st.sw, to: int(port.Peer), port: int(c.Port), vl: ov, prio: c.Priority})
-		st = routeState{int(port.Peer), int(port.PeerPort), ov}
+		st = routeState{int(port.Peer), int(port.PeerPort), ov, st.sl}
 	}
 }

@@ -118,12 +118,15 @@ func (r *flatFlyDOR) Name() string { return "dor" }
 // VLs implements Routing: DOR needs one VL.
 func (r *flatFlyDOR) VLs() int { return 1 }
 
+// SLs implements Routing: one SL.
+func (r *flatFlyDOR) SLs() int { return 1 }
+
 // Source implements Routing.
-func (r *flatFlyDOR) Source(src, dst int) (dlid int32, vl int) { return r.hosts.source(dst) }
+func (r *flatFlyDOR) Source(src, dst int) (dlid int32, sl, vl int) { return r.hosts.source(dst) }
 
 // Route implements Routing. It costs O(N + L_n) and does not allocate when
 // out has room for the widest dimension's parallel ports.
-func (r *flatFlyDOR) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []Candidate {
+func (r *flatFlyDOR) Route(sw, inPort, inVL, sl int, dlid int32, out []Candidate) []Candidate {
 	if !r.hosts.valid(dlid) || uint(sw) >= uint(r.nsw) {
 		return out
 	}
@@ -147,4 +150,4 @@ func (r *flatFlyDOR) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []
 }
 
 // OutVL implements Routing: the VL never changes.
-func (r *flatFlyDOR) OutVL(sw, inPort, inVL, outPort int) int { return inVL }
+func (r *flatFlyDOR) OutVL(sw, inPort, inVL, sl, outPort int) int { return inVL }

@@ -67,8 +67,8 @@ func checkDORPath(t *testing.T, net *topologies.Network, r Routing, vls, src, ds
 			if h.dim != first || to[first] != goal[first] {
 				t.Fatalf("%d→%d: hop %v→%v in dimension %d, want dimension %d to value %d", src, dst, from, to, h.dim, first, goal[first])
 			}
-			dlid, vl := r.Source(src, dst)
-			cands := r.Route(h.from, 0, vl, dlid, nil)
+			dlid, sl, vl := r.Source(src, dst)
+			cands := r.Route(h.from, 0, vl, sl, dlid, nil)
 			if len(cands) != net.Widths[first] {
 				t.Fatalf("%d→%d at %v: %d candidates, want all %d parallel links", src, dst, from, len(cands), net.Widths[first])
 			}

@@ -41,14 +41,15 @@ func newHostTable(net *topologies.Network, vls int) (hostTable, error) {
 	return t, nil
 }
 
-// source implements Routing.Source: the DLID is the destination host index.
+// source implements Routing.Source on SL 0: the DLID is the destination
+// host index.
 // An out-of-range destination gets DLID -1, for which Route returns no
 // candidates.
-func (t *hostTable) source(dst int) (dlid int32, vl int) {
+func (t *hostTable) source(dst int) (dlid int32, sl, vl int) {
 	if uint(dst) >= uint(len(t.vl)) {
-		return -1, 0
+		return -1, 0, 0
 	}
-	return int32(dst), int(t.vl[dst])
+	return int32(dst), 0, int(t.vl[dst])
 }
 
 // valid reports whether dlid names a host.

@@ -145,23 +145,26 @@ func (r *cube) Name() string { return r.name }
 // VLs implements Routing: one per dimension order for mixed-dor, else 1.
 func (r *cube) VLs() int { return int(r.k) }
 
+// SLs implements Routing: one SL.
+func (r *cube) SLs() int { return 1 }
+
 // Source implements Routing. With d the destination's index within its
 // switch, mixed-dor takes order d mod k (the seed's SL) in copy ⌊d/k⌋ mod
 // copies; the turn-model routings take VL d mod V.
-func (r *cube) Source(src, dst int) (dlid int32, vl int) {
+func (r *cube) Source(src, dst int) (dlid int32, sl, vl int) {
 	if r.mode != cubeMixedDOR {
 		return r.hosts.source(dst)
 	}
 	if uint(dst) >= uint(len(r.hosts.sw)) {
-		return -1, 0
+		return -1, 0, 0
 	}
 	d := int32(dst) % r.c
-	return int32(dst), int(d/r.k%r.copies*r.k + d%r.k)
+	return int32(dst), 0, int(d/r.k%r.copies*r.k + d%r.k)
 }
 
 // Route implements Routing. It does not allocate when out has room for
 // the ports of all dimensions.
-func (r *cube) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []Candidate {
+func (r *cube) Route(sw, inPort, inVL, sl int, dlid int32, out []Candidate) []Candidate {
 	if !r.hosts.valid(dlid) || uint(sw) >= uint(r.nsw) || inVL < 0 {
 		return out
 	}
@@ -209,4 +212,4 @@ func (r *cube) ports(sw int, set uint32, out []Candidate) []Candidate {
 }
 
 // OutVL implements Routing: the VL never changes.
-func (r *cube) OutVL(sw, inPort, inVL, outPort int) int { return inVL }
+func (r *cube) OutVL(sw, inPort, inVL, sl, outPort int) int { return inVL }

@@ -160,7 +160,7 @@ func TestCubeMixedDORPaths(t *testing.T) {
 					for dst := range net.Hosts {
 						local := dst % net.HostsPerSwitch
 						order := orders[local%k]
-						if want, _ := r.Source(src, dst); want != int32(dst) {
+						if want, _, _ := r.Source(src, dst); want != int32(dst) {
 							t.Fatalf("Source(%d,%d) dlid %d", src, dst, want)
 						}
 						hops, vl := walkRandom(t, net, r, vls, src, dst, &rng, len(net.Dims))

@@ -50,7 +50,8 @@ func lftNames(net *topologies.Network) (sw, hosts []string) {
 // + 1 as InfiniBand numbers ports from 1). When the paths use more than one
 // virtual layer, a block per source switch follows, headed
 // "SL of paths from switch Lid 4 guid … ('S1'):", with lines
-// "0x0002 001": the SL (layer) of the path from that switch to the LID.
+// "0x0002 001": the SL of the path from that switch to the LID, its
+// layer, which Tables.Source gives packets on that path.
 func WriteLFT(w io.Writer, t *Tables, net *topologies.Network) error {
 	if len(net.Switches) != t.sws || len(net.Hosts) != t.hosts {
 		return fmt.Errorf("lft export: tables are for %d switches and %d hosts, network has %d and %d", t.sws, t.hosts, len(net.Switches), len(net.Hosts))
@@ -149,8 +150,8 @@ func ReadLFT(r io.Reader, file string, net *topologies.Network, vls int) (*Table
 			continue // a switch's LID: the tables route hosts only
 		}
 		if slBlock {
-			if val > MaxVLs-1 {
-				return nil, fmt.Errorf("%s:%d: SL %d exceeds %d", file, line, val, MaxVLs-1)
+			if val > MaxSLs-1 {
+				return nil, fmt.Errorf("%s:%d: SL %d exceeds %d", file, line, val, MaxSLs-1)
 			}
 			if layer == nil {
 				layer = make([]uint8, t.sws*t.hosts)

@@ -2,6 +2,7 @@ package routing
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,46 @@ import (
 
 	"netsim/topologies"
 )
+
+// checkLFTServiceLevels checks the SL blocks of LFT text against the SLs
+// r's Source gives: line "0x%04x %03d" of switch S's block is the SL of
+// packets from S's first host to LID − 1.
+func checkLFTServiceLevels(t *testing.T, text string, r Routing, net *topologies.Network) {
+	t.Helper()
+	first := map[int]int{} // switch → its first host
+	for h := len(net.Hosts) - 1; h >= 0; h-- {
+		first[int(net.Hosts[h].Switch)] = h
+	}
+	sw, lines := -1, 0
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "SL of paths from switch") {
+			sw = -1
+			if _, err := fmt.Sscanf(line[strings.LastIndex(line, "('S"):], "('S%d')", &sw); err != nil {
+				t.Fatalf("SL header %q: %v", line, err)
+			}
+			sw--
+			continue
+		}
+		var lid, sl int
+		if n, _ := fmt.Sscanf(line, "0x%x %d", &lid, &sl); n != 2 || sw < 0 || strings.Contains(line, ":") {
+			if strings.HasPrefix(line, "Unicast") {
+				sw = -1
+			}
+			continue
+		}
+		if _, want, _ := r.Source(first[sw], lid-1); sl != want {
+			t.Fatalf("%s: switch %d to LID %d: SL %d in the LFT, Source gives %d", r.Name(), sw, lid, sl, want)
+		}
+		lines++
+	}
+	want := 0 // one layer: no SL blocks
+	if r.SLs() > 1 {
+		want = len(net.Switches) * len(net.Hosts)
+	}
+	if lines != want {
+		t.Fatalf("%s: %d SL lines, want %d", r.Name(), lines, want)
+	}
+}
 
 func TestTablesRoundTrip(t *testing.T) {
 	for _, tc := range []struct {
@@ -31,6 +72,7 @@ func TestTablesRoundTrip(t *testing.T) {
 		if err := WriteLFT(&lft, orig, net); err != nil {
 			t.Fatal(err)
 		}
+		checkLFTServiceLevels(t, lft.String(), r, net)
 		if err := topologies.WriteDot(&dot, net, PortDestinations(r, net)); err != nil {
 			t.Fatal(err)
 		}
@@ -55,8 +97,8 @@ func TestTablesRoundTrip(t *testing.T) {
 				t.Errorf("%s: layers %d → %d or path layers differ after the round trip", tc.alg, orig.Layers(), got.Layers())
 			}
 		}
-		if tc.alg == "dfsssp" && orig.Layers() != 2 {
-			t.Errorf("dfsssp on the 5-ring: %d layers, want 2", orig.Layers())
+		if tc.alg == "dfsssp" && (orig.Layers() != 2 || r.SLs() != 2) {
+			t.Errorf("dfsssp on the 5-ring: %d layers and %d SLs, want 2", orig.Layers(), r.SLs())
 		}
 	}
 }

@@ -98,11 +98,14 @@ func (r *ringNoDateline) Name() string { return "dor-nodateline" }
 // VLs implements Routing: it uses a single VL (and so can deadlock).
 func (r *ringNoDateline) VLs() int { return 1 }
 
+// SLs implements Routing: one SL.
+func (r *ringNoDateline) SLs() int { return 1 }
+
 // Source implements Routing.
-func (r *ringNoDateline) Source(src, dst int) (dlid int32, vl int) { return r.hosts.source(dst) }
+func (r *ringNoDateline) Source(src, dst int) (dlid int32, sl, vl int) { return r.hosts.source(dst) }
 
 // Route implements Routing: the shorter way around, + on a tie.
-func (r *ringNoDateline) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []Candidate {
+func (r *ringNoDateline) Route(sw, inPort, inVL, sl int, dlid int32, out []Candidate) []Candidate {
 	if !r.hosts.valid(dlid) || uint(sw) >= uint(len(r.pos)) {
 		return out
 	}
@@ -125,4 +128,4 @@ func (r *ringNoDateline) Route(sw, inPort, inVL int, dlid int32, out []Candidate
 }
 
 // OutVL implements Routing: the VL never changes (no dateline).
-func (r *ringNoDateline) OutVL(sw, inPort, inVL, outPort int) int { return inVL }
+func (r *ringNoDateline) OutVL(sw, inPort, inVL, sl, outPort int) int { return inVL }

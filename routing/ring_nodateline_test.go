@@ -48,8 +48,8 @@ func TestRingNoDatelinePaths(t *testing.T) {
 							if h.to != (h.from+step)%n || h.dim != 0 {
 								t.Fatalf("%d→%d: hop %d→%d, want direction %+d", src, dst, h.from, h.to, step)
 							}
-							dlid, vl := r.Source(src, dst)
-							cands := r.Route(h.from, 0, vl, dlid, nil)
+							dlid, sl, vl := r.Source(src, dst)
+							cands := r.Route(h.from, 0, vl, sl, dlid, nil)
 							if len(cands) != tc.width {
 								t.Fatalf("%d→%d at %d: %d candidates, want all %d parallel links", src, dst, h.from, len(cands), tc.width)
 							}

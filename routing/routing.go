@@ -1,9 +1,17 @@
 // Package routing holds routing functions in the extended InfiniBand model of
-// seed 004 §3.1:
+// seed 004 §3:
 //
-//	(src, dst)                          → (DLID, VL)        at the source NIC
-//	(switch, inPort, inVL, DLID)        → {(port, priority)} forwarding
-//	(switch, inPort, inVL, outPort)     → outVL             VL map
+//	(src, dst)                          → (DLID, SL, VL)     at the source NIC
+//	(switch, inPort, inVL, SL, DLID)    → {(port, priority)} forwarding
+//	(switch, inPort, inVL, SL, outPort) → outVL              VL map
+//
+// The service level SL (0 to 15) is fixed at the source and travels in the
+// packet header unchanged, as in plain InfiniBand, where the VL map is the
+// SL2VL table (switch, SL, inPort, outPort) → outVL; the seed's extension
+// (§3.1) lets the input VL, which switches may change hop by hop, take the
+// SL's place (VL2VL) and select the forwarding table. Most routings use
+// one SL and work on VLs alone; torus dor keeps its dateline mask in the
+// SL (§3.2).
 //
 // A switch sees routing only through the Routing interface; the selection
 // among candidates (priority, then local congestion, then a seeded random
@@ -32,24 +40,34 @@ type Candidate struct {
 	Priority Priority
 }
 
-// Routing is a routing function in the VL-indexed model.
+// MaxSLs is the number of InfiniBand service levels: the SL is a 4-bit
+// header field. A routing's SLs() is at most MaxSLs.
+const MaxSLs = 16
+
+// Routing is a routing function in the SL- and VL-indexed model.
 //
 // Implementations must be safe for concurrent use by several simulations
-// (they are read-only after construction) and must not allocate in Route.
+// (they are read-only after construction) and must not allocate in Route
+// or OutVL.
 type Routing interface {
 	// Name returns the algorithm name as written in experiment files.
 	Name() string
 	// VLs returns the number of virtual lanes the routing needs.
 	VLs() int
-	// Source returns the destination LID and the initial VL for a packet
-	// from host src to host dst.
-	Source(src, dst int) (dlid int32, vl int)
+	// SLs returns the number of service levels the routing uses, 1 to
+	// MaxSLs: Source returns SLs in [0, SLs()).
+	SLs() int
+	// Source returns the destination LID, the service level and the
+	// initial VL (on the host's link) for a packet from host src to host
+	// dst. The packet keeps the SL to its destination.
+	Source(src, dst int) (dlid int32, sl, vl int)
 	// Route appends to out the candidate output ports at switch sw for a
-	// packet with destination dlid that arrived on inPort with VL inVL, and
-	// returns the extended slice. When the switch is the destination's
-	// switch, the candidate is the port of the destination host.
-	Route(sw, inPort, inVL int, dlid int32, out []Candidate) []Candidate
-	// OutVL returns the VL a packet takes on outPort of switch sw after
-	// arriving on inPort with VL inVL.
-	OutVL(sw, inPort, inVL, outPort int) int
+	// packet with destination dlid and service level sl that arrived on
+	// inPort with VL inVL, and returns the extended slice. When the switch
+	// is the destination's switch, the candidate is the port of the
+	// destination host.
+	Route(sw, inPort, inVL, sl int, dlid int32, out []Candidate) []Candidate
+	// OutVL returns the VL a packet with service level sl takes on
+	// outPort of switch sw after arriving on inPort with VL inVL.
+	OutVL(sw, inPort, inVL, sl, outPort int) int
 }

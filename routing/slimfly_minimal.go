@@ -264,17 +264,20 @@ func (r *slimFlyMinimal) Name() string { return "minimal" }
 // VLs implements Routing: 2 VLs, one per hop.
 func (r *slimFlyMinimal) VLs() int { return 2 }
 
+// SLs implements Routing: one SL.
+func (r *slimFlyMinimal) SLs() int { return 1 }
+
 // Source implements Routing: DLID = dst, VL 0.
-func (r *slimFlyMinimal) Source(src, dst int) (dlid int32, vl int) {
+func (r *slimFlyMinimal) Source(src, dst int) (dlid int32, sl, vl int) {
 	if uint(dst) >= uint(len(r.hosts.sw)) {
-		return -1, 0
+		return -1, 0, 0
 	}
-	return int32(dst), 0
+	return int32(dst), 0, 0
 }
 
 // Route implements Routing in O(q) (the "yy" case scans N_t) without
 // allocating when out has room for the candidates; see slimFlyMinimal.
-func (r *slimFlyMinimal) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []Candidate {
+func (r *slimFlyMinimal) Route(sw, inPort, inVL, sl int, dlid int32, out []Candidate) []Candidate {
 	if !r.hosts.valid(dlid) || uint(sw) >= uint(len(r.t)) {
 		return out
 	}
@@ -330,7 +333,7 @@ func (r *slimFlyMinimal) appendPorts(out []Candidate, first int32) []Candidate {
 
 // OutVL implements Routing: VL 0 for a packet from a host, VL 1 after a
 // switch-to-switch hop; see slimFlyMinimal.
-func (r *slimFlyMinimal) OutVL(sw, inPort, inVL, outPort int) int {
+func (r *slimFlyMinimal) OutVL(sw, inPort, inVL, sl, outPort int) int {
 	switch {
 	case r.isHost(sw, outPort):
 		return inVL

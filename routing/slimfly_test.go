@@ -45,7 +45,7 @@ func TestSlimFlyMinimal(t *testing.T) {
 					if s == d {
 						continue
 					}
-					cands = r.Route(s, 0, 0, int32(d*c), cands[:0])
+					cands = r.Route(s, 0, 0, 0, int32(d*c), cands[:0])
 					got := map[int]int{} // neighbour → ports offered
 					for _, cd := range cands {
 						if cd.Priority != High {
@@ -80,7 +80,7 @@ func TestSlimFlyMinimal(t *testing.T) {
 						if net.Switches[st.sw].Ports[cd.Port].Kind != topologies.SwitchPort {
 							continue
 						}
-						if v := r.OutVL(st.sw, st.inPort, st.inVL, int(cd.Port)); v != want {
+						if v := r.OutVL(st.sw, st.inPort, st.inVL, st.sl, int(cd.Port)); v != want {
 							t.Fatalf("%+v to host %d: VL %d on port %d, want %d", st, dst, v, cd.Port, want)
 						}
 					}
@@ -161,8 +161,8 @@ func BenchmarkSlimFlyRoute(b *testing.B) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		dlid, vl := r.Source(0, i*7919%nh)
-		out = r.Route(i*31%ns, 0, vl, dlid, out[:0])
+		dlid, sl, vl := r.Source(0, i*7919%nh)
+		out = r.Route(i*31%ns, 0, vl, sl, dlid, out[:0])
 		i++
 	}
 }

@@ -15,9 +15,9 @@ type Multipath interface {
 	// Routes returns the number of routes from host src to host dst (at
 	// least 1 for valid hosts).
 	Routes(src, dst int) int
-	// SourceRoute returns the DLID and VL of a packet from src to dst on
-	// route r, 0 ≤ r < Routes(src, dst).
-	SourceRoute(src, dst, r int) (dlid int32, vl int)
+	// SourceRoute returns the DLID, SL and VL of a packet from src to dst
+	// on route r, 0 ≤ r < Routes(src, dst).
+	SourceRoute(src, dst, r int) (dlid int32, sl, vl int)
 }
 
 // sourceRoute is "source": up*/down* source routing on the tree families
@@ -184,6 +184,9 @@ func (r *sourceRoute) Name() string { return "source" }
 // VLs implements Routing: up*/down* needs one VL.
 func (r *sourceRoute) VLs() int { return 1 }
 
+// SLs implements Routing: one SL.
+func (r *sourceRoute) SLs() int { return 1 }
+
 // ncaLevel returns the level of the nearest common ancestors of leaves a
 // and b, walking up on route 0.
 func (r *sourceRoute) ncaLevel(a, b int32) int {
@@ -206,19 +209,19 @@ func (r *sourceRoute) Routes(src, dst int) int {
 }
 
 // SourceRoute implements Multipath.
-func (r *sourceRoute) SourceRoute(src, dst, route int) (dlid int32, vl int) {
-	dlid, vl = r.hosts.source(dst)
+func (r *sourceRoute) SourceRoute(src, dst, route int) (dlid int32, sl, vl int) {
+	dlid, sl, vl = r.hosts.source(dst)
 	if dlid < 0 || route < 0 || route >= r.Routes(src, dst) {
-		return -1, 0
+		return -1, 0, 0
 	}
-	return dlid | int32(route)<<r.hostBits, vl
+	return dlid | int32(route)<<r.hostBits, sl, vl
 }
 
 // Source implements Routing: the static route hash(src, dst) mod R.
-func (r *sourceRoute) Source(src, dst int) (dlid int32, vl int) {
+func (r *sourceRoute) Source(src, dst int) (dlid int32, sl, vl int) {
 	n := r.Routes(src, dst)
 	if n == 0 {
-		return -1, 0
+		return -1, 0, 0
 	}
 	return r.SourceRoute(src, dst, int(StaticRoute(src, dst)%uint64(n)))
 }
@@ -234,7 +237,7 @@ func StaticRoute(src, dst int) uint64 {
 
 // Route implements Routing: the one port of the route's hop at sw, without
 // allocating.
-func (r *sourceRoute) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []Candidate {
+func (r *sourceRoute) Route(sw, inPort, inVL, sl int, dlid int32, out []Candidate) []Candidate {
 	dst := dlid & r.mask
 	if dlid < 0 || !r.hosts.valid(dst) || uint(sw) >= uint(len(r.level)) {
 		return out
@@ -259,4 +262,4 @@ func (r *sourceRoute) Route(sw, inPort, inVL int, dlid int32, out []Candidate) [
 }
 
 // OutVL implements Routing: the VL never changes.
-func (r *sourceRoute) OutVL(sw, inPort, inVL, outPort int) int { return inVL }
+func (r *sourceRoute) OutVL(sw, inPort, inVL, sl, outPort int) int { return inVL }

@@ -11,7 +11,7 @@ import (
 // ports taken (switch·1000 + port), failing on a dead end or a loop.
 func sourcePath(t *testing.T, net *topologies.Network, r *sourceRoute, src, dst, route int) []int {
 	t.Helper()
-	dlid, _ := r.SourceRoute(src, dst, route)
+	dlid, sl, _ := r.SourceRoute(src, dst, route)
 	if dlid < 0 {
 		t.Fatalf("SourceRoute(%d, %d, %d) = −1", src, dst, route)
 	}
@@ -22,7 +22,7 @@ func sourcePath(t *testing.T, net *topologies.Network, r *sourceRoute, src, dst,
 		if hops > 2*len(r.upCount) {
 			t.Fatalf("%d→%d route %d: loops: %v", src, dst, route, path)
 		}
-		c := r.Route(sw, 0, 0, dlid, buf[:0])
+		c := r.Route(sw, 0, 0, sl, dlid, buf[:0])
 		if len(c) != 1 {
 			t.Fatalf("%d→%d route %d at switch %d: %d candidates, want 1", src, dst, route, sw, len(c))
 		}
@@ -90,13 +90,13 @@ func TestSourceRoutes(t *testing.T) {
 					}
 				}
 			}
-			static, _ := r.Source(0, h-1)
+			static, _, _ := r.Source(0, h-1)
 			if static>>r.hostBits >= int32(tc.far) || static&r.mask != int32(h-1) {
 				t.Errorf("Source(0, %d) = %#x: bad route or destination", h-1, static)
 			}
 			if n := testing.AllocsPerRun(100, func() {
-				dlid, _ := r.SourceRoute(0, h-1, tc.far-1)
-				r.Route(0, 0, 0, dlid, make([]Candidate, 0, 0)[:0:0])
+				dlid, sl, _ := r.SourceRoute(0, h-1, tc.far-1)
+				r.Route(0, 0, 0, sl, dlid, make([]Candidate, 0, 0)[:0:0])
 			}); n > 1 {
 				t.Errorf("Route allocates %v times", n)
 			}

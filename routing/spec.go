@@ -71,17 +71,18 @@ type Spec struct {
 //     parallel ports of every dimension of the phase are High candidates.
 //     They need one VL (their turn restrictions break every cycle; proofs
 //     on type cube) and use VL d mod V like dor.
-//   - torus, ring: "dor", dimension-order routing with dateline VLs
-//     decided at the source (seed 004 §3.2). Each dimension is corrected
-//     the shorter way round over all L_n parallel ports of that direction
-//     (High); a tie (distance K/2) goes +1 from an even coordinate and −1
-//     from an odd one; with K = 2 all 2·L_n ports to the one neighbour are
-//     candidates. Each of the D dimensions of size K ≥ 4 has a bit in a
-//     mask set when the path crosses that dimension's dateline (the
-//     wrap-around link); the source computes it (InfiniBand would carry it
-//     in the SL) and the packet keeps VL = mask + 2^D·copy, copy = d mod
-//     ⌊V/2^D⌋, on the whole path. It needs 2^D VLs (so at most 4 such
-//     dimensions; fewer configured VLs are an error naming vls) and is
+//   - torus, ring: "dor", dimension-order routing with datelines decided
+//     at the source and kept in the SL (seed 004 §3.2). Each dimension is
+//     corrected the shorter way round over all L_n parallel ports of that
+//     direction (High); a tie (distance K/2) goes +1 from an even
+//     coordinate and −1 from an odd one; with K = 2 all 2·L_n ports to
+//     the one neighbour are candidates. Each of the D dimensions of size
+//     K ≥ 4 has a bit in a mask set when the path crosses that
+//     dimension's dateline (the wrap-around link); the source puts it in
+//     the SL, SL = mask + 2^D·copy, and a hop in dimension n takes VL
+//     2·copy + bit n of the mask (SL2VL), copy = d mod min(16/2^D, ⌊V/2⌋).
+//     It needs 2 VLs (1 when D = 0) and 2^D ≤ 16 SLs, so at most 4 such
+//     dimensions (more are an error naming algorithm), and is
 //     deadlock-free: within one VL, a ring's packets either all cross its
 //     dateline or none does, so the ring's dependencies never close
 //     (proof on type torusDOR); sizes K ≤ 3 take at most one hop.
@@ -255,6 +256,9 @@ func New(s Spec, net *topologies.Network) (Routing, error) {
 	}
 	if need := r.VLs(); s.VLs < need {
 		return nil, fmt.Errorf("vls: routing %s needs at least %d virtual lanes, got %d", r.Name(), need, s.VLs)
+	}
+	if sls := r.SLs(); sls < 1 || sls > MaxSLs {
+		return nil, fmt.Errorf("algorithm: routing %s uses %d service levels, InfiniBand has 1 to %d", r.Name(), sls, MaxSLs)
 	}
 	return r, nil
 }

@@ -94,15 +94,15 @@ func routings(t testing.TB) map[string]Routing {
 func TestBadArgumentsDoNotPanic(t *testing.T) {
 	for name, r := range routings(t) {
 		for _, dst := range []int{-1, 1 << 40, 24} {
-			if dlid, vl := r.Source(0, dst); dlid != -1 || vl != 0 {
-				t.Errorf("%s: Source(0,%d) = %d,%d, want -1,0", name, dst, dlid, vl)
+			if dlid, sl, vl := r.Source(0, dst); dlid != -1 || sl != 0 || vl != 0 {
+				t.Errorf("%s: Source(0,%d) = %d,%d,%d, want -1,0,0", name, dst, dlid, sl, vl)
 			}
 		}
 		for _, c := range []struct {
 			sw   int
 			dlid int32
 		}{{-1, 0}, {1 << 40, 0}, {99, 0}, {0, -1}, {0, 1 << 30}} {
-			if got := r.Route(c.sw, 0, 0, c.dlid, nil); len(got) != 0 {
+			if got := r.Route(c.sw, 0, 0, 0, c.dlid, nil); len(got) != 0 {
 				t.Errorf("%s: Route(sw %d, dlid %d) = %v, want none", name, c.sw, c.dlid, got)
 			}
 		}
@@ -114,9 +114,9 @@ func TestRouteDoesNotAllocate(t *testing.T) {
 		out := make([]Candidate, 0, 8)
 		allocs := testing.AllocsPerRun(100, func() {
 			for dst := range 4 {
-				dlid, vl := r.Source(0, dst)
-				out = r.Route(0, 0, vl, dlid, out[:0])
-				_ = r.OutVL(0, 0, vl, int(out[0].Port))
+				dlid, sl, vl := r.Source(0, dst)
+				out = r.Route(0, 0, vl, sl, dlid, out[:0])
+				_ = r.OutVL(0, 0, vl, sl, int(out[0].Port))
 			}
 		})
 		if allocs != 0 {
@@ -133,8 +133,8 @@ func TestConcurrentUse(t *testing.T) {
 			wg.Go(func() {
 				out := make([]Candidate, 0, 8)
 				for dst := range 4 {
-					dlid, vl := r.Source(0, dst)
-					if out = r.Route(0, 0, vl, dlid, out[:0]); len(out) == 0 {
+					dlid, sl, vl := r.Source(0, dst)
+					if out = r.Route(0, 0, vl, sl, dlid, out[:0]); len(out) == 0 {
 						t.Errorf("%s: no candidates", name)
 					}
 				}
@@ -155,8 +155,8 @@ func BenchmarkFlatFlyDORRouteSeed004(b *testing.B) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		dlid, vl := r.Source(0, i*7919%nh)
-		out = r.Route(i*31%ns, 0, vl, dlid, out[:0])
+		dlid, sl, vl := r.Source(0, i*7919%nh)
+		out = r.Route(i*31%ns, 0, vl, sl, dlid, out[:0])
 		i++
 	}
 }

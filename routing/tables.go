@@ -17,9 +17,11 @@ const noPort = 0xFFFF
 // p2sssp, dfsssp and lash produce it; tables read from a file (OpenSM LFT
 // dump or ORCS dot) too.
 //
-// As a Routing, Source gives DLID = destination and VL = the path's layer
-// (spread over copies when more VLs are configured than layers are used),
-// Route is one table lookup, and OutVL keeps the VL along the path.
+// As a Routing, Source gives DLID = destination, SL = the path's layer (as
+// OpenSM's path records give it; WriteLFT writes these SLs) and VL = the
+// layer too (spread over copies when more VLs are configured than layers
+// are used: SL2VL is the identity per copy), Route is one table lookup,
+// and OutVL keeps the VL along the path.
 type Tables struct {
 	name   string
 	hosts  int
@@ -61,6 +63,9 @@ func (t *Tables) Name() string { return t.name }
 // VLs implements Routing: the virtual layers the tables use.
 func (t *Tables) VLs() int { return t.layers }
 
+// SLs implements Routing: one SL per virtual layer.
+func (t *Tables) SLs() int { return t.layers }
+
 // Layers returns the number of virtual layers the paths use.
 func (t *Tables) Layers() int { return t.layers }
 
@@ -83,20 +88,20 @@ func (t *Tables) Layer(sw, dst int) int {
 	return int(t.layer[sw*t.hosts+dst])
 }
 
-// Source implements Routing: DLID = dst; VL = the path's layer l, or with
-// V configured VLs and L layers, l + L·(dst mod ⌊V/L⌋) (each copy of the
-// layers is deadlock-free like the layers themselves).
-func (t *Tables) Source(src, dst int) (dlid int32, vl int) {
+// Source implements Routing: DLID = dst; SL = the path's layer l; VL = l,
+// or with V configured VLs and L layers, l + L·(dst mod ⌊V/L⌋) (each copy
+// of the layers is deadlock-free like the layers themselves).
+func (t *Tables) Source(src, dst int) (dlid int32, sl, vl int) {
 	if uint(dst) >= uint(t.hosts) || uint(src) >= uint(t.hosts) {
-		return -1, 0
+		return -1, 0, 0
 	}
 	l := t.Layer(int(t.hostSw[src]), dst)
 	copies := max(t.vls/t.layers, 1)
-	return int32(dst), l + t.layers*(dst%copies)
+	return int32(dst), l, l + t.layers*(dst%copies)
 }
 
 // Route implements Routing with one table lookup and no allocation.
-func (t *Tables) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []Candidate {
+func (t *Tables) Route(sw, inPort, inVL, sl int, dlid int32, out []Candidate) []Candidate {
 	if uint(sw) >= uint(t.sws) || uint32(dlid) >= uint32(t.hosts) {
 		return out
 	}
@@ -108,7 +113,7 @@ func (t *Tables) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []Cand
 }
 
 // OutVL implements Routing: the VL stays the same along the path.
-func (t *Tables) OutVL(sw, inPort, inVL, outPort int) int { return inVL }
+func (t *Tables) OutVL(sw, inPort, inVL, sl, outPort int) int { return inVL }
 
 // Path appends to out the switches of the path from switch src to host dst
 // (src first, the destination's switch last) and returns it, or an error

@@ -6,13 +6,17 @@ import (
 	"netsim/topologies"
 )
 
+// hostBit marks host ports in torusDOR.portBit.
+const hostBit = -2
+
 // maxDatelineDims is the largest number of torus dimensions of size ≥ 4
-// that torus dor handles: its 2^N dateline masks must fit in MaxVLs VLs
-// (seed 004 §3.2: the mask rides in the 4-bit SL, so at most 4-D).
+// that torus dor handles: one dateline bit each in the 4-bit SL (seed 004
+// §3.2: "the maximum dimension of InfiniBand tori is 4D").
 const maxDatelineDims = 4
 
 // torusDOR is dimension-order routing on a torus (or ring) with dateline
-// VLs decided at the source, seed 004 §3.2; New describes it.
+// crossings decided at the source and carried in the SL, seed 004 §3.2;
+// New describes it.
 //
 // Directions and datelines. In dimension n of size K, the +1 direction
 // goes from coordinate x to x+1 mod K over the L_n ports to that
@@ -26,34 +30,39 @@ const maxDatelineDims = 4
 // direction and 0 → K−1 in the −1 direction. When K = 2 both directions
 // lead to the same neighbour and all 2·L_n ports to it are candidates.
 //
-// VLs. Dimensions of size K ≤ 3 need no dateline (a minimal path takes at
-// most one hop in them); the others, say D of them, get one bit each of a
-// mask M: bit b(n) is set when the packet crosses the dateline of
-// dimension n. The source computes M from the source and destination
-// switches, as an InfiniBand source would put it in the SL, and the packet
-// carries it as its VL for the whole path: VL = copy·2^D + M with copy =
-// (destination's local index) mod ⌊V/2^D⌋, V the configured VLs, and
-// OutVL = inVL. The routing needs 2^D VLs (VLs()) and spreads traffic over
-// ⌊V/2^D⌋ copies of them; with D > 4 it would need more than MaxVLs.
+// SLs and VLs. Dimensions of size K ≤ 3 need no dateline (a minimal path
+// takes at most one hop in them); the others, say D ≤ 4 of them, get one
+// bit each of a mask M: bit b(n) is set when the packet crosses the
+// dateline of dimension n. The source computes M from the source and
+// destination switches and puts it in the SL, as an InfiniBand path record
+// would: SL = copy·2^D + M. A hop in dimension n then takes VL W·copy +
+// bit b(n) of the SL (W·copy in a dimension without dateline); the host
+// links take the VL of the first and the last hop. That is a function of
+// SL, input and output port, as InfiniBand's SL2VL table allows. W = 2 VLs
+// (VLs(); W = 1 when D = 0) suffice for any D ≤ 4; spare SL bits spread
+// traffic over copy = (destination's local index) mod ⌊min(16/2^D, V/W)⌋
+// copies of them, V the configured VLs (SLs() = 2^D · copies).
 //
-// Deadlock freedom. The VL never changes, so a channel (link, VL) only
-// depends on channels of the same VL, and within VL v every packet has
-// the same mask M = v mod 2^D. Hops follow the dimension order, so a
-// dependency from a channel of dimension n leads to one of dimension n or
-// higher, and within dimension n a packet stays on one ring (the other
-// coordinates fixed) in one direction. A cycle therefore lies on one ring,
-// in one direction, in one VL. Take the +1 direction (−1 is its mirror),
-// links e_x : x → x+1, dateline e_{K−1}, and paths of h ≤ ⌊K/2⌋ hops:
+// Deadlock freedom. The SL never changes, and a hop's VL determines its
+// copy and, in dimension n, bit b(n) of the SL: so the packets on channel
+// (link of dimension n, VL v) all agree on whether they cross dimension
+// n's dateline. Hops follow the dimension order, so a dependency from a
+// channel of dimension n leads to one of dimension n or higher, and
+// within dimension n a packet stays on one ring (the other coordinates
+// fixed), in one direction, on one VL. A cycle therefore lies on one ring,
+// in one direction, in one VL, induced by packets that all cross the
+// dateline or all do not. Take the +1 direction (−1 is its mirror), links
+// e_x : x → x+1, dateline e_{K−1}, and paths of h ≤ ⌊K/2⌋ hops:
 //
 //   - K ≤ 3: h ≤ 1, no two links of the ring are consecutive on a path, so
 //     the ring has no dependencies at all;
-//   - bit b(n) of M clear: no packet of VL v crosses the dateline, so the
-//     dependencies e_x → e_{x+1} never close around e_{K−1}: a path graph;
-//   - bit b(n) set: every packet of VL v crosses it. A path from s to d
-//     uses e_s, …, e_{K−1} and then e_0, …, e_{d−1} with s ≥ K − h ≥
-//     ⌈K/2⌉ and d−1 ≤ h−2 < ⌈K/2⌉. Ranking e_x as x − K for x ≥ ⌈K/2⌉ and
-//     as x otherwise makes ranks strictly increase along every path, so
-//     the dependencies are acyclic.
+//   - no packet crosses the dateline: the dependencies e_x → e_{x+1} never
+//     close around e_{K−1}: a path graph;
+//   - every packet crosses it. A path from s to d uses e_s, …, e_{K−1}
+//     and then e_0, …, e_{d−1} with s ≥ K − h ≥ ⌈K/2⌉ and d−1 ≤ h−2 <
+//     ⌈K/2⌉. Ranking e_x as x − K for x ≥ ⌈K/2⌉ and as x otherwise makes
+//     ranks strictly increase along every path, so the dependencies are
+//     acyclic.
 //
 // Hence the channel dependency graph is acyclic and the routing is
 // deadlock-free for any buffer sizes, under cut-through and wormhole.
@@ -70,8 +79,13 @@ type torusDOR struct {
 	// only neighbour), minus[s·N+n] the first to its −1 neighbour.
 	plus, minus []int32
 	bit         []int8 // bit[n]: dimension n's bit in the mask, −1 if K_n ≤ 3
-	masks       int32  // 2^D: VLs of one copy
-	copies      int32  // ⌊V/2^D⌋
+	// portBit[portStart[s]+p] is the SL bit that picks the VL on port p of
+	// switch s: bit[n] for a port of dimension n, hostBit for a host port.
+	portBit   []int8
+	portStart []int32
+	masks     int32 // 2^D
+	width     int32 // W: VLs of one copy
+	copies    int32 // copies of the W VLs
 }
 
 // newTorusDOR builds dor for net, a torus or ring, with vls virtual lanes.
@@ -101,40 +115,51 @@ func newTorusDOR(net *topologies.Network, vls int) (*torusDOR, error) {
 		}
 	}
 	if d > maxDatelineDims {
-		return nil, fmt.Errorf("vls: routing dor on torus %v needs 2^%d dateline masks as VLs, more than the limit of %d virtual lanes (at most %d dimensions of size ≥ 4)",
-			net.Dims, d, MaxVLs, maxDatelineDims)
+		return nil, fmt.Errorf("algorithm: routing dor on torus %v needs one SL bit per dimension of size ≥ 4, %d of them, but the InfiniBand SL has %d bits (at most %d such dimensions)",
+			net.Dims, d, maxDatelineDims, maxDatelineDims)
 	}
-	r.masks = 1 << d
-	if int(r.masks) > vls {
-		return nil, fmt.Errorf("vls: routing dor on torus %v needs %d virtual lanes (2^%d dateline masks), got %d", net.Dims, r.masks, d, vls)
+	r.masks, r.width = 1<<d, 1
+	if d > 0 {
+		r.width = 2
 	}
-	r.copies = int32(vls) / r.masks
+	if int(r.width) > vls {
+		return nil, fmt.Errorf("vls: routing dor on torus %v needs %d virtual lanes (dateline VLs), got %d", net.Dims, r.width, vls)
+	}
+	r.copies = min(MaxSLs/r.masks, int32(vls)/r.width)
 	if err := r.links(net); err != nil {
 		return nil, fmt.Errorf("routing dor: network is not a torus: %w", err)
 	}
 	return r, nil
 }
 
-// links fills plus and minus from the switch ports and checks that every
-// switch has exactly L_n contiguous ports to each of its two neighbours in
-// dimension n (2·L_n to its only one when K_n = 2) and no other links.
+// links fills plus, minus and portBit from the switch ports and checks
+// that every switch has exactly L_n contiguous ports to each of its two
+// neighbours in dimension n (2·L_n to its only one when K_n = 2) and no
+// other links.
 func (r *torusDOR) links(net *topologies.Network) error {
 	nd := r.nd
 	r.plus = make([]int32, r.nsw*nd)
 	r.minus = make([]int32, r.nsw*nd)
 	nPlus, nMinus := make([]int32, nd), make([]int32, nd)
+	r.portStart = make([]int32, r.nsw+1)
+	for s := range net.Switches {
+		r.portStart[s+1] = r.portStart[s] + int32(len(net.Switches[s].Ports))
+	}
+	r.portBit = make([]int8, r.portStart[r.nsw])
 	for s := range net.Switches {
 		own := r.coords[s*nd : (s+1)*nd]
 		clear(nPlus)
 		clear(nMinus)
 		for p, port := range net.Switches[s].Ports {
 			if port.Kind != topologies.SwitchPort {
+				r.portBit[int(r.portStart[s])+p] = hostBit
 				continue
 			}
 			n := int(port.Dim)
 			if n < 0 || n >= nd {
 				return fmt.Errorf("switch %d port %d has dimension %d, want [0,%d)", s, p, n, nd)
 			}
+			r.portBit[int(r.portStart[s])+p] = r.bit[n]
 			peer := r.coords[int(port.Peer)*nd : (int(port.Peer)+1)*nd]
 			k := r.dims[n]
 			up, down := (own[n]+1)%k, (own[n]+k-1)%k
@@ -185,20 +210,32 @@ func (r *torusDOR) up(n int, x, d int32) (bool, int32) {
 // Name implements Routing.
 func (r *torusDOR) Name() string { return "dor" }
 
-// VLs implements Routing: one VL per dateline mask.
-func (r *torusDOR) VLs() int { return int(r.masks) }
+// VLs implements Routing: two VLs (one without dateline dimensions).
+func (r *torusDOR) VLs() int { return int(r.width) }
 
-// Source implements Routing: the dateline mask of the path from src's
-// switch to dst's, in copy (dst's local index) mod copies.
-func (r *torusDOR) Source(src, dst int) (dlid int32, vl int) {
+// SLs implements Routing: one SL per dateline mask and copy.
+func (r *torusDOR) SLs() int { return int(r.masks * r.copies) }
+
+// Source implements Routing: SL = copy·2^D + the dateline mask of the
+// path from src's switch to dst's, copy = (dst's local index) mod copies;
+// VL = that of the first hop.
+func (r *torusDOR) Source(src, dst int) (dlid int32, sl, vl int) {
 	if uint(dst) >= uint(len(r.hosts.sw)) || uint(src) >= uint(len(r.hosts.sw)) {
-		return -1, 0
+		return -1, 0, 0
 	}
 	s := r.coords[int(r.hosts.sw[src])*r.nd:]
 	d := r.coords[int(r.hosts.sw[dst])*r.nd:]
 	var mask int32
-	for n, b := range r.bit {
-		if b < 0 || s[n] == d[n] {
+	first := -1 // the first hop's dimension
+	for n := range r.nd {
+		if s[n] == d[n] {
+			continue
+		}
+		if first < 0 {
+			first = n
+		}
+		b := r.bit[n]
+		if b < 0 {
 			continue
 		}
 		up, hops := r.up(n, s[n], d[n])
@@ -206,13 +243,27 @@ func (r *torusDOR) Source(src, dst int) (dlid int32, vl int) {
 			mask |= 1 << b
 		}
 	}
-	return int32(dst), int(int32(dst)%r.c%r.copies*r.masks + mask)
+	sl = int(int32(dst)%r.c%r.copies*r.masks + mask)
+	if first < 0 {
+		return int32(dst), sl, r.vl(sl, -1)
+	}
+	return int32(dst), sl, r.vl(sl, r.bit[first])
+}
+
+// vl returns the VL of a packet with service level sl on a port whose SL
+// bit is b (−1: none).
+func (r *torusDOR) vl(sl int, b int8) int {
+	v := sl / int(r.masks) * int(r.width)
+	if b >= 0 {
+		v += sl >> b & 1
+	}
+	return v
 }
 
 // Route implements Routing: the L_n parallel ports of the chosen direction
 // in the lowest dimension n still to correct. It does not allocate when
 // out has room for 2·max L_n candidates.
-func (r *torusDOR) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []Candidate {
+func (r *torusDOR) Route(sw, inPort, inVL, sl int, dlid int32, out []Candidate) []Candidate {
 	if !r.hosts.valid(dlid) || uint(sw) >= uint(r.nsw) {
 		return out
 	}
@@ -240,5 +291,24 @@ func (r *torusDOR) Route(sw, inPort, inVL int, dlid int32, out []Candidate) []Ca
 	return out
 }
 
-// OutVL implements Routing: the VL (the dateline mask) never changes.
-func (r *torusDOR) OutVL(sw, inPort, inVL, outPort int) int { return inVL }
+// OutVL implements Routing: on a port of dimension n, W·copy + bit b(n)
+// of sl, with copy = ⌊sl/2^D⌋ (W·copy in dimensions without dateline); to
+// a host, the VL of the hop in inPort's dimension. It depends on sl,
+// inPort and outPort only (SL2VL).
+func (r *torusDOR) OutVL(sw, inPort, inVL, sl, outPort int) int {
+	if uint(sw) >= uint(r.nsw) {
+		return 0
+	}
+	base, end := int(r.portStart[sw]), int(r.portStart[sw+1])
+	if uint(outPort) >= uint(end-base) {
+		return 0
+	}
+	b := r.portBit[base+outPort]
+	if b == hostBit {
+		b = -1
+		if uint(inPort) < uint(end-base) && r.portBit[base+inPort] != hostBit {
+			b = r.portBit[base+inPort]
+		}
+	}
+	return r.vl(sl, b)
+}

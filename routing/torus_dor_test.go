@@ -9,7 +9,7 @@ import (
 )
 
 // torusCases are the small tori the torus tests walk, each with the VL
-// counts to try (at least 2^D, D the dimensions of size ≥ 4).
+// counts to try (at least 2 when a dimension has size ≥ 4).
 var torusCases = []struct {
 	name string
 	spec topologies.Spec
@@ -20,16 +20,19 @@ var torusCases = []struct {
 	{"ring as 1-D torus 7 C3", topologies.Spec{Kind: "torus", Dims: []int{7}, HostsPerSwitch: 3}, []int{2, 5}},
 	{"ring 6 width 2 C2", topologies.Spec{Kind: "ring", Switches: 6, Widths: []int{2}, HostsPerSwitch: 2}, []int{2}},
 	{"2x6x3 widths 2,1,1 C2", topologies.Spec{Kind: "torus", Dims: []int{2, 6, 3}, Widths: []int{2, 1, 1}, HostsPerSwitch: 2}, []int{2, 3}},
-	{"4x4x4 C1", topologies.Spec{Kind: "torus", Dims: []int{4, 4, 4}, HostsPerSwitch: 1}, []int{8}},
+	{"4x4x4 C3", topologies.Spec{Kind: "torus", Dims: []int{4, 4, 4}, HostsPerSwitch: 3}, []int{2, 8}},
+	{"3x2x3 C2", topologies.Spec{Kind: "torus", Dims: []int{3, 2, 3}, HostsPerSwitch: 2}, []int{1, 3}},
 }
 
 // TestTorusDORPaths walks every source to every destination with random
 // choices among the candidates and checks the path against an independent
 // description of the routing: dimensions in increasing order, each the
 // shorter way round (a tie +1 from an even coordinate, −1 from an odd
-// one), all parallel ports of that direction offered, and the VL constant
-// and equal to the mask of the datelines the path crosses plus 2^D times
-// the destination's local index mod ⌊vls/2^D⌋.
+// one), all parallel ports of that direction offered, the SL equal to the
+// mask of the datelines the path crosses plus 2^D times the copy, the
+// destination's local index mod min(16/2^D, vls/W), and the VL of a hop
+// in dimension n W·copy + bit n of the mask (W = 2, or 1 without dateline
+// dimensions); the injection takes the first hop's VL.
 func TestTorusDORPaths(t *testing.T) {
 	for _, tc := range torusCases {
 		net := mustBuild(t, tc.spec)
@@ -39,22 +42,24 @@ func TestTorusDORPaths(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				bit, masks := map[int]int{}, 1
+				tm := torusModel{bit: map[int]int{}, masks: 1, width: 1}
 				for n, k := range net.Dims {
 					if k >= 4 {
-						bit[n] = len(bit)
-						masks *= 2
+						tm.bit[n] = len(tm.bit)
+						tm.masks, tm.width = 2*tm.masks, 2
 					}
 				}
-				if r.Name() != "dor" || r.VLs() != masks {
-					t.Fatalf("Name %q VLs %d, want dor %d", r.Name(), r.VLs(), masks)
+				tm.copies = min(MaxSLs/tm.masks, vls/tm.width)
+				if r.Name() != "dor" || r.VLs() != tm.width || r.SLs() != tm.masks*tm.copies {
+					t.Fatalf("Name %q VLs %d SLs %d, want dor %d %d", r.Name(), r.VLs(), r.SLs(), tm.width, tm.masks*tm.copies)
 				}
 				rng := kernel.NewRNG(4, uint64(vls))
 				for src := range net.Hosts {
 					for dst := range net.Hosts {
 						for range 2 {
 							hops, vl := walkRandom(t, net, r, vls, src, dst, &rng, 64)
-							checkTorusPath(t, net, src, dst, hops, vl, bit, masks, vls)
+							_, sl, _ := r.Source(src, dst)
+							checkTorusPath(t, net, src, dst, hops, sl, vl, tm)
 						}
 					}
 				}
@@ -63,8 +68,16 @@ func TestTorusDORPaths(t *testing.T) {
 	}
 }
 
-// checkTorusPath checks one walked path of torus dor; see TestTorusDORPaths.
-func checkTorusPath(t *testing.T, net *topologies.Network, src, dst int, hops []vlHop, vl int, bit map[int]int, masks, vls int) {
+// torusModel is the SL and VL layout torus dor should have: the mask bit
+// of each dimension of size ≥ 4, 2^D masks, W VLs per copy, copies.
+type torusModel struct {
+	bit                  map[int]int
+	masks, width, copies int
+}
+
+// checkTorusPath checks one walked path of torus dor, with SL sl and
+// source VL vl; see TestTorusDORPaths.
+func checkTorusPath(t *testing.T, net *topologies.Network, src, dst int, hops []vlHop, sl, vl int, tm torusModel) {
 	t.Helper()
 	s := net.Switches[net.Hosts[src].Switch].Coord
 	d := net.Switches[net.Hosts[dst].Switch].Coord
@@ -99,7 +112,7 @@ func checkTorusPath(t *testing.T, net *topologies.Network, src, dst int, hops []
 			if p := candidatePeers(t, net, h.from, h.cands); p != h.to {
 				t.Fatalf("%d→%d at %v: candidates lead to switch %d, want %d", src, dst, from, p, h.to)
 			}
-			if b, ok := bit[n]; ok && (up && next == 0 || !up && x == 0) {
+			if b, ok := tm.bit[n]; ok && (up && next == 0 || !up && x == 0) {
 				mask |= 1 << b
 			}
 			x = next
@@ -112,14 +125,25 @@ func checkTorusPath(t *testing.T, net *topologies.Network, src, dst int, hops []
 	if i != len(hops) {
 		t.Fatalf("%d→%d: %d hops, want %d", src, dst, len(hops), i)
 	}
-	c := net.HostsPerSwitch
-	if want := dst%c%(vls/masks)*masks + mask; vl != want {
-		t.Fatalf("%d→%d: source VL %d, want %d (dateline mask %b)", src, dst, vl, want, mask)
+	cp := dst % net.HostsPerSwitch % tm.copies
+	if want := cp*tm.masks + mask; sl != want {
+		t.Fatalf("%d→%d: SL %d, want %d (copy %d, dateline mask %b)", src, dst, sl, want, cp, mask)
 	}
-	for _, h := range hops {
-		if h.vl != vl {
-			t.Fatalf("%d→%d: VL %d on a hop, want the source's %d throughout", src, dst, h.vl, vl)
+	for i, h := range hops {
+		want := cp * tm.width
+		if b, ok := tm.bit[h.dim]; ok {
+			want += mask >> b & 1
 		}
+		if h.vl != want {
+			t.Fatalf("%d→%d: VL %d on hop %d in dimension %d, want %d (SL %d)", src, dst, h.vl, i, h.dim, want, sl)
+		}
+	}
+	want := cp * tm.width
+	if len(hops) > 0 {
+		want = hops[0].vl
+	}
+	if vl != want {
+		t.Fatalf("%d→%d: source VL %d, want %d, the first hop's", src, dst, vl, want)
 	}
 }
 
@@ -130,12 +154,12 @@ func TestTorusDORErrors(t *testing.T) {
 		vls  int
 		want string
 	}{
-		{"4x4 with 2 VLs", topologies.Spec{Kind: "torus", Dims: []int{4, 4}, HostsPerSwitch: 1}, 2,
-			"vls: routing dor on torus [4 4] needs 4 virtual lanes (2^2 dateline masks), got 2"},
+		{"4x4 with 1 VL", topologies.Spec{Kind: "torus", Dims: []int{4, 4}, HostsPerSwitch: 1}, 1,
+			"vls: routing dor on torus [4 4] needs 2 virtual lanes (dateline VLs), got 1"},
 		{"ring with 1 VL", topologies.Spec{Kind: "ring", Switches: 5, HostsPerSwitch: 1}, 1,
-			"vls: routing dor on torus [5] needs 2 virtual lanes (2^1 dateline masks), got 1"},
+			"vls: routing dor on torus [5] needs 2 virtual lanes (dateline VLs), got 1"},
 		{"5-D", topologies.Spec{Kind: "torus", Dims: []int{4, 4, 4, 4, 4}, HostsPerSwitch: 1}, 16,
-			"vls: routing dor on torus [4 4 4 4 4] needs 2^5 dateline masks as VLs, more than the limit of 16 virtual lanes (at most 4 dimensions of size ≥ 4)"},
+			"algorithm: routing dor on torus [4 4 4 4 4] needs one SL bit per dimension of size ≥ 4, 5 of them, but the InfiniBand SL has 4 bits (at most 4 such dimensions)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -146,21 +170,19 @@ func TestTorusDORErrors(t *testing.T) {
 		})
 	}
 	// Dimensions of size 2 and 3 need no dateline: a 3×2×3 torus routes on
-	// one VL, and a 4-D torus with a dimension of size 3 on 8.
-	for _, dims := range [][]int{{3, 2, 3}, {4, 3, 4, 4}} {
-		net := mustBuild(t, topologies.Spec{Kind: "torus", Dims: dims, HostsPerSwitch: 1})
-		want := 1
-		for _, k := range dims {
-			if k >= 4 {
-				want *= 2
-			}
+	// one VL and SL, and a 5-D torus with a dimension of size 3 has only 4
+	// dateline bits: 2 VLs and 16 SLs.
+	for _, tc := range []struct {
+		dims          []int
+		vls, sls, min int
+	}{{[]int{3, 2, 3}, 1, 1, 1}, {[]int{4, 3, 4, 4, 4}, 2, 16, 2}} {
+		net := mustBuild(t, topologies.Spec{Kind: "torus", Dims: tc.dims, HostsPerSwitch: 1})
+		if _, err := New(Spec{Algorithm: "dor", VLs: tc.min - 1}, net); err == nil {
+			t.Errorf("torus %v: %d VLs accepted", tc.dims, tc.min-1)
 		}
-		if _, err := New(Spec{Algorithm: "dor", VLs: want - 1}, net); want > 1 && err == nil {
-			t.Errorf("torus %v: %d VLs accepted, want an error below %d", dims, want-1, want)
-		}
-		r, err := New(Spec{Algorithm: "dor", VLs: want}, net)
-		if err != nil || r.VLs() != want {
-			t.Errorf("torus %v: New with %d VLs = %v, want a routing needing %d", dims, want, err, want)
+		r, err := New(Spec{Algorithm: "dor", VLs: tc.min}, net)
+		if err != nil || r.VLs() != tc.vls || r.SLs() != tc.sls {
+			t.Fatalf("torus %v: New with %d VLs = %v, want a routing with %d VLs and %d SLs", tc.dims, tc.min, err, tc.vls, tc.sls)
 		}
 	}
 }
@@ -199,7 +221,7 @@ func TestTorusDORRejectsBrokenNetworks(t *testing.T) {
 
 func BenchmarkTorusDORRouteSeed004(b *testing.B) {
 	net := mustBuild(b, topologies.Spec{Preset: "torus4d"})
-	r, err := New(Spec{Algorithm: "dor", VLs: 16}, net)
+	r, err := New(Spec{Algorithm: "dor", VLs: 8}, net)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -214,8 +236,8 @@ func benchmarkRoute(b *testing.B, net *topologies.Network, r Routing) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		dlid, vl := r.Source(i*131%nh, i*7919%nh)
-		out = r.Route(i*31%ns, 0, vl, dlid, out[:0])
+		dlid, sl, vl := r.Source(i*131%nh, i*7919%nh)
+		out = r.Route(i*31%ns, 0, vl, sl, dlid, out[:0])
 		i++
 	}
 }

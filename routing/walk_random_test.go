@@ -26,7 +26,7 @@ type vlHop struct {
 // there, and arrival within maxHops.
 func walkRandom(t *testing.T, net *topologies.Network, r Routing, vls, src, dst int, rng *kernel.RNG, maxHops int) ([]vlHop, int) {
 	t.Helper()
-	dlid, vl := r.Source(src, dst)
+	dlid, sl, vl := r.Source(src, dst)
 	if int(dlid) != dst || vl < 0 || vl >= vls {
 		t.Fatalf("Source(%d,%d) = %d,%d, want dlid %d and a VL in [0,%d)", src, dst, dlid, vl, dst, vls)
 	}
@@ -34,7 +34,7 @@ func walkRandom(t *testing.T, net *topologies.Network, r Routing, vls, src, dst 
 	sw, inPort := int(net.Hosts[src].Switch), int(net.Hosts[src].Port)
 	var hops []vlHop
 	for {
-		cands := r.Route(sw, inPort, vl, dlid, nil)
+		cands := r.Route(sw, inPort, vl, sl, dlid, nil)
 		if len(cands) == 0 {
 			t.Fatalf("%d→%d: no candidates at switch %d (in port %d, VL %d)", src, dst, sw, inPort, vl)
 		}
@@ -49,7 +49,7 @@ func walkRandom(t *testing.T, net *topologies.Network, r Routing, vls, src, dst 
 			if len(cands) != 1 || cands[0].Port != net.Hosts[dst].Port {
 				t.Fatalf("%d→%d at destination switch %d: candidates %v, want host port %d", src, dst, sw, cands, net.Hosts[dst].Port)
 			}
-			if got := r.OutVL(sw, inPort, vl, int(cands[0].Port)); got != vl {
+			if got := r.OutVL(sw, inPort, vl, sl, int(cands[0].Port)); got != vl {
 				t.Fatalf("%d→%d: OutVL to the host = %d, want %d", src, dst, got, vl)
 			}
 			return hops, srcVL
@@ -59,7 +59,7 @@ func walkRandom(t *testing.T, net *topologies.Network, r Routing, vls, src, dst 
 		if port.Kind != topologies.SwitchPort {
 			t.Fatalf("%d→%d at switch %d: candidate port %d is not a switch link", src, dst, sw, c.Port)
 		}
-		out := r.OutVL(sw, inPort, vl, int(c.Port))
+		out := r.OutVL(sw, inPort, vl, sl, int(c.Port))
 		if out < 0 || out >= vls {
 			t.Fatalf("%d→%d at switch %d: OutVL = %d, outside [0,%d)", src, dst, sw, out, vls)
 		}

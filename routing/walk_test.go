@@ -20,7 +20,7 @@ type hop struct {
 // arrival within maxHops.
 func walk(t *testing.T, net *topologies.Network, r Routing, vls, src, dst, pick, maxHops int) []hop {
 	t.Helper()
-	dlid, vl := r.Source(src, dst)
+	dlid, sl, vl := r.Source(src, dst)
 	if int(dlid) != dst {
 		t.Fatalf("Source(%d,%d) dlid = %d, want %d", src, dst, dlid, dst)
 	}
@@ -35,7 +35,7 @@ func walk(t *testing.T, net *topologies.Network, r Routing, vls, src, dst, pick,
 	var hops []hop
 	buf := make([]Candidate, 0, 16)
 	for {
-		cands := r.Route(sw, inPort, vl, dlid, buf[:0])
+		cands := r.Route(sw, inPort, vl, sl, dlid, buf[:0])
 		if len(cands) == 0 {
 			t.Fatalf("%d→%d: no candidates at switch %d", src, dst, sw)
 		}
@@ -50,7 +50,7 @@ func walk(t *testing.T, net *topologies.Network, r Routing, vls, src, dst, pick,
 			if len(cands) != 1 || int(cands[0].Port) != int(net.Hosts[dst].Port) {
 				t.Fatalf("%d→%d at destination switch %d: candidates %v, want host port %d", src, dst, sw, cands, net.Hosts[dst].Port)
 			}
-			if got := r.OutVL(sw, inPort, vl, int(cands[0].Port)); got != vl {
+			if got := r.OutVL(sw, inPort, vl, sl, int(cands[0].Port)); got != vl {
 				t.Fatalf("%d→%d: OutVL to host = %d, want %d", src, dst, got, vl)
 			}
 			return hops
@@ -60,7 +60,7 @@ func walk(t *testing.T, net *topologies.Network, r Routing, vls, src, dst, pick,
 		if port.Kind != topologies.SwitchPort {
 			t.Fatalf("%d→%d at switch %d: candidate port %d is not a switch link", src, dst, sw, c.Port)
 		}
-		if got := r.OutVL(sw, inPort, vl, int(c.Port)); got != vl {
+		if got := r.OutVL(sw, inPort, vl, sl, int(c.Port)); got != vl {
 			t.Fatalf("%d→%d at switch %d: OutVL = %d, want %d (constant)", src, dst, sw, got, vl)
 		}
 		hops = append(hops, hop{from: sw, to: int(port.Peer), dim: int(port.Dim)})

@@ -43,8 +43,15 @@
 // connected to an output for a whole run, where a per-flit crossbar could
 // switch it to another output between two flits.
 //
-// A route probe (flit.Probe) whose head cannot leave when it is due, for
-// want of a free output or of room downstream, is marked flit.Blocked.
+// A route probe (flit.Probe) is marked flit.Blocked when the route it
+// tries is in use by another flow (seed 001 §4.3): when its head cannot
+// leave when it is due, for want of room downstream or because its output
+// is held by, or busy with, a packet of another source; or when it gets
+// an output whose last packet, from another source, left less than that
+// packet's length ago (a stream's back-to-back packets leave gaps of a few
+// cycles that a probe must not take for a free link). The source's own
+// packets do not block its probes: every route to a destination shares
+// the link to the destination host with them.
 //
 // When a run ends the output arbitrates again. Link arbitration is by
 // packet, as on InfiniBand: the output continues the packet of its last run
@@ -175,8 +182,12 @@ type lane struct {
 	// (modulo 2³²; never if noRetry) would fail alike, and the head is
 	// passed over.
 	parked, fcBlocked, noRetry bool
-	parkGen, retry             uint32
-	_                          [4]byte // 64 bytes: a lane is one cache line
+	// sl is the head packet's service level and src its source host,
+	// copied with dlid: the routing takes the SL, route probes compare
+	// sources (markProbe, grant).
+	sl             uint8
+	parkGen, retry uint32
+	src            int32 // 64 bytes: a lane is one cache line
 }
 
 // eligibleAt returns when the waiting head of lane li may first be
@@ -222,6 +233,15 @@ type outPort struct {
 type outSel struct {
 	fc   flowctl.Control // the link out of this port
 	held uint16          // bit v set while a packet holds output VL v
+	// owner is the source host of the packets granted here since the
+	// output was last without a packet in progress, if they all come from
+	// one host, else −1; freed is the cycle the output's last packet tail
+	// left, modulo 2³², and lastLen that packet's length. Only route probes
+	// look at them (markProbe, grant); they fill the record to 32 bytes,
+	// two to a cache line.
+	lastLen uint16
+	owner   int32
+	freed   uint32
 }
 
 // Switch is one switch. It is not safe for concurrent use; a simulation is
@@ -363,6 +383,9 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		waiting:      make([]uint64, (p.Ports*p.VLs+63)/64),
 		cand:         make([]routing.Candidate, 0, p.Ports),
 	}
+	for i := range s.sel {
+		s.sel[i].owner = -1
+	}
 	s.maxRun = int32(p.MaxRun)
 	if s.maxRun <= 0 {
 		s.maxRun = MaxPacketFlits
@@ -404,9 +427,9 @@ func (s *Switch) Unblock(at kernel.Time) {
 // wake-ups miss nothing.
 func (s *Switch) Wake(at kernel.Time) { s.alarm.Set(at) }
 
-// AcceptRun implements flit.Receiver. The packet's DLID, length and probe
-// flag must be set by then: the switch copies them when the packet becomes
-// the head of its lane.
+// AcceptRun implements flit.Receiver. The packet's DLID, length, SL,
+// source and probe flag must be set by then: the switch copies them when
+// the packet becomes the head of its lane.
 func (s *Switch) AcceptRun(_ kernel.Time, port, vl int, pkt int32, arrive kernel.Time, k int) {
 	li := int32(port)*s.vls + int32(vl)
 	l := &s.lanes[li]
@@ -429,6 +452,7 @@ func (s *Switch) AcceptRun(_ kernel.Time, port, vl int, pkt int32, arrive kernel
 func (s *Switch) setHead(l *lane, pkt int32) {
 	p := s.pool.Get(pkt)
 	l.dlid, l.flits, l.probe = p.DLID, uint16(p.Flits), p.Probe&flit.Probe != 0
+	l.sl, l.src = p.SL, p.Src
 }
 
 // ring returns lane li's share of the runs slab.
@@ -493,11 +517,11 @@ func (s *Switch) Tick(now kernel.Time) {
 			}
 			port, ovl := s.selectOutput(now, li, &next)
 			if port < 0 {
-				s.markProbe(li)
+				s.markProbe(li, -1)
 				continue // no room, or no free output VL: a tick or a credit will tell
 			}
 			if f := s.freeAt(port); f > now {
-				s.markProbe(li)
+				s.markProbe(li, port)
 				// The output is busy with a run: the head waits for its end
 				// and then selects again. It is not looked at meanwhile, so
 				// when it selects does not depend on when the switch ticks.
@@ -526,10 +550,32 @@ func (s *Switch) Tick(now kernel.Time) {
 }
 
 // markProbe marks the head packet of lane li Blocked if it is a route
-// probe: it could not leave when it was due.
-func (s *Switch) markProbe(li int32) {
-	if l := &s.lanes[li]; l.probe {
-		s.pool.Get(l.q.Front().Pkt).Probe |= flit.Blocked
+// probe: it could not leave when it was due, on output port (−1: the
+// candidates selectOutput left in s.cand, none of which it could take).
+// An output held only by packets of the probe's own source does not
+// block it: every route to the destination shares the link to the
+// destination host with the source's own traffic, so that traffic says
+// nothing about the route probed. An output stopped by flow control does.
+func (s *Switch) markProbe(li, port int32) {
+	l := &s.lanes[li]
+	if !l.probe {
+		return
+	}
+	p := s.pool.Get(l.q.Front().Pkt)
+	if port >= 0 {
+		if s.sel[port].owner != l.src {
+			p.Probe |= flit.Blocked
+		}
+		return
+	}
+	inPort, inVL := int(li/s.vls), int(li%s.vls)
+	for _, c := range s.cand {
+		o := &s.sel[c.Port]
+		ovl := s.route.OutVL(int(s.id), inPort, inVL, int(l.sl), int(c.Port))
+		if o.held&(1<<ovl) == 0 || o.owner != l.src {
+			p.Probe |= flit.Blocked
+			return
+		}
 	}
 }
 
@@ -719,7 +765,8 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 	if s.mode == CutThrough {
 		need = int(l.flits)
 	}
-	s.cand = s.route.Route(int(s.id), inPort, inVL, l.dlid, s.cand[:0])
+	sl := int(l.sl)
+	s.cand = s.route.Route(int(s.id), inPort, inVL, sl, l.dlid, s.cand[:0])
 	if len(s.cand) == 0 {
 		if s.err == nil {
 			s.err = fmt.Errorf("routing %s gives no output port at switch %d for DLID %d arriving on port %d VL %d",
@@ -734,7 +781,7 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 	retry, fcBlocked := kernel.Never, false
 	for _, c := range s.cand {
 		o := &s.sel[c.Port]
-		ovl := s.route.OutVL(int(s.id), inPort, inVL, int(c.Port))
+		ovl := s.route.OutVL(int(s.id), inPort, inVL, sl, int(c.Port))
 		if o.held&(1<<ovl) != 0 {
 			continue
 		}
@@ -770,7 +817,11 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 	}
 	if best < 0 {
 		*next = min(*next, retry)
-		l.parked, l.fcBlocked, l.parkGen = true, fcBlocked, s.gen
+		// A route probe is not parked: whether it is marked Blocked
+		// (markProbe) depends on the outputs' owners, which grants change
+		// without moving the switch's generation, so it selects again
+		// whenever the switch ticks.
+		l.parked, l.fcBlocked, l.parkGen = !l.probe, fcBlocked, s.gen
 		l.noRetry, l.retry = retry == kernel.Never, uint32(retry)
 	}
 	return best, bestVL
@@ -782,6 +833,16 @@ func (s *Switch) grant(now kernel.Time, port, outVL, li int32, next *kernel.Time
 	o := &s.out[port]
 	l := &s.lanes[li]
 	sel := &s.sel[port]
+	if l.probe && sel.owner >= 0 && sel.owner != l.src && o.n == 0 && uint32(now)-sel.freed < uint32(sel.lastLen) {
+		// The link carried another flow's packet within the last packet
+		// time: it is in use, though the probe found it between two packets.
+		s.pool.Get(l.q.Front().Pkt).Probe |= flit.Blocked
+	}
+	if o.n == 0 {
+		sel.owner = l.src
+	} else if sel.owner != l.src {
+		sel.owner = -1
+	}
 	sel.held |= 1 << outVL
 	o.active[o.n] = int16(li)
 	o.n++
@@ -886,7 +947,9 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 	}
 	// The tail leaves at end−1 and the output is busy until end, so the
 	// output VL is free for the next packet from then on.
-	s.sel[p].held &^= 1 << l.outVL
+	sel := &s.sel[p]
+	sel.held &^= 1 << l.outVL
+	sel.freed, sel.lastLen = uint32(end), l.flits
 	s.gen++
 	n := o.n
 	copy(o.active[ai:n], o.active[ai+1:n])

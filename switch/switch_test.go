@@ -14,13 +14,14 @@ import (
 // fixedRouting returns the same candidates for every packet and keeps VLs.
 type fixedRouting struct{ cands []routing.Candidate }
 
-func (r fixedRouting) Name() string                   { return "fixed" }
-func (r fixedRouting) VLs() int                       { return 1 }
-func (r fixedRouting) Source(_, dst int) (int32, int) { return int32(dst), 0 }
-func (r fixedRouting) Route(_, _, _ int, _ int32, out []routing.Candidate) []routing.Candidate {
+func (r fixedRouting) Name() string                        { return "fixed" }
+func (r fixedRouting) VLs() int                            { return 1 }
+func (r fixedRouting) SLs() int                            { return 1 }
+func (r fixedRouting) Source(_, dst int) (int32, int, int) { return int32(dst), 0, 0 }
+func (r fixedRouting) Route(_, _, _, _ int, _ int32, out []routing.Candidate) []routing.Candidate {
 	return append(out, r.cands...)
 }
-func (r fixedRouting) OutVL(_, _, inVL, _ int) int { return inVL }
+func (r fixedRouting) OutVL(_, _, inVL, _, _ int) int { return inVL }
 
 // delivery is one flit leaving the switch.
 type delivery struct {
@@ -381,7 +382,7 @@ func TestInputCreditsRamp(t *testing.T) {
 // dlidRouting sends a packet to the port named by its DLID.
 type dlidRouting struct{ fixedRouting }
 
-func (dlidRouting) Route(_, _, _ int, dlid int32, out []routing.Candidate) []routing.Candidate {
+func (dlidRouting) Route(_, _, _, _ int, dlid int32, out []routing.Candidate) []routing.Candidate {
 	return append(out, routing.Candidate{Port: dlid, Priority: routing.High})
 }
 
@@ -397,7 +398,7 @@ func (h *harness) injectTo(port, to, flits int) int32 {
 // vlRouting sends VL v to port v+1.
 type vlRouting struct{ fixedRouting }
 
-func (vlRouting) Route(_, _, inVL int, _ int32, out []routing.Candidate) []routing.Candidate {
+func (vlRouting) Route(_, _, inVL, _ int, _ int32, out []routing.Candidate) []routing.Candidate {
 	return append(out, routing.Candidate{Port: int32(inVL + 1), Priority: routing.High})
 }
 
@@ -450,13 +451,48 @@ func TestOutPortHotLine(t *testing.T) {
 	}
 }
 
-// TestRecordSizes: a lane and an output port are one cache line each, so
-// in the slabs (which start on page boundaries) none straddles two lines.
+// TestRecordSizes: a lane and an output port are one cache line each, and
+// an output's selection record half of one, so in the slabs (which start
+// on page boundaries) none straddles two lines.
 func TestRecordSizes(t *testing.T) {
+	if n := unsafe.Sizeof(outSel{}); n != 32 {
+		t.Errorf("outSel is %d bytes, want 32", n)
+	}
 	if n := unsafe.Sizeof(lane{}); n != 64 {
 		t.Errorf("lane is %d bytes, want 64", n)
 	}
 	if n := unsafe.Sizeof(outPort{}); n != 64 {
 		t.Errorf("outPort is %d bytes, want 64", n)
+	}
+}
+
+// slRouting sends a packet with SL s to port s+1 on VL s mod 2, whatever
+// its VL.
+type slRouting struct{ fixedRouting }
+
+func (slRouting) Route(_, _, _, sl int, _ int32, out []routing.Candidate) []routing.Candidate {
+	return append(out, routing.Candidate{Port: int32(sl + 1), Priority: routing.High})
+}
+func (slRouting) OutVL(_, _, _, sl, _ int) int { return sl % 2 }
+
+// TestSLReachesTheRouting: the switch hands the packet's SL to Route and
+// OutVL; packets on one input VL leave by their SLs.
+func TestSLReachesTheRouting(t *testing.T) {
+	h := newHarness(t, 4, 2, 64, CutThrough, 1)
+	h.sw.route = slRouting{}
+	want := map[int32][2]int{} // packet → port, VL
+	for sl := range 3 {
+		pi := h.inject(0, 0, 4)
+		h.pool.Get(pi).SL = uint8(sl)
+		want[pi] = [2]int{sl + 1, sl % 2}
+	}
+	h.run(100)
+	if len(h.got) != 12 {
+		t.Fatalf("%d flits left, want 12", len(h.got))
+	}
+	for _, d := range h.got {
+		if w := want[d.pkt]; d.port != w[0] || d.vl != w[1] {
+			t.Fatalf("packet %d left on port %d VL %d, want port %d VL %d", d.pkt, d.port, d.vl, w[0], w[1])
+		}
 	}
 }

@@ -73,3 +73,44 @@ func TestCheckCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckSeed004Scaled runs the deadlock check on every routing of the
+// scaled seed-004 files — each algorithm of seed 004 §3 on a network of
+// its family — and wants every one of the 63 variants reported acyclic,
+// each once.
+func TestCheckSeed004Scaled(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "experiments", "seed004", "scaled", "*.toml"))
+	if err != nil || len(files) != 7 {
+		t.Fatalf("scaled seed-004 files: %v (err %v), want 7", files, err)
+	}
+	code, out, errs := netsim(t, append([]string{"check", "-j", "2"}, files...)...)
+	if code != exitOK {
+		t.Fatalf("exit %d, want %d; stderr %q; stdout\n%s", code, exitOK, errs, out)
+	}
+	want := map[string]int{
+		"dragonfly": 17, "flatfly": 13, "hypercube": 5, "sfxff1": 13, "sfxff2": 13, "torus3d": 1, "torus4d": 1,
+	}
+	seen := map[string]bool{}
+	got := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		file, _, ok := strings.Cut(line, ".toml [routing.algorithm=")
+		if !ok {
+			// A one-routing file names no variant.
+			file, _, ok = strings.Cut(line, ".toml: ")
+		}
+		if !ok || !strings.HasSuffix(line, ": deadlock-free (acyclic CDG)") {
+			t.Errorf("unexpected line %q", line)
+			continue
+		}
+		if seen[line] {
+			t.Errorf("line reported twice: %q", line)
+		}
+		seen[line] = true
+		got[filepath.Base(file)]++
+	}
+	for f, n := range want {
+		if got[f] != n {
+			t.Errorf("%s: %d routings reported deadlock-free, want %d", f, got[f], n)
+		}
+	}
+}

@@ -13,7 +13,7 @@ import (
 
 // dryRun implements netsim run --dry-run: it lists the tasks of the run
 // (of its shard), one line each — experiment, variant ("-" without
-// sweeps), pattern, load or "saturation search" — and, with -o, marks
+// sweeps), pattern, load, "saturation search" or "exchange" — and, with -o, marks
 // "done" those whose results DIR/results.jsonl already holds. Nothing is
 // simulated or written.
 func dryRun(f runFlags, exps []*experiments.Experiment, stdout, stderr io.Writer) int {
@@ -38,9 +38,12 @@ func dryRun(f runFlags, exps []*experiments.Experiment, stdout, stderr io.Writer
 		if variant == "" {
 			variant = "-"
 		}
-		what := "saturation search"
-		if !t.Search {
-			what = fmt.Sprint(t.Load)
+		what := fmt.Sprint(t.Load)
+		switch {
+		case t.Search:
+			what = "saturation search"
+		case t.Exchange:
+			what = "exchange"
 		}
 		done := ""
 		if store.Has(t.Key()) {

@@ -57,8 +57,8 @@ func TestRunExchange(t *testing.T) {
 	if code != exitOK || !strings.HasSuffix(strings.TrimSpace(out), "ok (0 points, 1 exchanges)") {
 		t.Errorf("validate (exit %d): %q", code, out)
 	}
-	code, _, errOut = netsim(t, "run", "-o", t.TempDir(), f)
-	if code != exitUsage || !strings.Contains(errOut, "do not support traffic kind") {
-		t.Errorf("-o: exit %d, %q", code, errOut)
+	code, out, _ = netsim(t, "run", "--dry-run", f)
+	if code != exitOK || !strings.Contains(out, "ebb  -  bisection  exchange\n") {
+		t.Errorf("--dry-run (exit %d): %q", code, out)
 	}
 }

@@ -22,6 +22,9 @@ the paths written:
   latency-TOPOLOGY-PATTERN      average (solid) and 99th-percentile (dashed)
                                 latency against offered load, log scale
   saturation-TOPOLOGY           saturation per pattern, one bar per routing
+  ebb-PATTERN                   exchanges (seed 001 Figure 6): average
+                                effective bisection bandwidth against hosts,
+                                one line per dispersion, bars min to max
 
   -o DIR         the directory to write to (required)
   --by pattern   one line per pattern instead, one chart per topology and
@@ -85,7 +88,7 @@ func plotCommand(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if len(figs) == 0 {
-		fmt.Fprintln(stderr, "netsim plot: nothing to plot (no point or saturation results)")
+		fmt.Fprintln(stderr, "netsim plot: nothing to plot (no point, saturation or ebb results)")
 		return exitUsage
 	}
 	if err := os.MkdirAll(f.out, 0o755); err != nil {

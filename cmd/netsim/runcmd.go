@@ -93,10 +93,6 @@ func runCommand(ctx context.Context, ev env, args []string) int {
 			}
 		}
 	}
-	exps, code, stop := runExchanges(ctx, ev, f, exps)
-	if stop {
-		return code
-	}
 	if f.dryRun {
 		return dryRun(f, exps, stdout, stderr)
 	}

@@ -22,12 +22,17 @@ table. By default saturation results make seed 004's table: one row per
 topology and routing, one column per pattern (uniform, complement,
 reverse, rotation, shuffle, transpose, then others alphabetically), values
 in % of link bandwidth. Files without saturation results give accepted
-load per (topology, routing, pattern), one column per offered load. Rows
-and columns are sorted, so the output does not depend on line order.
+load per (topology, routing, pattern), one column per offered load.
+Exchange results ("kind":"ebb") give the average effective bisection
+bandwidth per pattern and dispersion, one column per host count; for one
+host count and several probabilities (seed 001's parameter study), one
+row per threshold and one column per probability. Rows and columns are
+sorted, so the output does not depend on line order.
 
   --value V    what the cells hold: saturation, accepted, latency_avg,
-               latency_p99 or hops_avg (default: saturation if the files
-               have saturation results, else accepted)
+               latency_p99, hops_avg, or for exchanges avg, min or max
+               (default: saturation if the files have saturation results,
+               else accepted, else avg)
   --rows KEYS  comma-separated fields making a row (default: topology,
                routing, and for points pattern and offered, less --cols);
                any field of the results lines may be named

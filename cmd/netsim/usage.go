@@ -14,7 +14,7 @@ Usage:
   netsim table RESULTS.jsonl ... [--rows KEYS] [--cols KEY] [--value V] [--format md|csv] [-o FILE]
         pivot results into a markdown or CSV table (saturation per pattern, ...)
   netsim plot RESULTS.jsonl ... -o DIR [--by routing|pattern]
-        draw throughput, latency and saturation charts (PNG and SVG)
+        draw throughput, latency, saturation and EBB charts (PNG and SVG)
   netsim congestion FILE.toml [--json] [--runs N] [-j N] [-o DIR]
         congestion model of oblivious routings (ORCS): Λ, π, cable map
   netsim topo describe (FILE.toml | --preset NAME) [--json]
@@ -42,8 +42,9 @@ const runUsage = `netsim run [FILE.toml ...] [-o DIR] [-j N] [--json] [--dry-run
 
 Runs each experiment file (see the README for the TOML reference), every
 variant of its sweeps, and prints a readable table of its points and
-saturation results; with no file it runs the embedded quick-start
-experiment. Flags may come before or after the files.
+saturation results, or one line per exchange pattern of a bisection
+exchange (its effective bisection bandwidth); with no file it runs the
+embedded quick-start experiment. Flags may come before or after the files.
 
   -o DIR       also write DIR/results.jsonl (one JSON object per line,
                appended as each point finishes) and, from it, DIR/table.md
@@ -55,7 +56,7 @@ experiment. Flags may come before or after the files.
                CPUs); results do not depend on N
   --json       print one JSON object per line on stdout instead of the table
   --dry-run    list the points that would run (experiment, variant,
-               pattern, load or "saturation search"; "done" when -o DIR
+               pattern, load, "saturation search" or "exchange"; "done" when -o DIR
                already holds it) and stop
   -q           no progress display on stderr
   --shard I/N  run only shard I (0 ≤ I < N) of the points; merge the

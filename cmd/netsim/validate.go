@@ -39,8 +39,9 @@ func validateCommand(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		all = append(all, exps...)
-		msg := fmt.Sprintf("%s: ok (%d points", file, len(experiments.Plan(exps)))
-		if n := exchanges(exps); n > 0 {
+		n := exchanges(exps)
+		msg := fmt.Sprintf("%s: ok (%d points", file, len(experiments.Plan(exps))-n)
+		if n > 0 {
 			msg += fmt.Sprintf(", %d exchanges", n)
 		}
 		if len(exps) > 1 {

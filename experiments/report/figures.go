@@ -42,6 +42,9 @@ type Figure struct {
 type Series struct {
 	Name string
 	X, Y []float64
+	// Low and High are the ends of the error bars at each X, for series
+	// drawn with them (exchanges: the worst and best pattern).
+	Low, High []float64
 }
 
 // addEntry adds a legend entry.
@@ -57,7 +60,8 @@ func (f *Figure) addEntry(name string, thumbs ...plot.Thumbnailer) {
 // "pattern"); for saturation results, one bar chart per topology with the
 // patterns as groups and one bar per routing. Results that differ in other
 // fields (vls, say) get separate lines or bars, named after the field
-// (see Spec.Extend). Error results are ignored; no results, no figures.
+// (see Spec.Extend); for exchange results, seed 001's Figure 6 (see
+// ebbFigures). Error results are ignored; no results, no figures.
 func Figures(results []Result, by string) ([]*Figure, error) {
 	var other string
 	switch by {
@@ -99,6 +103,13 @@ func Figures(results []Result, by string) ([]*Figure, error) {
 			return nil, err
 		}
 		figs = append(figs, saturationFigures(sat)...)
+	}
+	if has[KindEBB] {
+		ebb, err := ebbFigures(results)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, ebb...)
 	}
 	uniqueNames(figs)
 	return figs, nil

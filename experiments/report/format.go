@@ -27,6 +27,12 @@ func valueName(value string) string {
 		return "99th-percentile latency (cycles)"
 	case ValueHops:
 		return "average hops (switches per packet)"
+	case ValueEBBAvg:
+		return "effective bisection bandwidth, average over the patterns (% of link bandwidth)"
+	case ValueEBBMin:
+		return "effective bisection bandwidth, worst pattern (% of link bandwidth)"
+	case ValueEBBMax:
+		return "effective bisection bandwidth, best pattern (% of link bandwidth)"
 	}
 	return value
 }
@@ -51,7 +57,7 @@ func capitalize(s string) string {
 
 // WriteMarkdown writes the caption, a blank line and the table in
 // markdown; values are rounded for reading, halves away from zero
-// (saturation in % with one decimal, loads with 4 decimals, latencies
+// (saturation and EBB in % with one decimal, loads with 4 decimals, latencies
 // with 1, hops with 3), and empty cells show "—".
 func (t *Table) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
@@ -85,7 +91,7 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 
 // WriteCSV writes the table as CSV: a header of the row fields and the
 // column values, then one record per row; values keep the precision of
-// the results file (saturation in %), and empty cells are empty.
+// the results file (saturation and EBB in %), and empty cells are empty.
 func (t *Table) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	rec := append(append([]string{}, t.RowKeys...), t.Cols...)
@@ -118,8 +124,9 @@ func formatValue(value string, v float64, precise bool) string {
 	places := map[string][2]int{
 		ValueSaturation: {1, 6}, ValueAccepted: {4, 6},
 		ValueLatencyAvg: {1, 3}, ValueLatencyP99: {1, 3}, ValueHops: {3, 4},
+		ValueEBBAvg: {1, 4}, ValueEBBMin: {1, 4}, ValueEBBMax: {1, 4},
 	}[value]
-	if value == ValueSaturation {
+	if percent(value) {
 		v *= 100
 	}
 	if precise {
@@ -129,6 +136,15 @@ func formatValue(value string, v float64, precise bool) string {
 	// 81.25 % is 81.3 there); strconv would round 81.25 to even.
 	scale := math.Pow(10, float64(places[0]))
 	return strconv.FormatFloat(math.Round(v*scale)/scale, 'f', places[0], 64)
+}
+
+// percent reports whether value, a fraction, is shown in %.
+func percent(value string) bool {
+	switch value {
+	case ValueSaturation, ValueEBBAvg, ValueEBBMin, ValueEBBMax:
+		return true
+	}
+	return false
 }
 
 // formatDecimal renders v with at most places decimals, without trailing

@@ -7,7 +7,8 @@ import (
 )
 
 // compareValues orders two values of the field key: traffic patterns in
-// seed 004's order, numbers by value, other text in natural order (digit
+// seed 004's order, dispersions in seed 001's (static, random, adaptive,
+// probing), numbers by value, other text in natural order (digit
 // runs by value, so "flatfly 4x4" comes before "flatfly 16x16"; letters
 // regardless of case first, so "D" < "distance" < "G"). The empty value (a
 // missing field) comes first.
@@ -20,6 +21,12 @@ func compareValues(key, a, b string) int {
 	}
 	if key == "pattern" {
 		ia, ib := patternRank(a), patternRank(b)
+		if ia != ib {
+			return cmp.Compare(ia, ib)
+		}
+	}
+	if key == "dispersion" {
+		ia, ib := dispersionRank(a), dispersionRank(b)
 		if ia != ib {
 			return cmp.Compare(ia, ib)
 		}
@@ -54,6 +61,22 @@ func patternRank(p string) int {
 		return 5
 	}
 	return 6
+}
+
+// dispersionRank is a dispersion's position in seed 001's order, or 4 for
+// any other.
+func dispersionRank(d string) int {
+	switch d {
+	case "static":
+		return 0
+	case "random":
+		return 1
+	case "adaptive":
+		return 2
+	case "probing":
+		return 3
+	}
+	return 4
 }
 
 // naturalCompare compares text with runs of digits compared by value and

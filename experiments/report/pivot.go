@@ -13,11 +13,14 @@ const (
 	ValueLatencyAvg = "latency_avg" // points: mean latency
 	ValueLatencyP99 = "latency_p99" // points: 99th-percentile latency
 	ValueHops       = "hops_avg"    // points: mean switches per packet
+	ValueEBBAvg     = "avg"         // exchanges: mean effective bisection bandwidth over the patterns
+	ValueEBBMin     = "min"         // exchanges: the lowest pattern's
+	ValueEBBMax     = "max"         // exchanges: the highest pattern's
 )
 
 // Values returns the values a Spec may name, in order.
 func Values() []string {
-	return []string{ValueSaturation, ValueAccepted, ValueLatencyAvg, ValueLatencyP99, ValueHops}
+	return []string{ValueSaturation, ValueAccepted, ValueLatencyAvg, ValueLatencyP99, ValueHops, ValueEBBAvg, ValueEBBMin, ValueEBBMax}
 }
 
 // valueKind returns the kind of result value is read from.
@@ -27,17 +30,25 @@ func valueKind(value string) (string, bool) {
 		return KindSaturation, true
 	case ValueAccepted, ValueLatencyAvg, ValueLatencyP99, ValueHops:
 		return KindPoint, true
+	case ValueEBBAvg, ValueEBBMin, ValueEBBMax:
+		return KindEBB, true
 	}
 	return "", false
 }
 
 // DefaultValue is the value a table shows when none is chosen: saturation
-// when results holds saturation results, else accepted load.
+// when results holds saturation results, else accepted load when it holds
+// points, else the average EBB when it holds exchange results.
 func DefaultValue(results []Result) string {
+	has := map[string]bool{}
 	for _, r := range results {
-		if r.Kind == KindSaturation {
-			return ValueSaturation
-		}
+		has[r.Kind] = true
+	}
+	switch {
+	case has[KindSaturation]:
+		return ValueSaturation
+	case !has[KindPoint] && has[KindEBB]:
+		return ValueEBBAvg
 	}
 	return ValueAccepted
 }
@@ -48,16 +59,20 @@ type Spec struct {
 	// DefaultValue.
 	Value string
 	// Rows are the fields whose values make a row, in order; nil chooses
-	// topology, routing and (for points) pattern and offered, less Cols.
+	// topology, routing and (for points) pattern and offered, less Cols;
+	// for exchanges pattern and dispersion, and threshold when the
+	// results hold one host count and several probabilities (seed 001's
+	// parameter study).
 	Rows []string
 	// Cols is the field whose values make the columns; "" chooses pattern
-	// for saturation and offered for points. "load" means offered.
+	// for saturation, offered for points, and for exchanges hosts, or
+	// probability for a parameter study (see Rows). "load" means offered.
 	Cols string
 	// Extend adds fields to Rows while results that differ in them fall in
 	// one cell (for example two experiments that differ only in vls): the
 	// first that differs of flow_control, switching, vls, packet_flits,
-	// resolution, tolerance, any other field in alphabetical order, and
-	// experiment. Without Extend such results are an error.
+	// resolution, tolerance, any other field in alphabetical order (but
+	// variant only among the variants of one experiment), and experiment. Without Extend such results are an error.
 	Extend bool
 }
 
@@ -97,7 +112,8 @@ func isMeasured(k string) bool {
 	switch k {
 	case "kind", "generated", "accepted", "latency_avg", "latency_p99", "hops_avg",
 		"delivered", "measured_packets", "cycles", "stable", "drain_skipped", "saturation", "deadlock", "error",
-		"point", "config", "params":
+		"point", "config", "params",
+		"patterns", "min", "avg", "max", "packets", "out_of_order", "max_displacement", "route_changes", "probes":
 		return true
 	}
 	return false
@@ -149,9 +165,15 @@ func Pivot(results []Result, spec Spec) (*Table, error) {
 func axes(sel []Result, kind string, spec Spec) (cols string, rows []string, err error) {
 	all := []string{"topology", "routing", "pattern"}
 	cols = "pattern"
-	if kind == KindPoint {
+	switch kind {
+	case KindPoint:
 		all = append(all, "offered")
 		cols = "offered"
+	case KindEBB:
+		all, cols = []string{"pattern", "dispersion"}, "hosts"
+		if distinct(sel, "hosts") == 1 && distinct(sel, "probability") > 1 {
+			all, cols = append(all, "threshold"), "probability"
+		}
 	}
 	if spec.Cols != "" {
 		cols = alias(spec.Cols)
@@ -184,6 +206,17 @@ func axes(sel []Result, kind string, spec Spec) (cols string, rows []string, err
 		}
 	}
 	return cols, rows, nil
+}
+
+// distinct returns the number of distinct values of field k among rs.
+func distinct(rs []Result, k string) int {
+	seen := map[string]bool{}
+	for _, r := range rs {
+		if v, ok := r.Text(k); ok {
+			seen[v] = true
+		}
+	}
+	return len(seen)
 }
 
 // alias maps alternative field names to the results' names.
@@ -247,7 +280,9 @@ func extension(conflicts []conflict) string {
 	}
 	slices.Sort(diff)
 	for _, f := range diff {
-		if f != "experiment" {
+		// Results of two experiments differ in variant too: the
+		// experiment tells them apart with fewer rows.
+		if f != "experiment" && (f != "variant" || !slices.Contains(diff, "experiment")) {
 			return f
 		}
 	}

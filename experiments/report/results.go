@@ -14,13 +14,14 @@ import (
 const (
 	KindPoint      = "point"
 	KindSaturation = "saturation"
+	KindEBB        = "ebb" // an exchange's effective bisection bandwidth
 	KindError      = "error"
 )
 
 // Result is one line of a results file: every field as written, and where
 // the line came from.
 type Result struct {
-	// Kind is KindPoint, KindSaturation or KindError.
+	// Kind is KindPoint, KindSaturation, KindEBB or KindError.
 	Kind string
 	// Source is "FILE:LINE".
 	Source string
@@ -52,6 +53,9 @@ func requiredFields(kind string) ([]field, bool) {
 		return append(labels, field{"offered", false}), true
 	case KindSaturation:
 		return append(labels, field{"saturation", false}), true
+	case KindEBB:
+		return append(labels, field{"dispersion", true}, field{"hosts", false},
+			field{"min", false}, field{"avg", false}, field{"max", false}), true
 	case KindError:
 		return labels, true
 	}
@@ -122,7 +126,7 @@ func parseLine(line []byte, file string, n int) (Result, error) {
 	}
 	req, ok := requiredFields(kind)
 	if !ok {
-		return Result{}, bad(`kind %q: unknown (expected "point", "saturation" or "error")`, kind)
+		return Result{}, bad(`kind %q: unknown (expected "point", "saturation", "ebb" or "error")`, kind)
 	}
 	r.Kind = kind
 	for _, f := range req {

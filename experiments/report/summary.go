@@ -10,7 +10,8 @@ import (
 // WriteSummary writes the markdown report netsim run leaves in table.md:
 // the default pivot table (saturation, or accepted load when there is no
 // saturation result) exactly as Pivot with Extend and WriteMarkdown give
-// it, every point with all its measurements, and the failed points.
+// it, every point with all its measurements, the exchanges (see
+// writeEBB), and the failed points.
 func WriteSummary(w io.Writer, results []Result) error {
 	var b strings.Builder
 	b.WriteString("# netsim results\n")
@@ -40,6 +41,9 @@ func WriteSummary(w io.Writer, results []Result) error {
 	}
 	if len(points) > 0 {
 		writePoints(&b, points)
+	}
+	if err := writeEBB(&b, results); err != nil {
+		return err
 	}
 	if len(errs) > 0 {
 		sortResults(errs, []string{"experiment", "topology", "routing", "pattern", "offered"})

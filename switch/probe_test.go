@@ -1,0 +1,58 @@
+package switching
+
+import (
+	"testing"
+
+	"netsim/flit"
+	"netsim/kernel"
+	"netsim/routing"
+)
+
+// TestProbeMarking checks when a route probe is marked Blocked (seed 001
+// §4.3: a probe establishes whether a route is in use by another flow):
+// by an output another source's packet holds or left within its length,
+// or that flow control stops, but not by its own source's packets or a
+// link idle for longer.
+func TestProbeMarking(t *testing.T) {
+	const own, other = 7, 5
+	tests := []struct {
+		name string
+		// data is the source of a 16-flit packet arriving at cycle 0 on
+		// port 0 (−1: none); probeAt is when the probe arrives on port 1.
+		data    int32
+		probeAt kernel.Time
+		stopped bool // the output has no credit left
+		want    bool
+	}{
+		{"free output", -1, 3, false, false},
+		{"held by another flow", other, 3, false, true},
+		{"held by the probe's own flow", own, 3, false, false},
+		{"another flow's tail left just before", other, 20, false, true},
+		{"another flow's tail left long before", other, 60, false, false},
+		{"own flow's tail left just before", own, 20, false, false},
+		{"stopped by flow control", -1, 3, true, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, 3, 1, 32, Wormhole, 1, routing.Candidate{Port: 2, Priority: routing.High})
+			if tc.stopped {
+				h.hold = true
+				h.consume(2, 0, 32)
+			}
+			if tc.data >= 0 {
+				pi := h.pool.New()
+				p := h.pool.Get(pi)
+				p.Src, p.Flits = tc.data, 16
+				h.injectRun(0, 0, pi, 0, 16)
+			}
+			pi := h.pool.New()
+			p := h.pool.Get(pi)
+			p.Src, p.Flits, p.Probe = own, 1, flit.Probe
+			h.injectRun(1, 0, pi, tc.probeAt, 1)
+			h.run(100)
+			if got := h.pool.Get(pi).Probe&flit.Blocked != 0; got != tc.want {
+				t.Errorf("blocked = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
