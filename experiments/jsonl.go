@@ -76,6 +76,7 @@ type pointLine struct {
 	MeasuredPackets int64   `json:"measured_packets"`
 	Cycles          int64   `json:"cycles"`
 	Stable          bool    `json:"stable"`
+	DrainSkipped    bool    `json:"drain_skipped,omitempty"`
 }
 
 // saturationLine is the JSON form of a saturation record.
@@ -130,6 +131,7 @@ func WriteJSON(w io.Writer, r Record) error {
 			MeasuredPackets: s.MeasuredPackets,
 			Cycles:          s.Cycles,
 			Stable:          r.Stable,
+			DrainSkipped:    s.DrainSkipped,
 		}
 	case KindSaturation:
 		v = saturationLine{

@@ -47,8 +47,10 @@ func (e *Experiment) hardware() fabric.Config {
 }
 
 // runPoint simulates pattern index pattern of e at load and returns its
-// record: a point, or an error record if the simulation failed. It returns
-// an error only when ctx was cancelled.
+// record: a point, or an error record if the simulation failed. A point
+// found unstable at the end of its measurement window is not drained
+// (fabric.Config.SkipDrain). It returns an error only when ctx was
+// cancelled.
 func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, load float64) (Record, error) {
 	cfg := e.Config(pattern, load)
 	rec := Record{
@@ -58,6 +60,10 @@ func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, lo
 		Offered:    load,
 		Seed:       cfg.Seed,
 	}
+	// The verdict needs only the window's statistics: an unstable point
+	// ends with its window instead of running its whole drain.
+	tol, measure, hosts := e.Sweep.Tolerance, e.Sim.Measure, e.Hosts()
+	cfg.SkipDrain = func(w fabric.Stats) bool { return !Stable(w, tol, measure, hosts) }
 	st, err := sim(ctx, cfg)
 	if err != nil {
 		if ctx.Err() != nil {

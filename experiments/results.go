@@ -52,6 +52,7 @@ type lineValues struct {
 	MeasuredPackets int64    `json:"measured_packets"`
 	Cycles          int64    `json:"cycles"`
 	Stable          bool     `json:"stable"`
+	DrainSkipped    bool     `json:"drain_skipped"`
 	Saturation      float64  `json:"saturation"`
 	Deadlock        bool     `json:"deadlock"`
 	Error           string   `json:"error"`
@@ -154,7 +155,7 @@ func (l *ResultLine) record(e *Experiment) Record {
 		r.Stable = v.Stable
 		r.Stats = fabric.Stats{Offered: l.Offered, Generated: orNaN(v.Generated), Accepted: orNaN(v.Accepted),
 			LatencyAvg: orNaN(v.LatencyAvg), LatencyP99: orNaN(v.LatencyP99), HopsAvg: orNaN(v.HopsAvg),
-			Delivered: v.Delivered, MeasuredPackets: v.MeasuredPackets, Cycles: v.Cycles}
+			Delivered: v.Delivered, MeasuredPackets: v.MeasuredPackets, Cycles: v.Cycles, DrainSkipped: v.DrainSkipped}
 	case KindError:
 		r.Offered = l.Offered
 		r.Err = &storedError{msg: v.Error, deadlock: v.Deadlock}

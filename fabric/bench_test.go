@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"testing"
 	"time"
@@ -14,7 +15,12 @@ import (
 // simulated cycles per second, kernel events per flit-hop, allocations per
 // flit-hop and the heap in use at the end of a run.
 func benchPoint(b *testing.B, topo topologies.Spec, vls int, load float64, cycles int64) {
-	cfg := testConfig(b, topo, "dor", "uniform", vls)
+	benchRouting(b, topo, "dor", "uniform", vls, load, cycles)
+}
+
+// benchRouting is benchPoint with the given routing and pattern.
+func benchRouting(b *testing.B, topo topologies.Spec, algorithm, pattern string, vls int, load float64, cycles int64) {
+	cfg := testConfig(b, topo, algorithm, pattern, vls)
 	cfg.Load = load
 	cfg.PacketFlits, cfg.BufferFlits = 16, 64
 	cfg.Warmup, cfg.Measure, cfg.Drain = cycles/5, cycles-cycles/5, 0
@@ -54,4 +60,33 @@ func BenchmarkFlatFly4096(b *testing.B) {
 // widths 2,1,1,1, C=8) for one 10,000-cycle point at load 0.5.
 func BenchmarkFlatFly16384(b *testing.B) {
 	benchPoint(b, topologies.Spec{Kind: "flatfly", Dims: []int{4, 8, 8, 8}, Widths: []int{2, 1, 1, 1}, HostsPerSwitch: 8}, 8, 0.5, 10000)
+}
+
+// preset returns the topology preset name.
+func preset(b *testing.B, name string) topologies.Spec {
+	for _, p := range topologies.Presets() {
+		if p.Name == name {
+			return p.Spec
+		}
+	}
+	b.Fatalf("no preset %q", name)
+	return topologies.Spec{}
+}
+
+// BenchmarkSeed004 runs full-scale points of seed 004's table at high
+// load (hardware of experiments/seed004/common/hw.toml, 10,000 cycles).
+func BenchmarkSeed004(b *testing.B) {
+	for _, bc := range []struct {
+		preset, algorithm, pattern string
+		load                       float64
+	}{
+		{"flatfly", "dor", "uniform", 0.75},
+		{"flatfly", "distance+4", "uniform", 0.5},
+		{"dragonfly", "static", "uniform", 0.5},
+		{"dragonfly", "static", "reverse", 0.47},
+	} {
+		b.Run(fmt.Sprintf("%s/%s/%s/%v", bc.preset, bc.algorithm, bc.pattern, bc.load), func(b *testing.B) {
+			benchRouting(b, preset(b, bc.preset), bc.algorithm, bc.pattern, 8, bc.load, 10000)
+		})
+	}
 }

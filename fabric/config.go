@@ -57,6 +57,17 @@ type Config struct {
 	// routing (routing.Multipath, e.g. "source"); the zero value is static.
 	Dispersion nic.Dispersion
 
+	// SkipDrain, if set, is called at the end of the measurement window,
+	// if there is a drain to run, with the statistics of the window, which are final then: Offered,
+	// Generated, Accepted, MeasuredPackets, QueueStart and QueueEnd (the
+	// others hold their values so far). If it returns true the run ends
+	// there, without the drain, and Stats.DrainSkipped is set. Callers
+	// use it to spare the drain of a point already known to be unstable,
+	// the most expensive points, whose drain lasts its full length; it
+	// is not part of a point's identity, as it changes only what is
+	// measured after the window.
+	SkipDrain func(window Stats) bool
+
 	// maxRun, if positive, caps the flits of a run (tests set 1 to compare
 	// the run model with flit-by-flit sending).
 	maxRun int
@@ -82,7 +93,8 @@ type Stats struct {
 	// HopsAvg is the mean number of switches traversed per measured packet.
 	HopsAvg float64
 	// MeasuredPackets is the number of packets created in the measurement
-	// window, and Delivered how many of them arrived before the end of drain.
+	// window, and Delivered how many of them arrived before the end of drain
+	// (of the window, if the drain was skipped).
 	MeasuredPackets, Delivered int64
 	// QueueStart and QueueEnd are the total source-queue lengths, in flits,
 	// at the start and end of the measurement window.
@@ -96,4 +108,8 @@ type Stats struct {
 	Cycles int64
 	// Events is the number of kernel events processed.
 	Events int64
+	// DrainSkipped says the run ended with the measurement window because
+	// Config.SkipDrain returned true: latency and hops then describe only
+	// the measured packets delivered within the window, the earliest ones.
+	DrainSkipped bool
 }

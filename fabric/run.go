@@ -334,8 +334,9 @@ func (p *point) runTo(ctx context.Context, end kernel.Time, stop func() bool) er
 
 // Run simulates one point: warm-up, measurement, then drain until every
 // packet created during measurement has arrived (traffic keeps flowing so
-// they see a loaded network) or Drain cycles have passed. A deadlock is
-// returned as an error wrapping *kernel.DeadlockError.
+// they see a loaded network) or Drain cycles have passed; Config.SkipDrain
+// may end it with the measurement instead. A deadlock is returned as an
+// error wrapping *kernel.DeadlockError.
 func Run(ctx context.Context, cfg Config) (Stats, error) {
 	st, _, err := run(ctx, &cfg, false)
 	return st, err
@@ -402,8 +403,14 @@ func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
 	}
 	st.QueueEnd = p.queued()
 	arrived := func() bool { return p.meter.Delivered == p.meter.MeasuredPackets }
-	if err := p.runTo(ctx, kernel.Time(cfg.Warmup+cfg.Measure+cfg.Drain), arrived); err != nil {
-		return fail(err)
+	if cfg.SkipDrain != nil && cfg.Drain > 0 && !arrived() {
+		p.fill(&st)
+		st.DrainSkipped = cfg.SkipDrain(st)
+	}
+	if !st.DrainSkipped {
+		if err := p.runTo(ctx, kernel.Time(cfg.Warmup+cfg.Measure+cfg.Drain), arrived); err != nil {
+			return fail(err)
+		}
 	}
 	if flush {
 		for _, n := range p.nics {

@@ -115,3 +115,47 @@ func (c *credit) Pending(now kernel.Time) kernel.Time {
 	}
 	return next
 }
+
+// ReadyAt returns the first time, now or later, at which the credits of vl
+// collected and on their way reach n, or kernel.Never. Ramps of one VL do
+// not overlap in practice (a lane frees one run at a time), but the count
+// does not rely on it: it finds the time by bisection over the exact count
+// of credits due by a time.
+func (c *credit) ReadyAt(now kernel.Time, vl, n int) kernel.Time {
+	c.collect(now)
+	need := n - int(c.credits[vl])
+	if need <= 0 {
+		return now
+	}
+	// After collect every ramp left starts after now.
+	coming, last := 0, now
+	for i, k := 0, c.returns.Len(); i < k; i++ {
+		if r := c.returns.At(i); r.n > 0 && int(r.vl) == vl {
+			coming += int(r.n)
+			last = max(last, r.time(now)+kernel.Time(r.n)-1)
+		}
+	}
+	if coming < need {
+		return kernel.Never
+	}
+	// due returns the credits of vl arriving in (now, t].
+	due := func(t kernel.Time) int {
+		d := 0
+		for i, k := 0, c.returns.Len(); i < k; i++ {
+			if r := c.returns.At(i); r.n > 0 && int(r.vl) == vl {
+				d += int(min(max(t-r.time(now)+1, 0), kernel.Time(r.n)))
+			}
+		}
+		return d
+	}
+	lo, hi := now+1, last // due(hi) ≥ need
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if due(mid) >= need {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}

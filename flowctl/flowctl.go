@@ -58,6 +58,13 @@ type Control interface {
 	// already on its way reaches the sender, or kernel.Never. A sender that
 	// cannot send waits until then, or until Freed reports a new change.
 	Pending(now kernel.Time) kernel.Time
+	// ReadyAt returns a time, now or later, before which CanSend(·, vl, n)
+	// stays false unless Freed reports a change meanwhile: now if it holds
+	// now, else the first time the credits already on their way make n
+	// (credit), the next signal on its way (stop/go), or kernel.Never. A
+	// sender that cannot start a packet of n flits waits until then: with
+	// Pending it would wake for every credit of every VL coming back.
+	ReadyAt(now kernel.Time, vl, n int) kernel.Time
 }
 
 // Kind names a flow-control scheme as written in experiment files.
@@ -224,6 +231,17 @@ func (l *Link) Pending(now kernel.Time) kernel.Time {
 		return l.s.Pending(now)
 	}
 	return l.c.Pending(now)
+}
+
+// ReadyAt implements Control.
+func (l *Link) ReadyAt(now kernel.Time, vl, n int) kernel.Time {
+	if l.s != nil {
+		if l.s.CanSend(now, vl, n) {
+			return now
+		}
+		return l.s.Pending(now) // only a signal on its way, GO, can open it
+	}
+	return l.c.ReadyAt(now, vl, n)
 }
 
 // stamped is a VL tagged with the cycle something about it takes effect,

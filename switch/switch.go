@@ -64,9 +64,14 @@
 // run's end and then selects again.
 //
 // The switch is event-driven: it ticks when a run ends, a run arrives for a
-// packet in progress, a routing delay expires, or flow control reports room
-// on one of its outputs, and sleeps otherwise. A tick that finds nothing to do
-// changes nothing, so results do not depend on how often a switch is woken.
+// packet in progress, a routing delay expires, flow control reports room
+// on one of its outputs, or the credits on their way will admit a waiting
+// head (not for every credit: a cut-through head needs a packet's worth),
+// and sleeps otherwise. A tick that finds nothing to do changes nothing, so
+// results do not depend on how often a switch is woken. A waiting head
+// whose selection failed is passed over until that could change: an
+// output VL of the switch is set free, flow control reports room, or the
+// credits on their way will admit it.
 //
 // A network's switches keep their ports, lanes and buffers in shared
 // huge-page slabs (Storage), and each input port keeps the flow-control
@@ -151,11 +156,10 @@ const (
 // lane is one VL of one input port.
 type lane struct {
 	q flit.Queue
-	// eligible is when a waiting head may first be allocated, modulo 2³².
-	eligible uint32
 	// since is when the waiting head first became eligible, modulo 2³²:
-	// its age decides its turn (oldest first). Unlike eligible it does not
-	// move when the head waits for a busy output's run to end.
+	// its age decides its turn (oldest first). Unlike its eligible time
+	// (Switch.elig) it does not move when the head waits for a busy
+	// output's run to end.
 	since uint32
 	// state is idle, waiting or active.
 	state uint8
@@ -165,11 +169,40 @@ type lane struct {
 	sent, flits uint16
 	// reserved says the packet's room downstream was taken at the grant.
 	reserved bool
+	// probe says the head packet is a route probe, and dlid is its
+	// destination: with flits, what selecting an output needs of the
+	// packet, copied when it becomes the head so selection, which a
+	// waiting head may run many times, does not visit the packet.
+	probe bool
+	dlid  int32
+	// parked says the waiting head's last selection failed, every
+	// candidate's output VL held or its flow control closed; fcBlocked
+	// that flow control closed one. Until the switch's generation moves
+	// on from parkGen (see Switch.gen), selecting again before retry
+	// (modulo 2³²; never if noRetry) would fail alike, and the head is
+	// passed over.
+	parked, fcBlocked, noRetry bool
+	// sl is the head packet's service level and src its source host,
+	// copied with dlid: the routing takes the SL, route probes compare
+	// sources (markProbe, grant).
+	sl             uint8
+	parkGen, retry uint32
+	src            int32 // 64 bytes: a lane is one cache line
 }
 
-// eligibleAt returns when a waiting head may first be allocated.
-func (l *lane) eligibleAt(now kernel.Time) kernel.Time {
-	return now + kernel.Time(int32(l.eligible-uint32(now)))
+// eligibleAt returns when the waiting head of lane li may first be
+// allocated.
+func (s *Switch) eligibleAt(li int32, now kernel.Time) kernel.Time {
+	return now + kernel.Time(int32(s.elig[li]-uint32(now)))
+}
+
+// retryAt returns the retry time of a parked head, kernel.Never if it
+// waits for the switch's generation to move on.
+func (l *lane) retryAt(now kernel.Time) kernel.Time {
+	if l.noRetry {
+		return kernel.Never
+	}
+	return now + kernel.Time(int32(l.retry-uint32(now)))
 }
 
 // inRun is a run an input port feeds: the lane it comes from and the cycle
@@ -191,18 +224,24 @@ type outPort struct {
 	n      int32 // packets in progress: active[:n]
 	rr     int16 // the packet in progress being sent: active[rr]
 	toPort int16
+	busy   bool // listed in Switch.busy
+}
 
+// outSel is what selecting an output port looks up, kept apart from the
+// port record (Switch.sel): the link's flow control and the output VLs
+// held.
+type outSel struct {
 	fc   flowctl.Control // the link out of this port
 	held uint16          // bit v set while a packet holds output VL v
-	busy bool            // listed in Switch.busy
 	// owner is the source host of the packets granted here since the
 	// output was last without a packet in progress, if they all come from
-	// one host, else −1 (for route probes).
-	owner int32
-	// freed is the cycle the output's last packet tail left, modulo 2³²,
-	// and lastLen that packet's length (for route probes).
-	freed   uint32
+	// one host, else −1; freed is the cycle the output's last packet tail
+	// left, modulo 2³², and lastLen that packet's length. Only route probes
+	// look at them (markProbe, grant); they fill the record to 32 bytes,
+	// two to a cache line.
 	lastLen uint16
+	owner   int32
+	freed   uint32
 }
 
 // Switch is one switch. It is not safe for concurrent use; a simulation is
@@ -222,17 +261,26 @@ type Switch struct {
 
 	alarm   kernel.Alarm
 	blocked bool // last tick found a packet held back by flow control
+	// gen counts the changes that may let a parked head go before its
+	// retry time: an output VL set free, and news of room downstream
+	// (Unblock).
+	gen uint32
 
 	// in holds the flow-control state of the link into each port, kept
 	// here so freeing a slot touches memory the switch holds anyway.
 	in  []flowctl.Link
 	ups []flit.Sender // who sends on the link into each port
 	out []outPort
+	sel []outSel // per output port
 	// times holds, per port, when the output's current run ends and the
 	// runs the input feeds (Speedup+1 entries), apart from the port
 	// records so a tick finds what is due without touching them.
 	times []inRun
 	lanes []lane // port·VLs + vl
+	// elig holds, per lane, when its waiting head may first be allocated,
+	// modulo 2³², apart from the lanes: each tick looks it up for every
+	// waiting lane, most of which cannot move.
+	elig []uint32
 	// runs holds the lanes' rings, ringLen runs each; buffer is the
 	// capacity of a lane in flits.
 	runs    []flit.Run
@@ -265,8 +313,10 @@ func (s *Switch) Err() error { return s.err }
 type Storage struct {
 	in    []flowctl.Link
 	out   []outPort
+	sel   []outSel
 	times []inRun
 	lanes []lane
+	elig  []uint32
 	runs  []flit.Run
 }
 
@@ -282,20 +332,24 @@ func NewStorage(params []Params) *Storage {
 	return &Storage{
 		in:    hugemem.Make[flowctl.Link](ports),
 		out:   hugemem.Make[outPort](ports),
+		sel:   hugemem.Make[outSel](ports),
 		times: hugemem.Make[inRun](times),
 		lanes: hugemem.Make[lane](lanes),
+		elig:  hugemem.Make[uint32](lanes),
 		runs:  hugemem.Make[flit.Run](slots),
 	}
 }
 
 // take removes the storage of the switch with parameters p from st.
-func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, times []inRun, lanes []lane, runs []flit.Run) {
+func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, sel []outSel, times []inRun, lanes []lane, elig []uint32, runs []flit.Run) {
 	n, l, k := p.Ports, p.Ports*p.VLs, p.Ports*p.VLs*flit.RingRuns(p.Buffer)
 	m := n * (max(p.Speedup, 1) + 1)
 	in, st.in = st.in[:n:n], st.in[n:]
 	out, st.out = st.out[:n:n], st.out[n:]
+	sel, st.sel = st.sel[:n:n], st.sel[n:]
 	times, st.times = st.times[:m:m], st.times[m:]
 	lanes, st.lanes = st.lanes[:l:l], st.lanes[l:]
+	elig, st.elig = st.elig[:l:l], st.elig[l:]
 	runs, st.runs = st.runs[:k:k], st.runs[k:]
 	return
 }
@@ -306,7 +360,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 	if st == nil {
 		st = NewStorage([]Params{p})
 	}
-	in, out, times, lanes, runs := st.take(p)
+	in, out, sel, times, lanes, elig, runs := st.take(p)
 	s := &Switch{
 		id:           int32(p.ID),
 		eng:          eng,
@@ -322,13 +376,15 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		in:           in,
 		ups:          make([]flit.Sender, p.Ports),
 		out:          out,
+		sel:          sel,
 		times:        times,
 		lanes:        lanes,
+		elig:         elig,
 		waiting:      make([]uint64, (p.Ports*p.VLs+63)/64),
 		cand:         make([]routing.Candidate, 0, p.Ports),
 	}
-	for i := range s.out {
-		s.out[i].owner = -1
+	for i := range s.sel {
+		s.sel[i].owner = -1
 	}
 	s.maxRun = int32(p.MaxRun)
 	if s.maxRun <= 0 {
@@ -353,13 +409,14 @@ func (s *Switch) ConnectIn(port int, fp flowctl.Params, up flit.Sender) (flowctl
 // ConnectOut attaches the link leaving port: its flow control and the
 // receiver (and its port) at the other end.
 func (s *Switch) ConnectOut(port int, fc flowctl.Control, to flit.Receiver, toPort int) {
-	s.out[port].fc = fc
+	s.sel[port].fc = fc
 	s.out[port].to = to
 	s.out[port].toPort = int16(toPort)
 }
 
 // Unblock implements flit.Sender.
 func (s *Switch) Unblock(at kernel.Time) {
+	s.gen++
 	if s.blocked {
 		s.alarm.Set(at)
 	}
@@ -370,21 +427,32 @@ func (s *Switch) Unblock(at kernel.Time) {
 // wake-ups miss nothing.
 func (s *Switch) Wake(at kernel.Time) { s.alarm.Set(at) }
 
-// AcceptRun implements flit.Receiver.
+// AcceptRun implements flit.Receiver. The packet's DLID, length, SL,
+// source and probe flag must be set by then: the switch copies them when
+// the packet becomes the head of its lane.
 func (s *Switch) AcceptRun(_ kernel.Time, port, vl int, pkt int32, arrive kernel.Time, k int) {
 	li := int32(port)*s.vls + int32(vl)
 	l := &s.lanes[li]
 	l.q.Push(s.ring(li), int(s.buffer), pkt, arrive, k)
 	switch l.state {
 	case idle:
+		s.setHead(l, pkt)
 		l.state = waiting
-		l.eligible = uint32(arrive + s.routingDelay)
-		l.since = l.eligible
+		s.elig[li] = uint32(arrive + s.routingDelay)
+		l.since = s.elig[li]
 		s.setWaiting(li, true)
 		s.alarm.Set(arrive + s.routingDelay)
 	case active:
 		s.alarm.Set(arrive)
 	}
+}
+
+// setHead copies what selecting an output needs of packet pkt, the new
+// head of lane l.
+func (s *Switch) setHead(l *lane, pkt int32) {
+	p := s.pool.Get(pkt)
+	l.dlid, l.flits, l.probe = p.DLID, uint16(p.Flits), p.Probe&flit.Probe != 0
+	l.sl, l.src = p.SL, p.Src
 }
 
 // ring returns lane li's share of the runs slab.
@@ -443,7 +511,6 @@ func (s *Switch) Tick(now kernel.Time) {
 		first := int32(-1)
 		for _, key := range s.eligibleOldestFirst(now, &next) {
 			li := laneOf(key)
-			l := &s.lanes[li]
 			if at := s.inputAt(li, now); at > now {
 				next = min(next, at)
 				continue
@@ -458,7 +525,7 @@ func (s *Switch) Tick(now kernel.Time) {
 				// The output is busy with a run: the head waits for its end
 				// and then selects again. It is not looked at meanwhile, so
 				// when it selects does not depend on when the switch ticks.
-				l.eligible = uint32(f)
+				s.elig[li] = uint32(f)
 				next = min(next, f)
 				continue
 			}
@@ -490,25 +557,22 @@ func (s *Switch) Tick(now kernel.Time) {
 // destination host with the source's own traffic, so that traffic says
 // nothing about the route probed. An output stopped by flow control does.
 func (s *Switch) markProbe(li, port int32) {
-	p := s.pool.Get(s.lanes[li].q.Front().Pkt)
-	if p.Probe&flit.Probe == 0 {
+	l := &s.lanes[li]
+	if !l.probe {
 		return
 	}
-	own := func(port int32) bool {
-		o := &s.out[port]
-		return o.owner == p.Src
-	}
+	p := s.pool.Get(l.q.Front().Pkt)
 	if port >= 0 {
-		if !own(port) {
+		if s.sel[port].owner != l.src {
 			p.Probe |= flit.Blocked
 		}
 		return
 	}
 	inPort, inVL := int(li/s.vls), int(li%s.vls)
 	for _, c := range s.cand {
-		o := &s.out[c.Port]
-		ovl := s.route.OutVL(int(s.id), inPort, inVL, int(p.SL), int(c.Port))
-		if o.held&(1<<ovl) == 0 || !own(c.Port) {
+		o := &s.sel[c.Port]
+		ovl := s.route.OutVL(int(s.id), inPort, inVL, int(l.sl), int(c.Port))
+		if o.held&(1<<ovl) == 0 || o.owner != l.src {
 			p.Probe |= flit.Blocked
 			return
 		}
@@ -533,6 +597,24 @@ func (s *Switch) inputAt(li int32, now kernel.Time) kernel.Time {
 		}
 		busy++
 		first = min(first, r.end)
+	}
+	if busy < sp {
+		return now
+	}
+	return first
+}
+
+// portAt returns the first cycle, now or later, at which input port port
+// feeds fewer than Speedup runs (inputAt of its lanes that feed none).
+func (s *Switch) portAt(port int32, now kernel.Time) kernel.Time {
+	sp := s.speedup
+	at := port * (sp + 1)
+	busy, first := int32(0), kernel.Never
+	for _, r := range s.times[at+1 : at+1+sp] {
+		if r.end > now {
+			busy++
+			first = min(first, r.end)
+		}
 	}
 	if busy < sp {
 		return now
@@ -603,17 +685,41 @@ func (s *Switch) waitingFrom(from int32) []int32 {
 func (s *Switch) eligibleOldestFirst(now kernel.Time, next *kernel.Time) []uint64 {
 	s.order = s.order[:0]
 	sorted := true
+	lastPort, portAt := int32(-1), kernel.Time(0)
 	for pos, li := range s.waitingFrom(s.ptr) {
-		l := &s.lanes[li]
-		if at := l.eligibleAt(now); at > now {
+		// A lane whose input port feeds all the runs it may now, or whose
+		// head is not eligible yet, cannot start now; its record is not
+		// looked at. (Lanes come port by port.)
+		if port := li / s.vls; port != lastPort {
+			lastPort, portAt = port, s.portAt(port, now)
+		}
+		if portAt > now {
+			*next = min(*next, portAt)
+			continue
+		}
+		if at := s.eligibleAt(li, now); at > now {
 			*next = min(*next, at)
 			continue
 		}
+		l := &s.lanes[li]
+		if l.parked && l.parkGen == s.gen {
+			// Its selection would fail as it did: wait for the retry
+			// time, a freed output VL or news of room downstream.
+			if l.fcBlocked {
+				s.blocked = true
+			}
+			if at := l.retryAt(now); at > now {
+				*next = min(*next, at)
+				continue
+			}
+		}
 		// A lane whose input is busy now stays so this cycle: leaving it
-		// out keeps the sort short.
-		if at := s.inputAt(li, now); at > now {
-			*next = min(*next, at)
-			continue
+		// out keeps the sort short. With speedup 1 portAt has told.
+		if s.speedup > 1 {
+			if at := s.inputAt(li, now); at > now {
+				*next = min(*next, at)
+				continue
+			}
 		}
 		// Sort by age, oldest first, then by position from the pointer
 		// (pos and li are below MaxLanes < 2¹⁶).
@@ -655,17 +761,16 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 	l := &s.lanes[li]
 	inPort := int(li / s.vls)
 	inVL := int(li % s.vls)
-	pkt := s.pool.Get(l.q.Front().Pkt)
 	need := 1
 	if s.mode == CutThrough {
-		need = int(pkt.Flits)
+		need = int(l.flits)
 	}
-	sl := int(pkt.SL)
-	s.cand = s.route.Route(int(s.id), inPort, inVL, sl, pkt.DLID, s.cand[:0])
+	sl := int(l.sl)
+	s.cand = s.route.Route(int(s.id), inPort, inVL, sl, l.dlid, s.cand[:0])
 	if len(s.cand) == 0 {
 		if s.err == nil {
 			s.err = fmt.Errorf("routing %s gives no output port at switch %d for DLID %d arriving on port %d VL %d",
-				s.route.Name(), s.id, pkt.DLID, inPort, inVL)
+				s.route.Name(), s.id, l.dlid, inPort, inVL)
 			s.eng.Stop()
 		}
 		return -1, 0
@@ -673,15 +778,16 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 	best, bestVL := int32(-1), int32(0)
 	var bestPrio routing.Priority
 	bestFree, ties := -1, 0 // bestFree < 0: not looked up yet
+	retry, fcBlocked := kernel.Never, false
 	for _, c := range s.cand {
-		o := &s.out[c.Port]
+		o := &s.sel[c.Port]
 		ovl := s.route.OutVL(int(s.id), inPort, inVL, sl, int(c.Port))
 		if o.held&(1<<ovl) != 0 {
 			continue
 		}
 		if !o.fc.CanSend(now, ovl, need) {
-			s.blocked = true
-			*next = min(*next, o.fc.Pending(now))
+			s.blocked, fcBlocked = true, true
+			retry = min(retry, o.fc.ReadyAt(now, ovl, need))
 			continue
 		}
 		if best < 0 || c.Priority > bestPrio {
@@ -694,20 +800,29 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 		// Equal priority: the most free space downstream, then the fewest
 		// packets in progress, then a fair coin. Free space is looked up
 		// only here, as it costs a visit to the flow-control state.
-		bo := &s.out[best]
 		if bestFree < 0 {
-			bestFree = bo.fc.Free(now, int(bestVL))
+			bestFree = s.sel[best].fc.Free(now, int(bestVL))
 		}
 		free := o.fc.Free(now, ovl)
+		n, bestN := s.out[c.Port].n, s.out[best].n
 		switch {
-		case free > bestFree || (free == bestFree && o.n < bo.n):
+		case free > bestFree || (free == bestFree && n < bestN):
 			best, bestVL, bestFree, ties = c.Port, int32(ovl), free, 1
-		case free == bestFree && o.n == bo.n:
+		case free == bestFree && n == bestN:
 			ties++
 			if s.rng.IntN(ties) == 0 {
 				best, bestVL, bestFree = c.Port, int32(ovl), free
 			}
 		}
+	}
+	if best < 0 {
+		*next = min(*next, retry)
+		// A route probe is not parked: whether it is marked Blocked
+		// (markProbe) depends on the outputs' owners, which grants change
+		// without moving the switch's generation, so it selects again
+		// whenever the switch ticks.
+		l.parked, l.fcBlocked, l.parkGen = !l.probe, fcBlocked, s.gen
+		l.noRetry, l.retry = retry == kernel.Never, uint32(retry)
 	}
 	return best, bestVL
 }
@@ -717,18 +832,18 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 func (s *Switch) grant(now kernel.Time, port, outVL, li int32, next *kernel.Time) {
 	o := &s.out[port]
 	l := &s.lanes[li]
-	p := s.pool.Get(l.q.Front().Pkt)
-	if p.Probe&flit.Probe != 0 && o.owner >= 0 && o.owner != p.Src && o.n == 0 && uint32(now)-o.freed < uint32(o.lastLen) {
+	sel := &s.sel[port]
+	if l.probe && sel.owner >= 0 && sel.owner != l.src && o.n == 0 && uint32(now)-sel.freed < uint32(sel.lastLen) {
 		// The link carried another flow's packet within the last packet
 		// time: it is in use, though the probe found it between two packets.
-		p.Probe |= flit.Blocked
+		s.pool.Get(l.q.Front().Pkt).Probe |= flit.Blocked
 	}
 	if o.n == 0 {
-		o.owner = p.Src
-	} else if o.owner != p.Src {
-		o.owner = -1
+		sel.owner = l.src
+	} else if sel.owner != l.src {
+		sel.owner = -1
 	}
-	o.held |= 1 << outVL
+	sel.held |= 1 << outVL
 	o.active[o.n] = int16(li)
 	o.n++
 	if !o.busy {
@@ -736,10 +851,10 @@ func (s *Switch) grant(now kernel.Time, port, outVL, li int32, next *kernel.Time
 		s.busy = append(s.busy, port)
 	}
 	l.state = active
+	l.parked = false
 	l.outVL = uint8(outVL)
-	l.flits = uint16(p.Flits)
-	l.reserved = s.mode == CutThrough && o.fc.Reserve(now, int(outVL), int(l.flits))
-	k := s.runLength(now, o, l, next)
+	l.reserved = s.mode == CutThrough && sel.fc.Reserve(now, int(outVL), int(l.flits))
+	k := s.runLength(now, port, l, next)
 	if k == 0 {
 		panic("switching: a granted head cannot move")
 	}
@@ -750,7 +865,7 @@ func (s *Switch) grant(now kernel.Time, port, outVL, li int32, next *kernel.Time
 // send back to back from now on, or 0 if it can send none now, in which case
 // it lowers *next to when that may change (or leaves a wake-up to AcceptRun or
 // to flow control).
-func (s *Switch) runLength(now kernel.Time, o *outPort, l *lane, next *kernel.Time) int {
+func (s *Switch) runLength(now kernel.Time, port int32, l *lane, next *kernel.Time) int {
 	if l.q.Len() == 0 {
 		return 0 // the rest of the packet is not sent yet; AcceptRun wakes us
 	}
@@ -761,10 +876,11 @@ func (s *Switch) runLength(now kernel.Time, o *outPort, l *lane, next *kernel.Ti
 	}
 	k = min(k, int(l.flits-l.sent), int(s.maxRun))
 	if !l.reserved {
-		b := o.fc.Burst(now, int(l.outVL))
+		fc := s.sel[port].fc
+		b := fc.Burst(now, int(l.outVL))
 		if b <= 0 {
 			s.blocked = true
-			*next = min(*next, o.fc.Pending(now))
+			*next = min(*next, fc.Pending(now))
 			return 0
 		}
 		k = min(k, b)
@@ -787,7 +903,7 @@ func (s *Switch) transfer(now kernel.Time, p int32, next *kernel.Time) bool {
 			*next = min(*next, at)
 			continue
 		}
-		if k := s.runLength(now, o, &s.lanes[li], next); k > 0 {
+		if k := s.runLength(now, p, &s.lanes[li], next); k > 0 {
 			s.send(now, p, ai, k, next)
 			return true
 		}
@@ -820,7 +936,7 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 	tail := l.sent == l.flits
 	arrive := now + s.flitDelay
 	if !l.reserved {
-		o.fc.Sent(now, int(l.outVL), arrive, k)
+		s.sel[p].fc.Sent(now, int(l.outVL), arrive, k)
 	}
 	o.to.AcceptRun(now, int(o.toPort), int(l.outVL), f.Pkt, arrive, k)
 	s.FlitHops += int64(k)
@@ -831,8 +947,10 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 	}
 	// The tail leaves at end−1 and the output is busy until end, so the
 	// output VL is free for the next packet from then on.
-	o.held &^= 1 << l.outVL
-	o.freed, o.lastLen = uint32(end), l.flits
+	sel := &s.sel[p]
+	sel.held &^= 1 << l.outVL
+	sel.freed, sel.lastLen = uint32(end), l.flits
+	s.gen++
 	n := o.n
 	copy(o.active[ai:n], o.active[ai+1:n])
 	o.n--
@@ -843,10 +961,11 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 	}
 	l.sent = 0
 	if l.q.Len() > 0 {
+		s.setHead(l, l.q.Front().Pkt)
 		l.state = waiting
 		at := max(end, l.q.Front().Ready(now)+s.routingDelay)
-		l.eligible = uint32(at)
-		l.since = l.eligible
+		s.elig[li] = uint32(at)
+		l.since = s.elig[li]
 		s.setWaiting(li, true)
 		*next = min(*next, at)
 	} else {

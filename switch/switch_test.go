@@ -388,8 +388,10 @@ func (dlidRouting) Route(_, _, _, _ int, dlid int32, out []routing.Candidate) []
 
 // injectTo injects a packet of flits into port's VL 0 for output port to.
 func (h *harness) injectTo(port, to, flits int) int32 {
-	pi := h.inject(port, 0, flits)
-	h.pool.Get(pi).DLID = int32(to)
+	pi := h.pool.New()
+	p := h.pool.Get(pi)
+	p.Flits, p.DLID = int32(flits), int32(to)
+	h.injectRun(port, 0, pi, 0, flits)
 	return pi
 }
 
@@ -446,6 +448,21 @@ func TestOutPortHotLine(t *testing.T) {
 	var o outPort
 	if end := unsafe.Offsetof(o.toPort) + unsafe.Sizeof(o.toPort); end > 64 {
 		t.Fatalf("the hot fields end at byte %d, beyond the first cache line", end)
+	}
+}
+
+// TestRecordSizes: a lane and an output port are one cache line each, and
+// an output's selection record half of one, so in the slabs (which start
+// on page boundaries) none straddles two lines.
+func TestRecordSizes(t *testing.T) {
+	if n := unsafe.Sizeof(outSel{}); n != 32 {
+		t.Errorf("outSel is %d bytes, want 32", n)
+	}
+	if n := unsafe.Sizeof(lane{}); n != 64 {
+		t.Errorf("lane is %d bytes, want 64", n)
+	}
+	if n := unsafe.Sizeof(outPort{}); n != 64 {
+		t.Errorf("outPort is %d bytes, want 64", n)
 	}
 }
 

@@ -111,7 +111,7 @@ type Cell struct {
 func isMeasured(k string) bool {
 	switch k {
 	case "kind", "generated", "accepted", "latency_avg", "latency_p99", "hops_avg",
-		"delivered", "measured_packets", "cycles", "stable", "saturation", "deadlock", "error",
+		"delivered", "measured_packets", "cycles", "stable", "drain_skipped", "saturation", "deadlock", "error",
 		"point", "config", "params",
 		"patterns", "min", "avg", "max", "packets", "out_of_order", "max_displacement", "route_changes", "probes":
 		return true
