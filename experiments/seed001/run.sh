@@ -9,13 +9,14 @@ cd "$(dirname "$0")/../.."
 out=${1:-results/seed001}
 rm -rf "$out"
 mkdir -p "$out"
+commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!docs' || echo ' (modified)')"
 go build -o "$out/netsim" ./cmd/netsim
 n="$out/netsim"
 "$n" run -q experiments/seed001/fig6*.toml -o "$out/fig6" >"$out/fig6.txt"
 "$n" run -q experiments/seed001/params.toml -o "$out/params" >"$out/params.txt"
 cp "$out/fig6/ebb-bisection.png" docs/seed001-ebb-bisection.png
 cp "$out/fig6/ebb-bridge.png" docs/seed001-ebb-bridge.png
-echo "commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!docs' || echo ' (modified)')"
+echo "commit $commit"
 for v in avg min max; do
 	echo
 	"$n" table "$out/fig6/results.jsonl" --value "$v"
