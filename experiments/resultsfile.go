@@ -14,6 +14,7 @@ import (
 type ResultsFile struct {
 	path string
 	f    *os.File
+	lock *os.File // held from OpenResults to Close or Finish; nil without flock
 	// Store holds the results the file held when it was opened.
 	Store *Store
 	// Torn is the half-written last line cut off when the file was opened
@@ -24,9 +25,19 @@ type ResultsFile struct {
 // OpenResults opens the results file at path, creating it if needed, to
 // resume a run of exps: its lines are read into Store (see NewStore) and a
 // torn last line (see ReadResults) is cut off. The file is not modified
-// when it cannot be resumed from.
-func OpenResults(path string, exps []*Experiment) (*ResultsFile, error) {
+// when it cannot be resumed from. While the ResultsFile is open it holds a
+// lock (a file next to it, see lockPath), so a second run writing to the
+// same file fails here instead of mixing its lines into it.
+func OpenResults(path string, exps []*Experiment) (_ *ResultsFile, err error) {
 	rf := &ResultsFile{path: path}
+	if rf.lock, err = lockResults(path); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			rf.unlock()
+		}
+	}()
 	data, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("reading results: %w", err)
@@ -54,6 +65,20 @@ func OpenResults(path string, exps []*Experiment) (*ResultsFile, error) {
 // Path returns the file's path.
 func (rf *ResultsFile) Path() string { return rf.path }
 
+// lockPath returns the lock file of the results file at path: a hidden
+// file beside it.
+func lockPath(path string) string {
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
+}
+
+// unlock releases the lock; closing its file does.
+func (rf *ResultsFile) unlock() {
+	if rf.lock != nil {
+		rf.lock.Close()
+		rf.lock = nil
+	}
+}
+
 // Append writes r at the end of the file, in one write.
 func (rf *ResultsFile) Append(r Record) error {
 	var b bytes.Buffer
@@ -67,8 +92,9 @@ func (rf *ResultsFile) Append(r Record) error {
 }
 
 // Close closes the file, leaving its lines in the order they were
-// appended.
+// appended, and releases its lock.
 func (rf *ResultsFile) Close() error {
+	defer rf.unlock()
 	if err := rf.f.Close(); err != nil {
 		return fmt.Errorf("closing %s: %w", rf.path, err)
 	}
@@ -79,9 +105,11 @@ func (rf *ResultsFile) Close() error {
 // complete run's records in the order Runner.Run emits them) followed by
 // the lines of the store no run took, in their order. The new file
 // replaces the old one atomically, so a crash leaves one or the other.
+// The lock is released when the new file is in place.
 func (rf *ResultsFile) Finish(records []Record) error {
-	if err := rf.Close(); err != nil {
-		return err
+	defer rf.unlock()
+	if err := rf.f.Close(); err != nil {
+		return fmt.Errorf("closing %s: %w", rf.path, err)
 	}
 	var b bytes.Buffer
 	for _, r := range records {
