@@ -62,8 +62,8 @@ func runExchange(ctx context.Context, sim ExchangeSimulator, e *Experiment, patt
 
 // ebbLine is the JSON form of an exchange record: the identity, then the
 // hosts and the dispersion (threshold and probability with adaptive and
-// probing, max_probes with probing), then the results (min, avg, max are
-// fractions of the link bandwidth).
+// probing, max_probes with probing, receive_rate below 1), then the
+// results (min, avg, max are fractions of the link bandwidth).
 type ebbLine struct {
 	identity
 	Hosts           int      `json:"hosts"`
@@ -71,6 +71,7 @@ type ebbLine struct {
 	Threshold       *int     `json:"threshold,omitempty"`
 	Probability     *decimal `json:"probability,omitempty"`
 	MaxProbes       *int     `json:"max_probes,omitempty"`
+	ReceiveRate     *decimal `json:"receive_rate,omitempty"`
 	Patterns        int      `json:"patterns"`
 	Min             decimal  `json:"min"`
 	Avg             decimal  `json:"avg"`
@@ -105,6 +106,9 @@ func newEBBLine(id identity, r Record) ebbLine {
 	}
 	if e.NIC.Dispersion == "probing" {
 		l.MaxProbes = &e.NIC.MaxProbes
+	}
+	if e.NIC.ReceiveRate != 0 {
+		l.ReceiveRate = &decimal{e.NIC.ReceiveRate, -1}
 	}
 	return l
 }

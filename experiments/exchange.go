@@ -54,6 +54,12 @@ func (d *decoder) nicSection(e *Experiment, t map[string]any) {
 	if _, ok := t["max_probes"]; ok && n.Dispersion != "probing" {
 		d.fail(sec, "max_probes", "only used with dispersion = \"probing\"")
 	}
+	n.ReceiveRate = 0
+	if r := d.number(t, sec, "receive_rate", 1); !(r > 0 && r <= 1) {
+		d.fail(sec, "receive_rate", "%v is out of range (expected 0 < receive_rate ≤ 1, a fraction of the link bandwidth)", r)
+	} else if r < 1 {
+		n.ReceiveRate = r
+	}
 }
 
 // exchangeTraffic decodes the [traffic] section of a bisection exchange.

@@ -109,6 +109,12 @@ func TestExchangeErrors(t *testing.T) {
 			"ebb.toml:17: [nic] max_probes: only used with dispersion = \"probing\""},
 		{"max_probes range", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"probing\"\nmax_probes = 0",
 			"ebb.toml:17: [nic] max_probes:"},
+		{"receive_rate zero", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"static\"\nreceive_rate = 0",
+			"ebb.toml:17: [nic] receive_rate: 0 is out of range (expected 0 < receive_rate ≤ 1"},
+		{"receive_rate above 1", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"static\"\nreceive_rate = 1.1",
+			"ebb.toml:17: [nic] receive_rate: 1.1 is out of range"},
+		{"receive_rate type", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"static\"\nreceive_rate = \"fast\"",
+			"ebb.toml:17: [nic] receive_rate:"},
 		{"pattern", `patterns = ["bisection", "bridge"]`, `patterns = ["uniform"]`,
 			`ebb.toml:19: [traffic] patterns: unknown exchange pattern "uniform"`},
 		{"mtu", `mtu_bytes = 1024`, `mtu_bytes = 16`, "ebb.toml:22: [traffic] mtu_bytes: 16 is less than flit_bytes = 64"},
@@ -127,5 +133,46 @@ func TestExchangeErrors(t *testing.T) {
 				t.Errorf("error %v\nwant it to contain %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestReceiveRateKey: [nic] receive_rate reaches the NICs (a slower
+// receive side lowers the bisection bandwidth), its default 1 leaves the
+// configuration hash as it was, and another value changes it.
+func TestReceiveRateKey(t *testing.T) {
+	base := strings.Replace(exchangeFile, `dispersion = ["static", "random", "adaptive"]`, `dispersion = "static"`, 1)
+	parse := func(text string) *Experiment {
+		t.Helper()
+		exps, err := ParseFile("ebb.toml", []byte(text))
+		if err != nil || len(exps) != 1 {
+			t.Fatalf("%d experiments, error %v", len(exps), err)
+		}
+		return exps[0]
+	}
+	plain := parse(base)
+	one := parse(strings.Replace(base, `dispersion = "static"`, "dispersion = \"static\"\nreceive_rate = 1", 1))
+	slow := parse(strings.Replace(base, `dispersion = "static"`, "dispersion = \"static\"\nreceive_rate = 0.5", 1))
+	if slow.NIC.ReceiveRate != 0.5 || one.NIC.ReceiveRate != 0 {
+		t.Fatalf("receive rates %v and %v, want 0.5 and 0 (the default)", slow.NIC.ReceiveRate, one.NIC.ReceiveRate)
+	}
+	if configHash(plain) != configHash(one) || configHash(plain) == configHash(slow) {
+		t.Errorf("hashes %s (no key), %s (1), %s (0.5): want the first two equal, the third different", configHash(plain), configHash(one), configHash(slow))
+	}
+	avg := func(e *Experiment) float64 {
+		var r struct {
+			Avg         float64
+			ReceiveRate *float64 `json:"receive_rate"`
+		}
+		line := strings.SplitN(exchangeJSON(t, []*Experiment{e}, 1), "\n", 2)[0]
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if (r.ReceiveRate == nil) != (e.NIC.ReceiveRate == 0) || r.ReceiveRate != nil && *r.ReceiveRate != e.NIC.ReceiveRate {
+			t.Errorf("line %s: receive_rate does not match %v", line, e.NIC.ReceiveRate)
+		}
+		return r.Avg
+	}
+	if a, b := avg(plain), avg(slow); !(b < 0.5 && b < a-0.05) {
+		t.Errorf("bisection avg %v with receive_rate 0.5, %v without; want it below 0.5 and 0.05 below", b, a)
 	}
 }

@@ -43,6 +43,7 @@ func (e *Experiment) hardware() fabric.Config {
 		CrossbarDelay:  e.Switch.CrossbarDelay,
 		DeadlockWindow: e.Sim.DeadlockWindow,
 		Dispersion:     e.dispersion(),
+		ReceiveRate:    e.NIC.ReceiveRate,
 	}
 }
 

@@ -104,6 +104,10 @@ type NIC struct {
 	Threshold   int
 	Probability float64
 	MaxProbes   int
+	// ReceiveRate is the fraction of the link bandwidth a NIC can absorb
+	// (nic.Params.ReceiveRate); 0 stands for the default 1 and leaves
+	// the configuration hash as it was.
+	ReceiveRate float64 `json:",omitempty"`
 }
 
 // Traffic is the [traffic] section.

@@ -56,6 +56,9 @@ type Config struct {
 	// Dispersion is how NICs choose among the routes of a multipath
 	// routing (routing.Multipath, e.g. "source"); the zero value is static.
 	Dispersion nic.Dispersion
+	// ReceiveRate is the fraction of the link bandwidth a NIC drains from
+	// its receive buffer (nic.Params.ReceiveRate); 0 means 1.
+	ReceiveRate float64
 
 	// SkipDrain, if set, is called at the end of the measurement window,
 	// if there is a drain to run, with the statistics of the window, which are final then: Offered,

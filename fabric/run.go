@@ -269,6 +269,7 @@ func assemble(cfg *Config) (*point, error) {
 			GenKind:     kindNICGenerate,
 			Dispersion:  cfg.Dispersion,
 			Hosts:       len(net.Hosts),
+			ReceiveRate: cfg.ReceiveRate,
 		}, p.eng, &p.pool, &p.meter, cfg.Routing, cfg.Pattern, proc, kernel.NewRNG(cfg.Seed, 2, uint64(h)))
 	}
 	// Wire every link, one flow-control state per direction, kept by the

@@ -16,6 +16,14 @@
 // in one call to the switch, and is busy until the run ends. Ejection takes
 // runs too and keeps every statistic exact per flit.
 //
+// A NIC absorbs one flit per cycle from its switch unless its ReceiveRate
+// is below 1: then it drains its receive buffer at that fraction of the
+// link bandwidth, a flit at a time, and frees each buffer slot only when
+// it drains the flit, so a full buffer pushes back on the switch through
+// the link's flow control (STOP/GO or credits), as a host whose receive
+// side is slower than the link does. A packet counts as received when its
+// tail is drained.
+//
 // With a multipath source routing (routing.Multipath) the NIC picks each
 // packet's route when the packet starts, by its Dispersion (seed 001 §4):
 //
@@ -84,6 +92,9 @@ type Params struct {
 	// Hosts is the number of hosts (the size of an Adaptive NIC's
 	// per-destination tables).
 	Hosts int
+	// ReceiveRate, in (0, 1], is the fraction of the link bandwidth the
+	// NIC drains from its receive buffer; 0 means 1, a flit per cycle.
+	ReceiveRate float64
 }
 
 // NIC is one host adapter. It is not safe for concurrent use.
@@ -144,6 +155,12 @@ type NIC struct {
 	// ProbesSent counts the probes the NIC sent.
 	ProbesSent int64
 
+	// Receive side slower than the link (rxGap > 1 cycles per flit):
+	// flits wait in the receive buffer until drained, at rxNext or later.
+	rxGap   float64
+	rxNext  float64
+	rxQueue ring.Ring[rxFlit]
+
 	// Exchange workload and what the NIC received.
 	xch   Exchange
 	xLeft int64
@@ -173,6 +190,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, meter *Meter, r routing.
 		stallFrom:  -1,
 		alarm:      kernel.NewAlarm(eng, kernel.Event{Kind: p.TickKind, Target: int32(p.Host)}),
 		disp:       p.Dispersion,
+		rxGap:      rxGap(p.ReceiveRate),
 	}).withDispersion(p.Hosts)
 }
 
@@ -284,6 +302,9 @@ func (n *NIC) Wake(at kernel.Time) { n.alarm.Set(at) }
 func (n *NIC) Tick(now kernel.Time) {
 	if !n.alarm.Ring(now) {
 		return // superseded by an earlier wake-up
+	}
+	if n.rxQueue.Len() > 0 {
+		n.drain(now)
 	}
 	if n.freeAt > now {
 		// A packet generated while a run is on the link: the link carries
@@ -402,9 +423,19 @@ func (n *NIC) wait(now kernel.Time) {
 // AcceptRun implements flit.Receiver: the NIC consumes each flit on
 // arrival, at arrive, arrive+1, …, arrive+k−1.
 func (n *NIC) AcceptRun(_ kernel.Time, _, vl int, pi int32, arrive kernel.Time, k int) {
+	if n.rxGap > 1 {
+		n.buffer(vl, pi, arrive, k)
+		return
+	}
 	if t := n.inLink.Freed(arrive, vl, k); t != kernel.Never && n.up != nil {
 		n.up.Unblock(t)
 	}
+	n.consume(pi, arrive, k)
+}
+
+// consume takes k flits of packet pi out of the receive buffer at arrive,
+// arrive+1, …, arrive+k−1.
+func (n *NIC) consume(pi int32, arrive kernel.Time, k int) {
 	p := n.pool.Get(pi)
 	p.Received += int32(k)
 	n.meter.ejected(arrive, k)
