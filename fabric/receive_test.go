@@ -25,13 +25,7 @@ func TestReceiveRate(t *testing.T) {
 			cfg.FlowControl, cfg.StopMark, cfg.GoMark = "credit", 0, 0
 		}
 		cfg.ReceiveRate = tc.rate
-		x := smallExchange()
-		x.Partner = make([]int, 64)
-		for i := range x.Partner {
-			x.Partner[i] = -1
-		}
-		x.Partner[0], x.Partner[63] = 63, 0
-		st, err := RunExchange(context.Background(), cfg, x)
+		st, err := RunExchange(context.Background(), cfg, onePair())
 		if err != nil {
 			t.Fatalf("%s %v: %v", tc.fc, tc.rate, err)
 		}

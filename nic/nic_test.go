@@ -142,12 +142,12 @@ func TestFullVLDoesNotBlockOthers(t *testing.T) {
 	}
 }
 
-// TestEjectionTakesRuns: the NIC counts every flit of a run, times the
-// packet's latency to its tail — the last flit of the run that ends it —
-// and frees its buffer as the flits arrive, so the sender's credits come
-// back one per cycle.
-func TestEjectionTakesRuns(t *testing.T) {
-	n, _, _, _, meter := newNIC(t, 1e-9, 16, 64, 1)
+// receiving returns a NIC whose input link has room for a 16-flit packet
+// on VL 1, and that packet (created at 10, measured), to be delivered to
+// it with AcceptRun(48, 0, 1, pi, …).
+func receiving(t *testing.T) (*NIC, *kernel.Engine, *Meter, flowctl.Control, int32) {
+	t.Helper()
+	n, eng, _, _, meter := newNIC(t, 1e-9, 16, 64, 1)
 	down, err := n.ConnectIn(flowctl.Params{Kind: flowctl.KindCredit, VLs: 2, Buffer: 16, Latency: 1, Delay: 2, Rate: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -156,6 +156,15 @@ func TestEjectionTakesRuns(t *testing.T) {
 	p := n.pool.Get(pi)
 	p.Flits, p.Created, p.Measured = 16, 10, true
 	down.Reserve(48, 1, 16)
+	return n, eng, meter, down, pi
+}
+
+// TestEjectionTakesRuns: the NIC counts every flit of a run, times the
+// packet's latency to its tail — the last flit of the run that ends it —
+// and frees its buffer as the flits arrive, so the sender's credits come
+// back one per cycle.
+func TestEjectionTakesRuns(t *testing.T) {
+	n, _, meter, down, pi := receiving(t)
 	n.AcceptRun(48, 0, 1, pi, 50, 10) // arrives over 50..59
 	n.AcceptRun(60, 0, 1, pi, 62, 6)  // over 62..67: the tail at 67
 	if meter.Ejected != 16 || meter.Delivered != 1 || n.pool.Live() != 0 {

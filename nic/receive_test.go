@@ -3,7 +3,6 @@ package nic
 import (
 	"testing"
 
-	"netsim/flowctl"
 	"netsim/kernel"
 )
 
@@ -30,16 +29,8 @@ func TestReceiveRate(t *testing.T) {
 		}{{51, 1}, {52, 1}, {53, 2}, {67, 15}, {68, 16}}},
 	}
 	for _, tc := range cases {
-		n, eng, _, _, meter := newNIC(t, 1e-9, 16, 64, 1)
+		n, eng, meter, down, pi := receiving(t)
 		n.rxGap = rxGap(tc.rate)
-		down, err := n.ConnectIn(flowctl.Params{Kind: flowctl.KindCredit, VLs: 2, Buffer: 16, Latency: 1, Delay: 2, Rate: 1}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pi := n.pool.New()
-		p := n.pool.Get(pi)
-		p.Flits, p.Created, p.Measured = 16, 10, true
-		down.Reserve(48, 1, 16)
 		n.AcceptRun(48, 0, 1, pi, 50, 16) // arrives over 50..65
 		if meter.Ejected != 0 {
 			t.Fatalf("rate %v: %d flits ejected on arrival, want 0 before they drain", tc.rate, meter.Ejected)
