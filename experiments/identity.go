@@ -6,6 +6,8 @@ import (
 	"hash/fnv"
 	"path/filepath"
 	"strings"
+
+	"netsim/internal/numfmt"
 )
 
 // configHash returns a short hash of everything that determines the
@@ -50,7 +52,7 @@ const keySep = "|"
 // pointKey returns the identity of the point of e at pattern and load:
 // "EXPERIMENT|VARIANT|PATTERN|LOAD", the load in its shortest exact form.
 func (e *Experiment) pointKey(pattern string, load float64) string {
-	return strings.Join([]string{e.Name, e.Variant, pattern, formatDecimal(load, -1)}, keySep)
+	return strings.Join([]string{e.Name, e.Variant, pattern, numfmt.Decimal(load, -1)}, keySep)
 }
 
 // saturationKey returns the identity of the saturation result of e for

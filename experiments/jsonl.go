@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
-	"strings"
+
+	"netsim/internal/numfmt"
 )
 
 // Decimal places of measured values in JSON output: fixed so output is
@@ -29,20 +29,7 @@ func (d decimal) MarshalJSON() ([]byte, error) {
 	if math.IsNaN(d.v) || math.IsInf(d.v, 0) {
 		return []byte("null"), nil
 	}
-	return []byte(formatDecimal(d.v, d.places)), nil
-}
-
-// formatDecimal renders v with places decimals (shortest form if places <
-// 0), without trailing zeros or a negative zero.
-func formatDecimal(v float64, places int) string {
-	s := strconv.FormatFloat(v, 'f', places, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	if s == "-0" {
-		s = "0"
-	}
-	return s
+	return []byte(numfmt.Decimal(d.v, d.places)), nil
 }
 
 // identity holds the fields that identify a record.

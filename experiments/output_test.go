@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"netsim/fabric"
+	"netsim/internal/numfmt"
 	"netsim/kernel"
 )
 
@@ -28,8 +29,8 @@ func TestFormatDecimal(t *testing.T) {
 		{0.1, -1, "0.1"},
 	}
 	for _, tc := range tests {
-		if got := formatDecimal(tc.v, tc.places); got != tc.want {
-			t.Errorf("formatDecimal(%v, %d) = %q, want %q", tc.v, tc.places, got, tc.want)
+		if got := numfmt.Decimal(tc.v, tc.places); got != tc.want {
+			t.Errorf("numfmt.Decimal(%v, %d) = %q, want %q", tc.v, tc.places, got, tc.want)
 		}
 	}
 	b, err := decimal{math.NaN(), 3}.MarshalJSON()

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"netsim/internal/numfmt"
 )
 
 func TestParseShard(t *testing.T) {
@@ -28,11 +30,11 @@ func TestPlanUnits(t *testing.T) {
 	exps := testExperiments(t) // loads: 2 patterns × 4 loads; sat: 2 × (2 loads + search)
 	var got []string
 	for _, task := range Plan(exps) {
-		what := formatDecimal(task.Load, -1)
+		what := numfmt.Decimal(task.Load, -1)
 		if task.Search {
 			what = "search"
 		}
-		got = append(got, task.Experiment.Name+" "+task.PatternName()+" "+what+" u"+formatDecimal(float64(task.Unit), -1))
+		got = append(got, task.Experiment.Name+" "+task.PatternName()+" "+what+" u"+numfmt.Decimal(float64(task.Unit), -1))
 	}
 	want := []string{
 		"loads uniform 0.75 u0", "loads uniform 0.125 u1", "loads uniform 0.5 u2", "loads uniform 0.25 u3",

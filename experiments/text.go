@@ -3,6 +3,8 @@ package experiments
 import (
 	"fmt"
 	"io"
+
+	"netsim/internal/numfmt"
 )
 
 // TextWriter writes records as a readable table, one line per point and
@@ -49,7 +51,7 @@ func (t *TextWriter) Write(r Record) error {
 			r.Pattern, r.Offered, s.Accepted, s.LatencyAvg, s.LatencyP99, s.HopsAvg, yesNo(r.Stable))
 	case KindSaturation:
 		_, err = fmt.Fprintf(t.w, "  %-12s saturation %s (%.1f%% of link bandwidth, resolution 1/%d)\n",
-			r.Pattern, formatDecimal(r.Saturation, -1), 100*r.Saturation, r.Experiment.Sweep.Resolution)
+			r.Pattern, numfmt.Decimal(r.Saturation, -1), 100*r.Saturation, r.Experiment.Sweep.Resolution)
 	}
 	if err != nil {
 		return fmt.Errorf("writing table: %w", err)

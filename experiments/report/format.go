@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"netsim/internal/numfmt"
 )
 
 // Caption describes what the table shows, with units, in one sentence.
@@ -130,7 +132,7 @@ func formatValue(value string, v float64, precise bool) string {
 		v *= 100
 	}
 	if precise {
-		return formatDecimal(v, places[1])
+		return numfmt.Decimal(v, places[1])
 	}
 	// Halves round away from zero, as in seed 004's table (104/128 =
 	// 81.25 % is 81.3 there); strconv would round 81.25 to even.
@@ -145,19 +147,6 @@ func percent(value string) bool {
 		return true
 	}
 	return false
-}
-
-// formatDecimal renders v with at most places decimals, without trailing
-// zeros or a negative zero.
-func formatDecimal(v float64, places int) string {
-	s := strconv.FormatFloat(v, 'f', places, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	if s == "-0" {
-		s = "0"
-	}
-	return s
 }
 
 // mdCell escapes text for a markdown table cell.
