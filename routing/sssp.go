@@ -3,6 +3,7 @@ package routing
 import (
 	"fmt"
 
+	"netsim/internal/indexheap"
 	"netsim/topologies"
 )
 
@@ -27,7 +28,11 @@ type ssspState struct {
 	dist  []int64
 	done  []bool
 	order []int32 // switches in the order Dijkstra settled them
-	queue *distHeap
+	// queue holds the switches reached and not settled by (dist, index),
+	// so that the searches are deterministic; a shorter distance moves a
+	// switch up in place, and a search allocates nothing once the queue
+	// has grown to the switch count.
+	queue indexheap.Heap[int64]
 }
 
 func newSSSPState(g *graph) *ssspState {
@@ -38,7 +43,11 @@ func newSSSPState(g *graph) *ssspState {
 		done:  make([]bool, g.n),
 		order: make([]int32, 0, g.n),
 	}
-	st.queue = newDistHeap(st.dist)
+	pos := make([]int32, g.n)
+	for i := range pos {
+		pos[i] = -1
+	}
+	st.queue = indexheap.New(st.dist, pos, indexheap.Ascending)
 	return st
 }
 
@@ -62,9 +71,9 @@ func (st *ssspState) toward(t int32) {
 	}
 	st.order = st.order[:0]
 	st.dist[t] = 0
-	st.queue.update(t)
-	for len(st.queue.sw) > 0 {
-		v := st.queue.pop()
+	st.queue.Update(t)
+	for st.queue.Len() > 0 {
+		v := st.queue.Pop()
 		st.done[v] = true
 		st.order = append(st.order, v)
 		dv := st.dist[v]
@@ -73,7 +82,7 @@ func (st *ssspState) toward(t int32) {
 			nd := dv + st.weight(g.chRev[c]) // channel u→v
 			if !st.done[u] && (st.dist[u] < 0 || nd < st.dist[u]) {
 				st.dist[u] = nd
-				st.queue.update(u)
+				st.queue.Update(u)
 			}
 		}
 	}
@@ -178,9 +187,9 @@ func (st *ssspState) routePair(t *Tables, parent []int32, src int32, v int, dst 
 		st.dist[i], st.done[i], parent[i] = -1, false, -1
 	}
 	st.dist[src] = 0
-	st.queue.update(src)
-	for len(st.queue.sw) > 0 {
-		x := st.queue.pop()
+	st.queue.Update(src)
+	for st.queue.Len() > 0 {
+		x := st.queue.Pop()
 		st.done[x] = true
 		if x == dst {
 			break
@@ -195,11 +204,11 @@ func (st *ssspState) routePair(t *Tables, parent []int32, src int32, v int, dst 
 			nd := st.dist[x] + st.weight(c)
 			if !st.done[y] && (st.dist[y] < 0 || nd < st.dist[y]) {
 				st.dist[y], parent[y] = nd, c
-				st.queue.update(y)
+				st.queue.Update(y)
 			}
 		}
 	}
-	st.queue.clear()
+	st.queue.Clear()
 	if !st.done[dst] {
 		return fmt.Errorf("algorithm: routing p2sssp: switch %d cannot reach switch %d", src, dst)
 	}

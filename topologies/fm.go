@@ -1,6 +1,9 @@
 package topologies
 
-import "netsim/kernel"
+import (
+	"netsim/internal/indexheap"
+	"netsim/kernel"
+)
 
 // refiner improves bisections of one graph by Fiduccia–Mattheyses passes.
 // The gain of a vertex is by how much moving it to the other side would
@@ -10,9 +13,9 @@ type refiner struct {
 	g       *graph
 	largest int // the largest vertex weight of g
 	gain    []int
-	pos     []int32     // position in heaps[side], −1 when in no heap
-	heaps   [2]gainHeap // the unlocked vertices of each side, by gain
-	moves   []int32     // the vertices moved in the current pass
+	pos     []int32                // position in heaps[side], −1 when in no heap
+	heaps   [2]indexheap.Heap[int] // the unlocked vertices of each side, largest gain first
+	moves   []int32                // the vertices moved in the current pass
 }
 
 // newRefiner returns a refiner for g.
@@ -21,7 +24,7 @@ func newRefiner(g *graph) *refiner {
 	f := &refiner{g: g, gain: make([]int, n), pos: make([]int32, n)}
 	_, f.largest = g.totalWeight()
 	for s := range f.heaps {
-		f.heaps[s] = gainHeap{pos: f.pos, gain: f.gain}
+		f.heaps[s] = indexheap.New(f.gain, f.pos, indexheap.Descending)
 	}
 	return f
 }
@@ -41,8 +44,8 @@ func (f *refiner) start(p *partition) {
 		f.gain[v] = gain
 		f.pos[v] = -1
 	}
-	f.heaps[0].reset()
-	f.heaps[1].reset()
+	f.heaps[0].Clear()
+	f.heaps[1].Clear()
 }
 
 // move moves v to the other side, updating p and the gains of v's
@@ -63,7 +66,7 @@ func (f *refiner) move(p *partition, v int32) {
 			f.gain[u] -= 2 * g.ew[i]
 		}
 		if f.pos[u] >= 0 {
-			f.heaps[p.side[u]].fix(u)
+			f.heaps[p.side[u]].Fix(u)
 		}
 	}
 }
@@ -86,7 +89,7 @@ func (f *refiner) refine(p *partition, tol int) {
 func (f *refiner) pass(p *partition, tol int) bool {
 	f.start(p)
 	for v := range int32(f.g.order()) {
-		f.heaps[p.side[v]].push(v)
+		f.heaps[p.side[v]].Push(v)
 	}
 	f.moves = f.moves[:0]
 	startCut, startImb := p.cut, p.imbalance()
@@ -97,7 +100,7 @@ func (f *refiner) pass(p *partition, tol int) bool {
 		if v < 0 {
 			break
 		}
-		f.heaps[p.side[v]].remove(v)
+		f.heaps[p.side[v]].Remove(v)
 		f.move(p, v)
 		f.moves = append(f.moves, v)
 		if imb := p.imbalance(); better(p.cut, imb, bestCut, bestImb, tol) {
@@ -105,10 +108,7 @@ func (f *refiner) pass(p *partition, tol int) bool {
 		}
 	}
 	for s := range f.heaps {
-		for _, v := range f.heaps[s].items {
-			f.pos[v] = -1
-		}
-		f.heaps[s].reset()
+		f.heaps[s].Clear()
 	}
 	for i := len(f.moves) - 1; i >= bestLen; i-- {
 		f.move(p, f.moves[i])
@@ -123,7 +123,7 @@ func (f *refiner) pick(p *partition, bound int) int32 {
 	imb := p.imbalance()
 	best, bestImb := int32(-1), 0
 	for s := range 2 {
-		v := f.heaps[s].top()
+		v := f.heaps[s].Top()
 		if v < 0 {
 			continue
 		}
@@ -153,16 +153,13 @@ func (f *refiner) grow(rng *kernel.RNG, total, tol int) *partition {
 		p.w = [2]int{0, total}
 		f.start(p)
 		for v := range int32(n) {
-			f.heaps[1].push(v)
+			f.heaps[1].Push(v)
 		}
-		for v := int32(rng.IntN(n)); v >= 0 && 2*p.w[0] < total; v = f.heaps[1].top() {
-			f.heaps[1].remove(v)
+		for v := int32(rng.IntN(n)); v >= 0 && 2*p.w[0] < total; v = f.heaps[1].Top() {
+			f.heaps[1].Remove(v)
 			f.move(p, v)
 		}
-		for _, v := range f.heaps[1].items {
-			f.pos[v] = -1
-		}
-		f.heaps[1].reset()
+		f.heaps[1].Clear()
 		f.refine(p, tol)
 		if best == nil || better(p.cut, p.imbalance(), best.cut, best.imbalance(), tol) {
 			best = p
