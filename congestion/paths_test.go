@@ -9,25 +9,7 @@ import (
 	"netsim/topologies"
 )
 
-// twoLinks returns two leaves of c hosts joined by two parallel links (on
-// ports c and c+1 of each leaf).
-func twoLinks(c int) *topologies.Network {
-	net := &topologies.Network{Kind: "random", HostsPerSwitch: c}
-	for s := range 2 {
-		var sw topologies.Switch
-		for i := range c {
-			sw.Ports = append(sw.Ports, topologies.Port{Kind: topologies.HostPort, Peer: int32(s*c + i), Dim: -1})
-			net.Hosts = append(net.Hosts, topologies.Host{Switch: int32(s), Port: int32(i)})
-		}
-		for l := range 2 {
-			sw.Ports = append(sw.Ports, topologies.Port{Kind: topologies.SwitchPort, Peer: int32(1 - s), PeerPort: int32(c + l), Dim: -1})
-		}
-		net.Switches = append(net.Switches, sw)
-	}
-	return net
-}
-
-// byInPort routes on twoLinks by the input port: a host on an even port
+// byInPort routes on twoLeaves(c, 2) by the input port: a host on an even port
 // takes the first link, one on an odd port the second, so hosts of one
 // switch have different paths. loop makes it bounce between the leaves.
 type byInPort struct {
@@ -50,7 +32,7 @@ func (r byInPort) Route(sw, inPort, inVL, sl int, dlid int32, out []routing.Cand
 }
 
 func TestExtractPerHostPaths(t *testing.T) {
-	net := twoLinks(4)
+	net := twoLeaves(4, 2)
 	p, err := Extract(byInPort{net: net}, net, PolicyFirst, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +58,7 @@ func TestExtractPerHostPaths(t *testing.T) {
 }
 
 func TestExtractErrors(t *testing.T) {
-	net := twoLinks(2)
+	net := twoLeaves(2, 2)
 	_, err := Extract(byInPort{net: net, loop: true}, net, PolicyFirst, 1)
 	if err == nil || !strings.Contains(err.Error(), "routing loop") {
 		t.Errorf("loop: %v", err)
@@ -89,7 +71,7 @@ func TestExtractErrors(t *testing.T) {
 // TestPolicyDest checks d-mod-k spreading over the candidates of distance
 // on two parallel links: even destinations take the first.
 func TestPolicyDest(t *testing.T) {
-	net := twoLinks(4)
+	net := twoLeaves(4, 2)
 	p := extract(t, net, "distance", PolicyDest)
 	if got := p.Path(nil, 0, 4); got[1] != 12 {
 		t.Errorf("0→4 leaves on channel %d, want 12", got[1])

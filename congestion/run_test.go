@@ -11,9 +11,10 @@ import (
 	"netsim/topologies"
 )
 
-// twoLeaves returns two switches with c hosts each joined by one link:
-// the 2-leaf tree with one uplink per leaf.
-func twoLeaves(c int) *topologies.Network {
+// twoLeaves returns two switches with c hosts each joined by links
+// parallel links (on ports c, c+1, … of each leaf); with one link it is the
+// 2-leaf tree with one uplink per leaf.
+func twoLeaves(c, links int) *topologies.Network {
 	net := &topologies.Network{Kind: "random", HostsPerSwitch: c}
 	for s := range 2 {
 		var sw topologies.Switch
@@ -21,7 +22,9 @@ func twoLeaves(c int) *topologies.Network {
 			sw.Ports = append(sw.Ports, topologies.Port{Kind: topologies.HostPort, Peer: int32(s*c + i), Dim: -1})
 			net.Hosts = append(net.Hosts, topologies.Host{Switch: int32(s), Port: int32(i)})
 		}
-		sw.Ports = append(sw.Ports, topologies.Port{Kind: topologies.SwitchPort, Peer: int32(1 - s), PeerPort: int32(c), Dim: -1})
+		for l := range links {
+			sw.Ports = append(sw.Ports, topologies.Port{Kind: topologies.SwitchPort, Peer: int32(1 - s), PeerPort: int32(c + l), Dim: -1})
+		}
 		net.Switches = append(net.Switches, sw)
 	}
 	return net
@@ -56,7 +59,7 @@ func result(t *testing.T, st *Study, metric string) Result {
 }
 
 func TestPathsTwoLeaves(t *testing.T) {
-	p := extract(t, twoLeaves(4), "distance", PolicyFirst)
+	p := extract(t, twoLeaves(4, 1), "distance", PolicyFirst)
 	// Channels: hosts 0..7, switch 0 ports 8..12, switch 1 ports 13..17.
 	if got, want := p.Path(nil, 1, 6), []int32{1, 12, 13 + 2}; !reflect.DeepEqual(got, want) {
 		t.Errorf("path 1→6 = %v, want %v", got, want)
@@ -75,7 +78,7 @@ func TestPathsTwoLeaves(t *testing.T) {
 
 // TestLevelCongestion checks the metrics of one run with a given mapping.
 func TestLevelCongestion(t *testing.T) {
-	p := extract(t, twoLeaves(4), "distance", PolicyFirst)
+	p := extract(t, twoLeaves(4, 1), "distance", PolicyFirst)
 	bisect, _ := Generate("bisect", 8, nil)
 	sym, _ := Generate("bisect_fb_sym", 8, nil)
 	tests := []struct {
@@ -152,7 +155,7 @@ func TestCrossbarFullBandwidth(t *testing.T) {
 // bisect: the two directions are different channels, so k counts
 // crossings each way separately).
 func TestTwoLeavesBisection(t *testing.T) {
-	p := extract(t, twoLeaves(4), "distance", PolicyFirst)
+	p := extract(t, twoLeaves(4, 1), "distance", PolicyFirst)
 	s := spec("bisect")
 	s.Runs = 20000
 	st, err := Run(context.Background(), p, s, "bisect", 2)
@@ -280,14 +283,14 @@ func TestSpecErrors(t *testing.T) {
 	}
 	s := spec("tree")
 	s.Level = 9
-	p := extract(t, twoLeaves(4), "distance", PolicyFirst)
+	p := extract(t, twoLeaves(4, 1), "distance", PolicyFirst)
 	if _, err := Run(context.Background(), p, s, "tree", 1); err == nil {
 		t.Error("level beyond the pattern accepted")
 	}
 }
 
 func TestCableDot(t *testing.T) {
-	p := extract(t, twoLeaves(2), "distance", PolicyFirst)
+	p := extract(t, twoLeaves(2, 1), "distance", PolicyFirst)
 	st := newState(p, 4)
 	copy(st.hosts, []int32{0, 2, 1, 3}) // bisect: 2→0 and 3→1 share the link S2→S1
 	bisect, _ := Generate("bisect", 4, nil)
@@ -308,7 +311,7 @@ func TestCableDot(t *testing.T) {
 }
 
 func TestDepMaxDelay(t *testing.T) {
-	p := extract(t, twoLeaves(4), "distance", PolicyFirst)
+	p := extract(t, twoLeaves(4, 1), "distance", PolicyFirst)
 	tree, _ := Generate("tree", 8, nil)
 	ring, _ := Generate("ring", 8, nil)
 	tests := []struct {
@@ -367,7 +370,7 @@ func TestFatTree16(t *testing.T) {
 // TestSubsets: 4 of the 8 hosts of two leaves; linear_bfs fills leaf 0
 // (no link shared), rand spreads them over both leaves.
 func TestSubsets(t *testing.T) {
-	p := extract(t, twoLeaves(4), "distance", PolicyFirst)
+	p := extract(t, twoLeaves(4, 1), "distance", PolicyFirst)
 	if got, want := bfsHosts(p.net), []int32{0, 1, 2, 3, 4, 5, 6, 7}; !reflect.DeepEqual(got, want) {
 		t.Errorf("BFS order %v, want %v", got, want)
 	}
