@@ -36,13 +36,8 @@ func checkCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.SetOutput(io.Discard)
 	jobs := fs.Int("j", 0, "search up to `N` destinations at once")
 	files, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, checkUsage)
-		return exitOK
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "netsim check: %v\n\n%s", err, checkUsage)
-		return exitUsage
+	if code, done := flagsDone(err, "netsim check", checkUsage, stdout, stderr); done {
+		return code
 	}
 	if len(files) == 0 {
 		fmt.Fprintf(stderr, "netsim check: need at least one experiment file\n\n%s", checkUsage)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -110,4 +111,20 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		args = fs.Args()[1:]
 	}
 	return append(pos, tail...), nil
+}
+
+// flagsDone handles what parsing the flags of command cmd (e.g. "netsim
+// run") returned: -h prints usage on stdout (exit 0), an error prints it
+// with usage on stderr (exit 2). done tells whether the command ends here
+// with status code.
+func flagsDone(err error, cmd, usage string, stdout, stderr io.Writer) (code int, done bool) {
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, usage)
+		return exitOK, true
+	case err != nil:
+		fmt.Fprintf(stderr, "%s: %v\n\n%s", cmd, err, usage)
+		return exitUsage, true
+	}
+	return exitOK, false
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -88,13 +87,8 @@ type congestionLine struct {
 // congestionCommand implements netsim congestion.
 func congestionCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	f, err := parseCongestionFlags(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, congestionUsage)
-		return exitOK
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "netsim congestion: %v\n\n%s", err, congestionUsage)
-		return exitUsage
+	if code, done := flagsDone(err, "netsim congestion", congestionUsage, stdout, stderr); done {
+		return code
 	}
 	exps, err := experiments.LoadFile(f.file)
 	if err != nil {

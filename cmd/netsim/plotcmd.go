@@ -70,13 +70,8 @@ func parsePlotFlags(args []string) (plotFlags, error) {
 // plotCommand implements netsim plot.
 func plotCommand(args []string, stdout, stderr io.Writer) int {
 	f, err := parsePlotFlags(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, plotUsage)
-		return exitOK
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "netsim plot: %v\n\n%s", err, plotUsage)
-		return exitUsage
+	if code, done := flagsDone(err, "netsim plot", plotUsage, stdout, stderr); done {
+		return code
 	}
 	results, ok := readResults("netsim plot", f.files, stderr)
 	if !ok {

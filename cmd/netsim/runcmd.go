@@ -63,13 +63,8 @@ func parseRunFlags(args []string) (runFlags, error) {
 func runCommand(ctx context.Context, ev env, args []string) int {
 	stdout, stderr := ev.stdout, ev.stderr
 	f, err := parseRunFlags(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, runUsage)
-		return exitOK
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "netsim run: %v\n\n%s", err, runUsage)
-		return exitUsage
+	if code, done := flagsDone(err, "netsim run", runUsage, stdout, stderr); done {
+		return code
 	}
 
 	var exps []*experiments.Experiment

@@ -94,13 +94,8 @@ func parseTableFlags(args []string) (tableFlags, error) {
 // tableCommand implements netsim table.
 func tableCommand(args []string, stdout, stderr io.Writer) int {
 	f, err := parseTableFlags(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, tableUsage)
-		return exitOK
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "netsim table: %v\n\n%s", err, tableUsage)
-		return exitUsage
+	if code, done := flagsDone(err, "netsim table", tableUsage, stdout, stderr); done {
+		return code
 	}
 	results, ok := readResults("netsim table", f.files, stderr)
 	if !ok {

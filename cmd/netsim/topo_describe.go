@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -60,13 +59,8 @@ func topoDescribe(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	preset := fs.String("preset", "", "describe the preset `NAME`")
 	files, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, topoDescribeUsage)
-		return exitOK
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "netsim topo describe: %v\n\n%s", err, topoDescribeUsage)
-		return exitUsage
+	if code, done := flagsDone(err, "netsim topo describe", topoDescribeUsage, stdout, stderr); done {
+		return code
 	}
 	if err := oneSource(files, *preset); err != nil {
 		fmt.Fprintf(stderr, "netsim topo describe: %v\n\n%s", err, topoDescribeUsage)

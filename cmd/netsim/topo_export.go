@@ -75,13 +75,8 @@ func parseTopoExportFlags(args []string) (topoExportFlags, error) {
 // topoExportCommand implements netsim topo export.
 func topoExportCommand(args []string, stdout, stderr io.Writer) int {
 	f, err := parseTopoExportFlags(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, topoExportUsage)
-		return exitOK
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "netsim topo export: %v\n\n%s", err, topoExportUsage)
-		return exitUsage
+	if code, done := flagsDone(err, "netsim topo export", topoExportUsage, stdout, stderr); done {
+		return code
 	}
 
 	var (

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -95,13 +94,8 @@ func parseRecoverFlags(args []string) (recoverFlags, error) {
 // topoRecover implements netsim topo recover.
 func topoRecover(args []string, stdout, stderr io.Writer) int {
 	f, err := parseRecoverFlags(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, topoRecoverUsage)
-		return exitOK
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "netsim topo recover: %v\n\n%s", err, topoRecoverUsage)
-		return exitUsage
+	if code, done := flagsDone(err, "netsim topo recover", topoRecoverUsage, stdout, stderr); done {
+		return code
 	}
 	g, err := readLinkList(f.file)
 	if err != nil {
