@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strconv"
 
 	"netsim/topologies"
 )
@@ -19,7 +18,7 @@ func WriteCableDot(w io.Writer, p *Paths, cable []int64) error {
 		return fmt.Errorf("cable map: %d channels, paths have %d", len(cable), p.channels)
 	}
 	net := p.net
-	sw, hosts := names(net)
+	sw, hosts := net.DisplayNames()
 	var top int64
 	for _, v := range cable {
 		top = max(top, v)
@@ -50,22 +49,6 @@ func WriteCableDot(w io.Writer, p *Paths, cable []int64) error {
 	}
 	bw.WriteString("}\n")
 	return bw.Flush()
-}
-
-// names returns the node names: the imported ones, else S1.. and H1...
-func names(net *topologies.Network) (switches, hosts []string) {
-	if n := net.Names; n != nil && len(n.Switches) == len(net.Switches) && len(n.Hosts) == len(net.Hosts) {
-		return n.Switches, n.Hosts
-	}
-	switches = make([]string, len(net.Switches))
-	for i := range switches {
-		switches[i] = "S" + strconv.Itoa(i+1)
-	}
-	hosts = make([]string, len(net.Hosts))
-	for i := range hosts {
-		hosts[i] = "H" + strconv.Itoa(i+1)
-	}
-	return switches, hosts
 }
 
 // colour maps x in [0, 1] to green → yellow → red as "#RRGGBB".

@@ -19,23 +19,6 @@ const (
 	guidHost   = 0x0002c90400000000
 )
 
-// lftNames returns the switch and host names of net: net.Names, or "S1",
-// "S2", … and "H1", "H2", … as WriteDot writes them.
-func lftNames(net *topologies.Network) (sw, hosts []string) {
-	if net.Names != nil && len(net.Names.Switches) == len(net.Switches) && len(net.Names.Hosts) == len(net.Hosts) {
-		return net.Names.Switches, net.Names.Hosts
-	}
-	sw = make([]string, len(net.Switches))
-	for s := range sw {
-		sw[s] = "S" + strconv.Itoa(s+1)
-	}
-	hosts = make([]string, len(net.Hosts))
-	for h := range hosts {
-		hosts[h] = "H" + strconv.Itoa(h+1)
-	}
-	return sw, hosts
-}
-
 // WriteLFT writes the forwarding tables t of net as text in the format of
 // OpenSM's LFT dump and ibroute: per switch a header
 //
@@ -56,7 +39,7 @@ func WriteLFT(w io.Writer, t *Tables, net *topologies.Network) error {
 	if len(net.Switches) != t.sws || len(net.Hosts) != t.hosts {
 		return fmt.Errorf("lft export: tables are for %d switches and %d hosts, network has %d and %d", t.sws, t.hosts, len(net.Switches), len(net.Hosts))
 	}
-	swNames, hostNames := lftNames(net)
+	swNames, hostNames := net.DisplayNames()
 	bw := bufio.NewWriter(w)
 	header := func(what string, s int) {
 		fmt.Fprintf(bw, "%s switch Lid %d guid 0x%016x ('%s'):\n", what, t.hosts+1+s, guidSwitch|uint64(s+1), swNames[s])
@@ -98,7 +81,7 @@ func ReadLFT(r io.Reader, file string, net *topologies.Network, vls int) (*Table
 		lftEntry  = regexp.MustCompile(`^0x([0-9a-fA-F]+)\s+(\d+)\s*(.*)$`)
 		lftCAName = regexp.MustCompile(`Channel Adapter portguid 0x[0-9a-fA-F]+: '([^']*)'`)
 	)
-	swNames, hostNames := lftNames(net)
+	swNames, hostNames := net.DisplayNames()
 	swOf := make(map[string]int, len(swNames))
 	for s, n := range swNames {
 		swOf[n] = s
@@ -195,7 +178,7 @@ func TablesFromDot(routes *topologies.DotRoutes, dotNet, net *topologies.Network
 			file, len(dotNet.Switches), len(dotNet.Hosts), len(net.Switches), len(net.Hosts))
 	}
 	t := newTables("file", net, vls)
-	swNames, hostNames := lftNames(dotNet)
+	swNames, hostNames := dotNet.DisplayNames()
 	for s := range net.Switches {
 		if len(dotNet.Switches[s].Ports) != len(net.Switches[s].Ports) {
 			return nil, fmt.Errorf("%s: switch %s has %d ports, the network's switch %d has %d", file, swNames[s], len(dotNet.Switches[s].Ports), s, len(net.Switches[s].Ports))

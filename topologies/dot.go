@@ -134,18 +134,29 @@ func hostList(dests []int32, names []string) (string, error) {
 	return b.String(), nil
 }
 
+// DisplayNames returns the names of net's switches and hosts as the dot
+// and LFT files write them: net.Names when it names every switch and host,
+// else "S1", "S2", … and "H1", "H2", ….
+func (net *Network) DisplayNames() (switches, hosts []string) {
+	if n := net.Names; n != nil && len(n.Switches) == len(net.Switches) && len(n.Hosts) == len(net.Hosts) {
+		return n.Switches, n.Hosts
+	}
+	switches = make([]string, len(net.Switches))
+	for i := range switches {
+		switches[i] = "S" + strconv.Itoa(i+1)
+	}
+	hosts = make([]string, len(net.Hosts))
+	for i := range hosts {
+		hosts[i] = "H" + strconv.Itoa(i+1)
+	}
+	return switches, hosts
+}
+
 // dotNames returns the names of net's switches and hosts: net.Names, checked
 // to be usable in a dot file and unique, or the default names.
 func dotNames(net *Network) (switches, hosts []string, err error) {
 	if net.Names == nil {
-		switches = make([]string, len(net.Switches))
-		for i := range switches {
-			switches[i] = "S" + strconv.Itoa(i+1)
-		}
-		hosts = make([]string, len(net.Hosts))
-		for i := range hosts {
-			hosts[i] = "H" + strconv.Itoa(i+1)
-		}
+		switches, hosts = net.DisplayNames()
 		return switches, hosts, nil
 	}
 	n := net.Names
