@@ -34,7 +34,7 @@ func sectionKeys(section string) []string {
 	case "switch":
 		return []string{"switching", "speedup", "link_latency", "routing_delay", "crossbar_delay"}
 	case "nic":
-		return []string{"dispersion", "threshold", "probability", "max_probes", "receive_rate"}
+		return []string{"dispersion", "threshold", "probability", "max_probes", "receive_rate", "route_lag"}
 	case "traffic":
 		return []string{"patterns", "pattern", "packet_flits", "kind", "messages", "message_bytes",
 			"mtu_bytes", "flit_bytes", "bisections"}

@@ -439,6 +439,7 @@ func (d *decoder) crossChecks(e *Experiment) {
 			"%d cannot hold a whole packet, which virtual cut-through needs (expected ≥ packet_flits = %d, or switching = \"wormhole\")",
 			e.FlowControl.BufferFlits, e.Traffic.PacketFlits)
 	}
+	d.exchangeChecks(e)
 }
 
 // DisplayName returns the experiment's name, followed by its variant in

@@ -62,7 +62,8 @@ func runExchange(ctx context.Context, sim ExchangeSimulator, e *Experiment, patt
 
 // ebbLine is the JSON form of an exchange record: the identity, then the
 // hosts and the dispersion (threshold and probability with adaptive and
-// probing, max_probes with probing, receive_rate below 1), then the
+// probing, max_probes with probing, receive_rate below 1, route_lag above
+// 0), then the
 // results (min, avg, max are fractions of the link bandwidth).
 type ebbLine struct {
 	identity
@@ -72,6 +73,7 @@ type ebbLine struct {
 	Probability     *decimal `json:"probability,omitempty"`
 	MaxProbes       *int     `json:"max_probes,omitempty"`
 	ReceiveRate     *decimal `json:"receive_rate,omitempty"`
+	RouteLag        *int     `json:"route_lag,omitempty"`
 	Patterns        int      `json:"patterns"`
 	Min             decimal  `json:"min"`
 	Avg             decimal  `json:"avg"`
@@ -109,6 +111,9 @@ func newEBBLine(id identity, r Record) ebbLine {
 	}
 	if e.NIC.ReceiveRate != 0 {
 		l.ReceiveRate = &decimal{e.NIC.ReceiveRate, -1}
+	}
+	if e.NIC.RouteLag != 0 {
+		l.RouteLag = &e.NIC.RouteLag
 	}
 	return l
 }

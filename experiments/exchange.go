@@ -46,7 +46,8 @@ func (d *decoder) nicSection(e *Experiment, t map[string]any) {
 		d.fail(sec, "probability", "%v is out of range (expected 0 ≤ probability ≤ 1)", n.Probability)
 	}
 	n.MaxProbes = int(d.integer(t, sec, "max_probes", DefaultMaxProbes, 1, 1<<16-1))
-	for _, k := range []string{"threshold", "probability"} {
+	n.RouteLag = int(d.integer(t, sec, "route_lag", 0, 0, nic.MaxLag))
+	for _, k := range []string{"threshold", "probability", "route_lag"} {
 		if _, ok := t[k]; ok && n.Dispersion != "adaptive" && n.Dispersion != "probing" {
 			d.fail(sec, k, "only used with dispersion = \"adaptive\" or \"probing\"")
 		}
@@ -126,7 +127,14 @@ func (e *Experiment) exchangeHash() *Traffic {
 // dispersion returns the [nic] section as the NICs take it.
 func (e *Experiment) dispersion() nic.Dispersion {
 	m, _ := nic.ParseMode(e.NIC.Dispersion) // checked by the decoder
-	return nic.Dispersion{Mode: m, Threshold: e.NIC.Threshold, Probability: e.NIC.Probability, MaxProbes: e.NIC.MaxProbes}
+	return nic.Dispersion{Mode: m, Threshold: e.NIC.Threshold, Probability: e.NIC.Probability, MaxProbes: e.NIC.MaxProbes, Lag: e.NIC.RouteLag}
+}
+
+// exchangeChecks checks the [nic] keys that only an exchange uses.
+func (d *decoder) exchangeChecks(e *Experiment) {
+	if e.NIC.RouteLag != 0 && e.Traffic.Kind != KindExchange {
+		d.fail("nic", "route_lag", "only used with [traffic] kind = %q", KindExchange)
+	}
 }
 
 // exchangeConfig returns the simulation configuration of an exchange: the

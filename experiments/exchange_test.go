@@ -115,6 +115,13 @@ func TestExchangeErrors(t *testing.T) {
 			"ebb.toml:17: [nic] receive_rate: 1.1 is out of range"},
 		{"receive_rate type", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"static\"\nreceive_rate = \"fast\"",
 			"ebb.toml:17: [nic] receive_rate:"},
+		{"route_lag unused", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"random\"\nroute_lag = 2",
+			"ebb.toml:17: [nic] route_lag: only used with dispersion = \"adaptive\" or \"probing\""},
+		{"route_lag range", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"adaptive\"\nroute_lag = -1",
+			"ebb.toml:17: [nic] route_lag: -1 is out of range"},
+		{"route_lag on load", "dispersion = [\"static\", \"random\", \"adaptive\"]\n[traffic]\nkind = \"bisection_exchange\"\npatterns = [\"bisection\", \"bridge\"]\nmessages = 4\nmessage_bytes = 4096\nmtu_bytes = 1024\nflit_bytes = 64\nbisections = 3",
+			"dispersion = \"adaptive\"\nroute_lag = 2\n[traffic]\nkind = \"load\"\npattern = \"uniform\"",
+			"[nic] route_lag: only used with [traffic] kind = \"bisection_exchange\""},
 		{"pattern", `patterns = ["bisection", "bridge"]`, `patterns = ["uniform"]`,
 			`ebb.toml:19: [traffic] patterns: unknown exchange pattern "uniform"`},
 		{"mtu", `mtu_bytes = 1024`, `mtu_bytes = 16`, "ebb.toml:22: [traffic] mtu_bytes: 16 is less than flit_bytes = 64"},
@@ -174,5 +181,54 @@ func TestReceiveRateKey(t *testing.T) {
 	}
 	if a, b := avg(plain), avg(slow); !(b < 0.5 && b < a-0.05) {
 		t.Errorf("bisection avg %v with receive_rate 0.5, %v without; want it below 0.5 and 0.05 below", b, a)
+	}
+}
+
+// TestRouteLagKey: [nic] route_lag reaches the NICs (adaptive routes
+// chosen 8 packets ahead change more often and lose bandwidth on the
+// bridge), is reported in the JSON line, and its default 0 leaves the
+// configuration hash as it was.
+func TestRouteLagKey(t *testing.T) {
+	base := strings.Replace(exchangeFile, `dispersion = ["static", "random", "adaptive"]`, `dispersion = "adaptive"`, 1)
+	base = strings.Replace(base, `patterns = ["bisection", "bridge"]`, `patterns = ["bridge"]`, 1)
+	base = strings.Replace(base, "messages = 4\n", "messages = 64\n", 1)
+	parse := func(text string) *Experiment {
+		t.Helper()
+		exps, err := ParseFile("ebb.toml", []byte(text))
+		if err != nil || len(exps) != 1 {
+			t.Fatalf("%d experiments, error %v", len(exps), err)
+		}
+		return exps[0]
+	}
+	plain := parse(base)
+	zero := parse(strings.Replace(base, `dispersion = "adaptive"`, "dispersion = \"adaptive\"\nroute_lag = 0", 1))
+	lagged := parse(strings.Replace(base, `dispersion = "adaptive"`, "dispersion = \"adaptive\"\nroute_lag = 8", 1))
+	if lagged.NIC.RouteLag != 8 || lagged.dispersion().Lag != 8 || zero.NIC.RouteLag != 0 {
+		t.Fatalf("route lags %d (→ %d) and %d, want 8 and 0", lagged.NIC.RouteLag, lagged.dispersion().Lag, zero.NIC.RouteLag)
+	}
+	if configHash(plain) != configHash(zero) || configHash(plain) == configHash(lagged) {
+		t.Errorf("hashes %s (no key), %s (0), %s (8): want the first two equal, the third different", configHash(plain), configHash(zero), configHash(lagged))
+	}
+	type line struct {
+		Avg          float64
+		RouteLag     *int  `json:"route_lag"`
+		RouteChanges int64 `json:"route_changes"`
+	}
+	run := func(e *Experiment) line {
+		var r line
+		l := strings.TrimSpace(exchangeJSON(t, []*Experiment{e}, 1))
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		if (r.RouteLag == nil) != (e.NIC.RouteLag == 0) || r.RouteLag != nil && *r.RouteLag != e.NIC.RouteLag {
+			t.Errorf("line %s: route_lag does not match %d", l, e.NIC.RouteLag)
+		}
+		return r
+	}
+	a, b := run(plain), run(lagged)
+	t.Logf("bridge: route_lag 0 %.3f (%d changes), 8 %.3f (%d changes)", a.Avg, a.RouteChanges, b.Avg, b.RouteChanges)
+	if !(b.Avg < a.Avg-0.05 && b.RouteChanges > a.RouteChanges) {
+		t.Errorf("bridge: route_lag 8 gives %.3f with %d changes, 0 gives %.3f with %d; want 0.05 less bandwidth and more changes",
+			b.Avg, b.RouteChanges, a.Avg, a.RouteChanges)
 	}
 }

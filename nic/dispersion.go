@@ -64,7 +64,17 @@ type Dispersion struct {
 	// Probing NIC changes route anyway and doubles its threshold for that
 	// destination until a probe succeeds (seed 001 §4.4.2).
 	MaxProbes int
+	// Lag is how many packets ahead of the wire an Adaptive or Probing
+	// NIC running an exchange prepares its packets: a packet's route is
+	// written into its header when it enters the send pipeline, Lag
+	// packets before it starts, so a decision takes effect Lag packets
+	// late and the packets prepared meanwhile still take the old route
+	// (seed 001 §4.2.1). 0: the route is chosen as the packet starts.
+	Lag int
 }
+
+// MaxLag is the largest Dispersion.Lag.
+const MaxLag = 1024
 
 // Validate checks d, naming the experiment key at fault.
 func (d Dispersion) Validate() error {
@@ -73,6 +83,9 @@ func (d Dispersion) Validate() error {
 	}
 	if d.Mode == Probing && (d.MaxProbes < 1 || d.MaxProbes > math.MaxUint16) {
 		return fmt.Errorf("max_probes: must be between 1 and %d, got %d", math.MaxUint16, d.MaxProbes)
+	}
+	if d.Lag < 0 || d.Lag > MaxLag {
+		return fmt.Errorf("route_lag: must be between 0 and %d packets, got %d", MaxLag, d.Lag)
 	}
 	if !(d.Probability >= 0 && d.Probability <= 1) {
 		return fmt.Errorf("probability: must be in [0, 1], got %v", d.Probability)

@@ -30,6 +30,9 @@ func TestDispersionValidate(t *testing.T) {
 		{Dispersion{Probability: 1.5}, "probability:"},
 		{Dispersion{Mode: Probing, Probability: 1}, "max_probes:"},
 		{Dispersion{Mode: Probing, Probability: 1, MaxProbes: 8}, ""},
+		{Dispersion{Mode: Adaptive, Lag: -1}, "route_lag:"},
+		{Dispersion{Mode: Adaptive, Lag: MaxLag + 1}, "route_lag:"},
+		{Dispersion{Mode: Adaptive, Lag: MaxLag}, ""},
 	}
 	for _, tc := range cases {
 		err := tc.d.Validate()

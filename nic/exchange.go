@@ -45,8 +45,30 @@ func (n *NIC) Received() Received { return n.rx }
 // RouteChanges returns how often an adaptive NIC changed a route.
 func (n *NIC) RouteChanges() int64 { return n.changes }
 
-// nextExchange queues the next packet of the exchange.
+// lagged says the NIC chooses routes when it prepares exchange packets,
+// Lag packets ahead, rather than as a packet starts.
+func (n *NIC) lagged() bool {
+	return n.disp.Lag > 0 && n.xch.Messages > 0 && (n.disp.Mode == Adaptive || n.disp.Mode == Probing) && n.multi != nil
+}
+
+// nextExchange queues the next packet of the exchange. A lagged NIC
+// queues the oldest packet of its send pipeline, first filling the
+// pipeline to Lag + 1 packets, choosing each one's route as it enters.
 func (n *NIC) nextExchange(now kernel.Time) {
+	if !n.lagged() {
+		n.push(n.newExchange(now))
+		return
+	}
+	for n.pipe.Len() <= n.disp.Lag && n.xLeft > 0 {
+		pi := n.newExchange(now)
+		n.chooseRoute(now, pi)
+		n.pipe.Push(pi)
+	}
+	n.push(n.pipe.Pop())
+}
+
+// newExchange returns the next packet of the exchange, created at now.
+func (n *NIC) newExchange(now kernel.Time) int32 {
 	x := &n.xch
 	flits := x.Packets[int(n.xSeq)%len(x.Packets)]
 	dlid, sl, vl := n.route.Source(int(n.host), x.Dst)
@@ -59,7 +81,7 @@ func (n *NIC) nextExchange(now kernel.Time) {
 	p.Measured = n.meter.generated(now, flits)
 	n.xSeq++
 	n.xLeft--
-	n.push(pi)
+	return pi
 }
 
 // received records the delivery of packet p's tail at t.

@@ -53,6 +53,13 @@
 //     optimum, §4.4.2) and doubles its threshold until a probe finds a
 //     free route.
 //
+// With a Lag, an Adaptive or Probing NIC running an exchange chooses each
+// packet's route when it prepares the packet, Lag packets before the
+// packet starts, as a NIC that writes the route into the header of the
+// packets in its send pipeline: a decision reaches the wire Lag packets
+// late, and the packets already prepared are stopped and counted on the
+// old route meanwhile.
+//
 // Besides Bernoulli traffic a NIC can run an Exchange, a closed workload
 // that streams messages to one partner, and counts the packets it
 // receives out of order.
@@ -161,10 +168,12 @@ type NIC struct {
 	rxNext  float64
 	rxQueue ring.Ring[rxFlit]
 
-	// Exchange workload and what the NIC received.
+	// Exchange workload and what the NIC received. With a Lag, pipe
+	// holds the packets prepared, their routes chosen, not yet queued.
 	xch   Exchange
 	xLeft int64
 	xSeq  int32
+	pipe  ring.Ring[int32]
 	rx    Received
 }
 
@@ -353,7 +362,7 @@ func (n *NIC) Tick(now kernel.Time) {
 	n.meter.FlitHops += int64(k)
 	n.eng.ProgressUntil(n.freeAt - 1)
 	n.to.AcceptRun(now, int(n.toPort), vl, pi, arrive, int(k))
-	if n.cur >= 0 || n.queued > 0 || n.xLeft > 0 {
+	if n.cur >= 0 || n.queued > 0 || n.xLeft > 0 || n.pipe.Len() > 0 {
 		n.alarm.Set(n.freeAt)
 	}
 }
@@ -361,7 +370,7 @@ func (n *NIC) Tick(now kernel.Time) {
 // start picks the next packet to inject: round-robin over the VLs, the
 // first whose oldest packet the switch buffer can take.
 func (n *NIC) start(now kernel.Time) bool {
-	if n.queued == 0 && n.xLeft > 0 {
+	if n.queued == 0 && (n.xLeft > 0 || n.pipe.Len() > 0) {
 		n.nextExchange(now)
 	}
 	if n.queued == 0 {
@@ -391,7 +400,7 @@ func (n *NIC) start(now kernel.Time) bool {
 		}
 		q.Pop()
 		n.queued--
-		if n.multi != nil && n.pool.Get(pi).Probe == 0 {
+		if n.multi != nil && n.pool.Get(pi).Probe == 0 && !n.lagged() {
 			n.chooseRoute(now, pi)
 		}
 		p := n.pool.Get(pi)
