@@ -151,7 +151,8 @@ func seedConfig(t testing.TB, hosts int, mode nic.Mode) Config {
 // static 0.490, random 0.634, adaptive 0.957, probing 0.983): probing
 // reaches full bisection bandwidth within 5 %, static and random stay far
 // below. Unlike on the seed's Myrinet, adaptive is above random and
-// converges on the bridge too (see the README). Random reorders far more
+// converges on the bridge too, as its routes are chosen as packets start
+// (with a send pipeline it does not: TestRouteLagOrdering). Random reorders far more
 // packets than adaptive, static none.
 func TestEBBOrdering(t *testing.T) {
 	if testing.Short() {
