@@ -47,7 +47,7 @@ func (d *decoder) nicSection(e *Experiment, t map[string]any) {
 	}
 	n.MaxProbes = int(d.integer(t, sec, "max_probes", DefaultMaxProbes, 1, 1<<16-1))
 	n.RouteLag = int(d.integer(t, sec, "route_lag", 0, 0, nic.MaxLag))
-	for _, k := range []string{"threshold", "probability", "route_lag"} {
+	for _, k := range []string{"threshold", "probability"} {
 		if _, ok := t[k]; ok && n.Dispersion != "adaptive" && n.Dispersion != "probing" {
 			d.fail(sec, k, "only used with dispersion = \"adaptive\" or \"probing\"")
 		}

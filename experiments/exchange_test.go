@@ -115,8 +115,6 @@ func TestExchangeErrors(t *testing.T) {
 			"ebb.toml:17: [nic] receive_rate: 1.1 is out of range"},
 		{"receive_rate type", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"static\"\nreceive_rate = \"fast\"",
 			"ebb.toml:17: [nic] receive_rate:"},
-		{"route_lag unused", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"random\"\nroute_lag = 2",
-			"ebb.toml:17: [nic] route_lag: only used with dispersion = \"adaptive\" or \"probing\""},
 		{"route_lag range", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"adaptive\"\nroute_lag = -1",
 			"ebb.toml:17: [nic] route_lag: -1 is out of range"},
 		{"route_lag on load", "dispersion = [\"static\", \"random\", \"adaptive\"]\n[traffic]\nkind = \"bisection_exchange\"\npatterns = [\"bisection\", \"bridge\"]\nmessages = 4\nmessage_bytes = 4096\nmtu_bytes = 1024\nflit_bytes = 64\nbisections = 3",
@@ -205,6 +203,9 @@ func TestRouteLagKey(t *testing.T) {
 	lagged := parse(strings.Replace(base, `dispersion = "adaptive"`, "dispersion = \"adaptive\"\nroute_lag = 8", 1))
 	if lagged.NIC.RouteLag != 8 || lagged.dispersion().Lag != 8 || zero.NIC.RouteLag != 0 {
 		t.Fatalf("route lags %d (→ %d) and %d, want 8 and 0", lagged.NIC.RouteLag, lagged.dispersion().Lag, zero.NIC.RouteLag)
+	}
+	if r := parse(strings.Replace(base, `dispersion = "adaptive"`, "dispersion = \"random\"\nroute_lag = 2", 1)); r.dispersion().Lag != 2 {
+		t.Errorf("random with route_lag 2: lag %d, want 2 (accepted: the pipeline exists whatever the dispersion)", r.dispersion().Lag)
 	}
 	if configHash(plain) != configHash(zero) || configHash(plain) == configHash(lagged) {
 		t.Errorf("hashes %s (no key), %s (0), %s (8): want the first two equal, the third different", configHash(plain), configHash(zero), configHash(lagged))

@@ -108,9 +108,10 @@ type NIC struct {
 	// (nic.Params.ReceiveRate); 0 stands for the default 1 and leaves
 	// the configuration hash as it was.
 	ReceiveRate float64 `json:",omitempty"`
-	// RouteLag is how many packets ahead an adaptive or probing NIC
-	// chooses routes in an exchange (nic.Dispersion.Lag); 0 leaves the
-	// configuration hash as it was.
+	// RouteLag is how many packets ahead of the wire a NIC prepares the
+	// packets of an exchange (nic.Dispersion.Lag): adaptive and probing
+	// NICs choose routes then, static and random ones are unaffected; 0
+	// leaves the configuration hash as it was.
 	RouteLag int `json:",omitempty"`
 }
 
