@@ -144,52 +144,72 @@ func seedConfig(t testing.TB, hosts int, mode nic.Mode) Config {
 }
 
 // TestEBBOrdering checks seed 001's ranking of the dispersion modes
-// (§5.3–5.4) on 64 hosts of 16-port crossbars. Random bisections, 2
-// patterns of 4 × 512 KiB per host (measured: static 0.499, random 0.532,
-// adaptive 0.626, probing 0.837): static is the worst, probing clearly
-// the best. The bridge pattern, 8 MiB per host, converges (measured:
-// static 0.490, random 0.634, adaptive 0.957, probing 0.983): probing
-// reaches full bisection bandwidth within 5 %, static and random stay far
-// below. Unlike on the seed's Myrinet, adaptive is above random and
-// converges on the bridge too, as its routes are chosen as packets start
-// (with a send pipeline it does not: TestRouteLagOrdering). Random reorders far more
-// packets than adaptive, static none.
+// (§5.3–5.4, Figures 6 and 7) on Clos networks of 16-port crossbars with
+// the NICs of experiments/seed001 (routes chosen 4 packets ahead of the
+// wire, nic.Dispersion.Lag). Random bisections, 4 × 512 KiB per host:
+// on 64 hosts (4 leaves) static < random < adaptive < probing (measured
+// 0.499, 0.532, 0.553, 0.814), as the seed up to 128 hosts; on 128 hosts
+// (16 leaves, the largest such Clos, as 512 hosts are for 32-port
+// crossbars) adaptive has fallen to random's level (measured static
+// 0.396, random 0.483, adaptive 0.480, probing 0.745; the seed: slightly
+// below random at 256–512 hosts). The bridge pattern, 8 MiB per host
+// (measured static 0.490, random 0.634, adaptive 0.718, probing 0.973):
+// probing reaches full bisection bandwidth within 5 %, the others stay
+// far below. Random reorders far more packets than adaptive, static none.
 func TestEBBOrdering(t *testing.T) {
 	if testing.Short() {
-		t.Skip("twelve exchanges of 2 to 8 MiB per host")
+		t.Skip("twelve exchanges of 2 to 8 MiB per host on 64 and 128 hosts")
 	}
 	modes := []nic.Mode{nic.Static, nic.Random, nic.Adaptive, nic.Probing}
-	bis, bridge := map[nic.Mode]EBB{}, map[nic.Mode]EBB{}
-	for _, m := range modes {
+	run := func(hosts int, m nic.Mode, pattern string) EBB {
+		t.Helper()
+		cfg := seedConfig(t, hosts, m)
+		cfg.Dispersion.Lag = 4
 		x := Exchange{Messages: 4, MessageBytes: 512 << 10, MTUBytes: 4096, FlitBytes: 64}
-		e, err := RunEBB(context.Background(), seedConfig(t, 64, m), RandomBisection, 2, x)
+		n := 2
+		if hosts == 128 {
+			n = 3
+		}
+		if pattern == BridgePattern {
+			x.Messages, x.MessageBytes, n = 8, 1<<20, 1
+		}
+		e, err := RunEBB(context.Background(), cfg, pattern, n, x)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if e.Patterns != 2 || !(e.Min <= e.Avg && e.Avg <= e.Max) || e.Packets != 2*64*4*128 {
-			t.Fatalf("%v: inconsistent %+v", m, e)
+		if e.Patterns != n || !(e.Min <= e.Avg && e.Avg <= e.Max) || e.Packets != int64(n*hosts*x.Messages*x.MessageBytes/x.MTUBytes) {
+			t.Fatalf("%d hosts, %v, %s: inconsistent %+v", hosts, m, pattern, e)
 		}
-		bis[m] = e
-		x.Messages, x.MessageBytes = 8, 1<<20
-		if bridge[m], err = RunEBB(context.Background(), seedConfig(t, 64, m), BridgePattern, 1, x); err != nil {
-			t.Fatal(err)
-		}
+		return e
+	}
+	small, large, bridge := map[nic.Mode]EBB{}, map[nic.Mode]EBB{}, map[nic.Mode]EBB{}
+	for _, m := range modes {
+		small[m], large[m], bridge[m] = run(64, m, RandomBisection), run(128, m, RandomBisection), run(64, m, BridgePattern)
 	}
 	for _, m := range modes {
-		t.Logf("%-8v bisection %.3f (%.3f–%.3f), bridge %.3f; %d out of order, %d changes, %d probes",
-			m, bis[m].Avg, bis[m].Min, bis[m].Max, bridge[m].Avg, bis[m].OutOfOrder, bis[m].RouteChanges, bis[m].Probes)
+		t.Logf("%-8v bisection 64 hosts %.3f (%.3f–%.3f), 128 hosts %.3f (%.3f–%.3f), bridge %.3f; %d out of order, %d changes, %d probes",
+			m, small[m].Avg, small[m].Min, small[m].Max, large[m].Avg, large[m].Min, large[m].Max, bridge[m].Avg,
+			small[m].OutOfOrder, small[m].RouteChanges, small[m].Probes)
 	}
-	s, r, a, p := bis[nic.Static].Avg, bis[nic.Random].Avg, bis[nic.Adaptive].Avg, bis[nic.Probing].Avg
+	s, r, a, p := small[nic.Static].Avg, small[nic.Random].Avg, small[nic.Adaptive].Avg, small[nic.Probing].Avg
 	if !(s+0.015 < r && r < a && a+0.1 < p) {
-		t.Errorf("bisection: want static %.3f + 0.015 < random %.3f < adaptive %.3f, adaptive + 0.1 < probing %.3f", s, r, a, p)
+		t.Errorf("bisection, 64 hosts: want static %.3f + 0.015 < random %.3f < adaptive %.3f, adaptive + 0.1 < probing %.3f", s, r, a, p)
 	}
-	if b := bridge[nic.Probing].Avg; b < 0.95 || b <= bridge[nic.Adaptive].Avg {
-		t.Errorf("bridge: probing %.3f, want ≥ 0.95 and above adaptive %.3f", b, bridge[nic.Adaptive].Avg)
+	// Adaptive at random's level: not above it by more than the spread of
+	// three patterns' sampling, and not far below.
+	s, r, a, p = large[nic.Static].Avg, large[nic.Random].Avg, large[nic.Adaptive].Avg, large[nic.Probing].Avg
+	if !(s+0.05 < a && a <= r+0.005 && a > r-0.03 && r+0.2 < p) {
+		t.Errorf("bisection, 128 hosts: want static %.3f + 0.05 < adaptive %.3f ≤ random %.3f (within 0.005 above, 0.03 below), random + 0.2 < probing %.3f", s, a, r, p)
 	}
-	if bs, br := bridge[nic.Static].Avg, bridge[nic.Random].Avg; bs > 0.7 || br > 0.7 {
-		t.Errorf("bridge: static %.3f, random %.3f, want both below 0.7", bs, br)
+	if b := bridge[nic.Probing].Avg; b < 0.95 {
+		t.Errorf("bridge: probing %.3f, want ≥ 0.95", b)
 	}
-	so, ro, ao := bis[nic.Static].OutOfOrder, bis[nic.Random].OutOfOrder, bis[nic.Adaptive].OutOfOrder
+	for _, m := range modes[:3] {
+		if b := bridge[m].Avg; b > bridge[nic.Probing].Avg-0.2 {
+			t.Errorf("bridge: %v %.3f, want 0.2 below probing %.3f", m, b, bridge[nic.Probing].Avg)
+		}
+	}
+	so, ro, ao := small[nic.Static].OutOfOrder, small[nic.Random].OutOfOrder, small[nic.Adaptive].OutOfOrder
 	if ro < 5*ao || so != 0 {
 		t.Errorf("out of order: static %d, random %d, adaptive %d", so, ro, ao)
 	}

@@ -53,46 +53,31 @@ func TestRouteLag(t *testing.T) {
 	}
 }
 
-// TestRouteLagOrdering shows what a send pipeline of 4 packets does to
-// seed 001's ranking (the setting of TestEBBOrdering: 64 hosts of
-// 16-port crossbars, 8 routes per pair; measured: bridge random 0.634,
-// adaptive 0.957 without the lag and 0.718 with it, probing 0.973 with
-// it; bisections random 0.532, adaptive 0.553, probing 0.814). Without the lag adaptive
-// converges on the bridge like probing; with routes chosen 4 packets
-// ahead its changes arrive late, keep being triggered by the packets
-// still on the old route, and it stays near random and far below
-// probing, which changes only to a route its probe found free, as the
-// seed measured (Figure 7). On random bisections of this size adaptive
-// stays above random, as in the seed up to 128 hosts.
+// TestRouteLagOrdering shows what the send pipeline does on seed 001's
+// bridge pattern (64 hosts of 16-port crossbars, 8 MiB per host;
+// measured: adaptive 0.957 with routes chosen as packets start, 0.718
+// with them chosen 4 packets ahead). Without the lag adaptive converges
+// like probing; with it its changes arrive late, keep being triggered by
+// the packets still on the old route, and it stays far below, as the
+// seed measured (Figure 7; TestEBBOrdering has the whole ranking).
 func TestRouteLagOrdering(t *testing.T) {
 	if testing.Short() {
-		t.Skip("seven exchanges of 2 to 8 MiB per host")
+		t.Skip("two exchanges of 8 MiB per host")
 	}
-	ebb := func(m nic.Mode, lag int, pattern string) float64 {
+	ebb := func(lag int) float64 {
 		t.Helper()
-		cfg := seedConfig(t, 64, m)
+		cfg := seedConfig(t, 64, nic.Adaptive)
 		cfg.Dispersion.Lag = lag
-		x := Exchange{Messages: 4, MessageBytes: 512 << 10, MTUBytes: 4096, FlitBytes: 64}
-		n := 2
-		if pattern == BridgePattern {
-			x.Messages, x.MessageBytes, n = 8, 1<<20, 1
-		}
-		e, err := RunEBB(context.Background(), cfg, pattern, n, x)
+		x := Exchange{Messages: 8, MessageBytes: 1 << 20, MTUBytes: 4096, FlitBytes: 64}
+		e, err := RunEBB(context.Background(), cfg, BridgePattern, 1, x)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return e.Avg
 	}
-	random, a0, a4, p4 := ebb(nic.Random, 0, BridgePattern), ebb(nic.Adaptive, 0, BridgePattern),
-		ebb(nic.Adaptive, 4, BridgePattern), ebb(nic.Probing, 4, BridgePattern)
-	t.Logf("bridge: random %.3f, adaptive %.3f (lag 0), %.3f (lag 4), probing %.3f (lag 4)", random, a0, a4, p4)
-	if !(a4 < a0-0.15 && a4-random < p4-a4 && a4 < p4-0.2 && p4 >= 0.95) {
-		t.Errorf("bridge: want adaptive with lag 4 (%.3f) 0.15 below lag 0 (%.3f), nearer random (%.3f) than probing (%.3f ≥ 0.95) and 0.2 below it",
-			a4, a0, random, p4)
-	}
-	br, ba4, bp4 := ebb(nic.Random, 0, RandomBisection), ebb(nic.Adaptive, 4, RandomBisection), ebb(nic.Probing, 4, RandomBisection)
-	t.Logf("bisection: random %.3f, adaptive %.3f, probing %.3f (lag 4)", br, ba4, bp4)
-	if !(br < ba4 && ba4+0.1 < bp4) {
-		t.Errorf("bisection: want random %.3f < adaptive %.3f, adaptive + 0.1 < probing %.3f (lag 4)", br, ba4, bp4)
+	a0, a4 := ebb(0), ebb(4)
+	t.Logf("bridge: adaptive %.3f (lag 0), %.3f (lag 4)", a0, a4)
+	if !(a0 > 0.9 && a4 < a0-0.15) {
+		t.Errorf("bridge: want adaptive above 0.9 with lag 0 (%.3f) and 0.15 lower with lag 4 (%.3f)", a0, a4)
 	}
 }
