@@ -8,7 +8,8 @@ import (
 )
 
 // TestSeed001Files loads the files of seed001/ and seed001/scaled/ and
-// checks that they define seed 001's evaluation: Figures 6 and 7 (every
+// checks that they define seed 001's evaluation with NICs that prepare
+// packets 4 ahead of the wire: Figures 6 and 7 (every
 // dispersion, bisection and bridge exchanges, 16 to 512 hosts on Clos
 // networks of 32-port crossbars, probing with the seed's best parameters)
 // and the §5.3 parameter study; the scaled files the same on 8-port
@@ -35,6 +36,9 @@ func TestSeed001Files(t *testing.T) {
 			for _, e := range exps {
 				if !e.IsExchange() || e.Routing != "source" || e.FlowControl.Kind != "stopgo" || e.Switch.Switching != "wormhole" {
 					t.Errorf("%s: not a source-routed STOP/GO wormhole exchange", e)
+				}
+				if e.NIC.RouteLag != 4 {
+					t.Errorf("%s: route_lag %d, want 4 (the NIC model of common/hw.toml)", e, e.NIC.RouteLag)
 				}
 				if !slices.Contains(s.hosts, e.Hosts()) {
 					s.hosts = append(s.hosts, e.Hosts())
