@@ -244,6 +244,10 @@ type outSel struct {
 	freed   uint32
 }
 
+// closedOut is an output port and VL whose flow control does not admit
+// the packet being selected for.
+type closedOut struct{ port, vl int32 }
+
 // Switch is one switch. It is not safe for concurrent use; a simulation is
 // single-threaded.
 type Switch struct {
@@ -296,6 +300,7 @@ type Switch struct {
 	order    []uint64
 	busy     []int32 // output ports with packets in progress
 	cand     []routing.Candidate
+	closed   []closedOut // selectOutput's candidates closed by flow control
 
 	// FlitHops counts flits this switch has sent.
 	FlitHops int64
@@ -382,6 +387,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		elig:         elig,
 		waiting:      make([]uint64, (p.Ports*p.VLs+63)/64),
 		cand:         make([]routing.Candidate, 0, p.Ports),
+		closed:       make([]closedOut, 0, p.Ports),
 	}
 	for i := range s.sel {
 		s.sel[i].owner = -1
@@ -778,16 +784,22 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 	best, bestVL := int32(-1), int32(0)
 	var bestPrio routing.Priority
 	bestFree, ties := -1, 0 // bestFree < 0: not looked up yet
-	retry, fcBlocked := kernel.Never, false
+	s.closed = s.closed[:0]
 	for _, c := range s.cand {
+		if best >= 0 && c.Priority < bestPrio {
+			// It cannot win, whatever its state: not looking it up saves
+			// the visits to its output and its flow control.
+			continue
+		}
 		o := &s.sel[c.Port]
 		ovl := s.route.OutVL(int(s.id), inPort, inVL, sl, int(c.Port))
 		if o.held&(1<<ovl) != 0 {
 			continue
 		}
 		if !o.fc.CanSend(now, ovl, need) {
-			s.blocked, fcBlocked = true, true
-			retry = min(retry, o.fc.ReadyAt(now, ovl, need))
+			// When its flow control opens matters only if no candidate
+			// can be taken: it is looked up then.
+			s.closed = append(s.closed, closedOut{port: c.Port, vl: int32(ovl)})
 			continue
 		}
 		if best < 0 || c.Priority > bestPrio {
@@ -816,6 +828,13 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 		}
 	}
 	if best < 0 {
+		retry, fcBlocked := kernel.Never, len(s.closed) > 0
+		for _, c := range s.closed {
+			retry = min(retry, s.sel[c.port].fc.ReadyAt(now, int(c.vl), need))
+		}
+		if fcBlocked {
+			s.blocked = true
+		}
 		*next = min(*next, retry)
 		// A route probe is not parked: whether it is marked Blocked
 		// (markProbe) depends on the outputs' owners, which grants change
