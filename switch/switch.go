@@ -70,8 +70,9 @@
 // and sleeps otherwise. A tick that finds nothing to do changes nothing, so
 // results do not depend on how often a switch is woken. A waiting head
 // whose selection failed is passed over until that could change: an
-// output VL of the switch is set free, flow control reports room, or the
-// credits on their way will admit it.
+// output VL of one of its candidate ports is set free, flow control on
+// one reports room (each output port has its own flit.Sender, Sender),
+// or the credits on their way will admit it.
 //
 // A network's switches keep their ports, lanes and buffers in shared
 // huge-page slabs (Storage), and each input port keeps the flow-control
@@ -177,10 +178,11 @@ type lane struct {
 	dlid  int32
 	// parked says the waiting head's last selection failed, every
 	// candidate's output VL held or its flow control closed; fcBlocked
-	// that flow control closed one. Until the switch's generation moves
-	// on from parkGen (see Switch.gen), selecting again before retry
-	// (modulo 2³²; never if noRetry) would fail alike, and the head is
-	// passed over.
+	// that flow control closed one. Until one of the candidates' output
+	// ports changes after the switch's generation parkGen (see
+	// Switch.gen, stillParked), selecting again before retry (modulo
+	// 2³²; never if noRetry) would fail alike, and the head is passed
+	// over.
 	parked, fcBlocked, noRetry bool
 	// sl is the head packet's service level and src its source host,
 	// copied with dlid: the routing takes the SL, route probes compare
@@ -267,8 +269,12 @@ type Switch struct {
 	blocked bool // last tick found a packet held back by flow control
 	// gen counts the changes that may let a parked head go before its
 	// retry time: an output VL set free, and news of room downstream
-	// (Unblock).
-	gen uint32
+	// (Unblock). portGen holds, per output port (ports from 63 on share
+	// the last entry), the generation of its last change, allGen that of
+	// the last news that names no port (Unblock).
+	gen, allGen uint32
+	portGen     []uint32
+	senders     []portSender // Sender's per output port
 
 	// in holds the flow-control state of the link into each port, kept
 	// here so freeing a slot touches memory the switch holds anyway.
@@ -285,6 +291,9 @@ type Switch struct {
 	// modulo 2³², apart from the lanes: each tick looks it up for every
 	// waiting lane, most of which cannot move.
 	elig []uint32
+	// parkPorts holds, per lane, the output ports (bits as in portGen) of
+	// the candidates of its parked head.
+	parkPorts []uint64
 	// runs holds the lanes' rings, ringLen runs each; buffer is the
 	// capacity of a lane in flits.
 	runs    []flit.Run
@@ -322,6 +331,7 @@ type Storage struct {
 	times []inRun
 	lanes []lane
 	elig  []uint32
+	parks []uint64
 	runs  []flit.Run
 }
 
@@ -341,12 +351,13 @@ func NewStorage(params []Params) *Storage {
 		times: hugemem.Make[inRun](times),
 		lanes: hugemem.Make[lane](lanes),
 		elig:  hugemem.Make[uint32](lanes),
+		parks: hugemem.Make[uint64](lanes),
 		runs:  hugemem.Make[flit.Run](slots),
 	}
 }
 
 // take removes the storage of the switch with parameters p from st.
-func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, sel []outSel, times []inRun, lanes []lane, elig []uint32, runs []flit.Run) {
+func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, sel []outSel, times []inRun, lanes []lane, elig []uint32, parks []uint64, runs []flit.Run) {
 	n, l, k := p.Ports, p.Ports*p.VLs, p.Ports*p.VLs*flit.RingRuns(p.Buffer)
 	m := n * (max(p.Speedup, 1) + 1)
 	in, st.in = st.in[:n:n], st.in[n:]
@@ -355,6 +366,7 @@ func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, sel []outSe
 	times, st.times = st.times[:m:m], st.times[m:]
 	lanes, st.lanes = st.lanes[:l:l], st.lanes[l:]
 	elig, st.elig = st.elig[:l:l], st.elig[l:]
+	parks, st.parks = st.parks[:l:l], st.parks[l:]
 	runs, st.runs = st.runs[:k:k], st.runs[k:]
 	return
 }
@@ -365,7 +377,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 	if st == nil {
 		st = NewStorage([]Params{p})
 	}
-	in, out, sel, times, lanes, elig, runs := st.take(p)
+	in, out, sel, times, lanes, elig, parks, runs := st.take(p)
 	s := &Switch{
 		id:           int32(p.ID),
 		eng:          eng,
@@ -385,12 +397,18 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		times:        times,
 		lanes:        lanes,
 		elig:         elig,
+		parkPorts:    parks,
+		portGen:      make([]uint32, min(p.Ports, 64)),
+		senders:      make([]portSender, p.Ports),
 		waiting:      make([]uint64, (p.Ports*p.VLs+63)/64),
 		cand:         make([]routing.Candidate, 0, p.Ports),
 		closed:       make([]closedOut, 0, p.Ports),
 	}
 	for i := range s.sel {
 		s.sel[i].owner = -1
+	}
+	for i := range s.senders {
+		s.senders[i] = portSender{s: s, port: int32(i)}
 	}
 	s.maxRun = int32(p.MaxRun)
 	if s.maxRun <= 0 {
@@ -420,12 +438,66 @@ func (s *Switch) ConnectOut(port int, fc flowctl.Control, to flit.Receiver, toPo
 	s.out[port].toPort = int16(toPort)
 }
 
-// Unblock implements flit.Sender.
+// Unblock implements flit.Sender: flow control on some output port may
+// let the switch send again at at. Sender(port) tells which port, which
+// spares the heads that cannot take it a new selection.
 func (s *Switch) Unblock(at kernel.Time) {
 	s.gen++
+	s.allGen = s.gen
 	if s.blocked {
 		s.alarm.Set(at)
 	}
+}
+
+// Sender returns the flit.Sender of the link leaving port, for the
+// receiver at its other end to report room downstream: the switch then
+// selects again only for the parked heads that may take that port.
+func (s *Switch) Sender(port int) flit.Sender { return &s.senders[port] }
+
+// portSender is the flit.Sender of one output port of a switch.
+type portSender struct {
+	s    *Switch
+	port int32
+}
+
+// Unblock implements flit.Sender.
+func (ps *portSender) Unblock(at kernel.Time) {
+	s := ps.s
+	s.portChanged(ps.port)
+	if s.blocked {
+		s.alarm.Set(at)
+	}
+}
+
+// portChanged records a change on output port p that may let a parked
+// head go: an output VL set free, or room downstream.
+func (s *Switch) portChanged(p int32) {
+	s.gen++
+	s.portGen[min(p, int32(len(s.portGen)-1))] = s.gen
+}
+
+// parkPort returns port p's bit in a lane's parkPorts.
+func (s *Switch) parkPort(p int32) uint64 { return 1 << min(p, int32(len(s.portGen)-1)) }
+
+// stillParked reports whether the parked head of lane li (l) would fail
+// its selection as it did when it was parked: no output among its
+// candidates has been set free or reported room since, nor has news
+// come that names no port. It then moves the head's parking generation
+// on, so the next look is quick.
+func (s *Switch) stillParked(li int32, l *lane) bool {
+	if l.parkGen == s.gen {
+		return true
+	}
+	if d := s.gen - l.parkGen; d >= 1<<31 || int32(s.allGen-l.parkGen) > 0 {
+		return false // (parked too long ago to compare generations)
+	}
+	for m := s.parkPorts[li]; m != 0; m &= m - 1 {
+		if int32(s.portGen[bits.TrailingZeros64(m)]-l.parkGen) > 0 {
+			return false
+		}
+	}
+	l.parkGen = s.gen
+	return true
 }
 
 // Wake makes the switch tick at at even if it has nothing to do then. Such
@@ -708,7 +780,7 @@ func (s *Switch) eligibleOldestFirst(now kernel.Time, next *kernel.Time) []uint6
 			continue
 		}
 		l := &s.lanes[li]
-		if l.parked && l.parkGen == s.gen {
+		if l.parked && s.stillParked(li, l) {
 			// Its selection would fail as it did: wait for the retry
 			// time, a freed output VL or news of room downstream.
 			if l.fcBlocked {
@@ -841,6 +913,11 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 		// without moving the switch's generation, so it selects again
 		// whenever the switch ticks.
 		l.parked, l.fcBlocked, l.parkGen = !l.probe, fcBlocked, s.gen
+		var ports uint64
+		for _, c := range s.cand {
+			ports |= s.parkPort(c.Port)
+		}
+		s.parkPorts[li] = ports
 		l.noRetry, l.retry = retry == kernel.Never, uint32(retry)
 	}
 	return best, bestVL
@@ -969,7 +1046,7 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 	sel := &s.sel[p]
 	sel.held &^= 1 << l.outVL
 	sel.freed, sel.lastLen = uint32(end), l.flits
-	s.gen++
+	s.portChanged(p)
 	n := o.n
 	copy(o.active[ai:n], o.active[ai+1:n])
 	o.n--
