@@ -9,7 +9,7 @@ import (
 // TestParkedHeadWaitsForItsPorts: a head parked for want of credits on its
 // one candidate port stays parked when another port reports room, and is
 // selected again when its own port, or a report naming no port, does. On a
-// switch of more than 64 ports, the ports from 63 on share one record, so
+// switch of more than 61 ports, the ports from 60 on share one record, so
 // news from any of them ends the parking of a head that may take one.
 func TestParkedHeadWaitsForItsPorts(t *testing.T) {
 	for _, tc := range []struct {
@@ -26,24 +26,24 @@ func TestParkedHeadWaitsForItsPorts(t *testing.T) {
 			h.consume(tc.cand, 0, 16) // no credit left downstream
 			h.inject(0, 0, 16)
 			h.run(5)
-			l := &h.sw.lanes[0]
-			if !l.parked || !l.fcBlocked {
-				t.Fatalf("head not parked for flow control: parked %v, fcBlocked %v", l.parked, l.fcBlocked)
+			l := &h.sw.parks[0]
+			if l.bits&parkedBit == 0 || l.bits&fcBlockedBit == 0 {
+				t.Fatalf("head not parked for flow control: bits %#x", l.bits)
 			}
 			h.sw.Sender(tc.other).Unblock(6)
-			if !h.sw.stillParked(0, l) {
+			if !h.sw.stillParked(l) {
 				t.Errorf("news from port %d ended the parking of a head that may take only port %d", tc.other, tc.cand)
 			}
-			if l.parkGen != h.sw.gen {
-				t.Errorf("parking generation %d not moved on to %d", l.parkGen, h.sw.gen)
+			if l.gen != h.sw.gen {
+				t.Errorf("parking generation %d not moved on to %d", l.gen, h.sw.gen)
 			}
 			h.sw.Sender(tc.own).Unblock(6)
-			if h.sw.stillParked(0, l) {
+			if h.sw.stillParked(l) {
 				t.Errorf("news from port %d left parked a head that may take port %d", tc.own, tc.cand)
 			}
-			l.parkGen = h.sw.gen
+			l.gen = h.sw.gen
 			h.sw.Unblock(6)
-			if h.sw.stillParked(0, l) {
+			if h.sw.stillParked(l) {
 				t.Error("news naming no port left the head parked")
 			}
 			if len(h.got) != 0 {

@@ -176,21 +176,38 @@ type lane struct {
 	// waiting head may run many times, does not visit the packet.
 	probe bool
 	dlid  int32
-	// parked says the waiting head's last selection failed, every
-	// candidate's output VL held or its flow control closed; fcBlocked
-	// that flow control closed one. Until one of the candidates' output
-	// ports changes after the switch's generation parkGen (see
-	// Switch.gen, stillParked), selecting again before retry (modulo
-	// 2³²; never if noRetry) would fail alike, and the head is passed
-	// over.
-	parked, fcBlocked, noRetry bool
 	// sl is the head packet's service level and src its source host,
 	// copied with dlid: the routing takes the SL, route probes compare
 	// sources (markProbe, grant).
-	sl             uint8
-	parkGen, retry uint32
-	src            int32 // 64 bytes: a lane is one cache line
+	sl  uint8
+	src int32
+	_   [7]byte // 64 bytes: a lane is one cache line
 }
+
+// park is what passing over a parked head needs, kept per lane apart from
+// the lane records (Switch.parks), four to a cache line: a tick looks it
+// up for every eligible waiting lane, most of which stay parked.
+//
+// A head is parked when its last selection failed, every candidate's
+// output VL held or its flow control closed. Until one of the
+// candidates' output ports changes after the switch's generation gen
+// (see Switch.gen, stillParked), selecting again before retry (modulo
+// 2³²) would fail alike, and the head is passed over.
+type park struct {
+	// bits has a bit per candidate output port (Switch.portBit) and the
+	// flags parkedBit, fcBlockedBit (flow control closed a candidate) and
+	// noRetryBit (no retry time: only a change of the ports helps).
+	bits       uint64
+	gen, retry uint32
+}
+
+// Flags of park.bits, above the ports' bits.
+const (
+	parkedBit    = 1 << 63
+	fcBlockedBit = 1 << 62
+	noRetryBit   = 1 << 61
+	portBits     = 61 // bits for ports; ports from portBits−1 on share one
+)
 
 // eligibleAt returns when the waiting head of lane li may first be
 // allocated.
@@ -199,12 +216,12 @@ func (s *Switch) eligibleAt(li int32, now kernel.Time) kernel.Time {
 }
 
 // retryAt returns the retry time of a parked head, kernel.Never if it
-// waits for the switch's generation to move on.
-func (l *lane) retryAt(now kernel.Time) kernel.Time {
-	if l.noRetry {
+// waits for one of its ports to change.
+func (pk *park) retryAt(now kernel.Time) kernel.Time {
+	if pk.bits&noRetryBit != 0 {
 		return kernel.Never
 	}
-	return now + kernel.Time(int32(l.retry-uint32(now)))
+	return now + kernel.Time(int32(pk.retry-uint32(now)))
 }
 
 // inRun is a run an input port feeds: the lane it comes from and the cycle
@@ -269,8 +286,8 @@ type Switch struct {
 	blocked bool // last tick found a packet held back by flow control
 	// gen counts the changes that may let a parked head go before its
 	// retry time: an output VL set free, and news of room downstream
-	// (Unblock). portGen holds, per output port (ports from 63 on share
-	// the last entry), the generation of its last change, allGen that of
+	// (Unblock). portGen holds, per output port (the last ports share one
+	// entry, park), the generation of its last change, allGen that of
 	// the last news that names no port (Unblock).
 	gen, allGen uint32
 	portGen     []uint32
@@ -291,9 +308,8 @@ type Switch struct {
 	// modulo 2³², apart from the lanes: each tick looks it up for every
 	// waiting lane, most of which cannot move.
 	elig []uint32
-	// parkPorts holds, per lane, the output ports (bits as in portGen) of
-	// the candidates of its parked head.
-	parkPorts []uint64
+	// parks holds, per lane, what passing over its parked head needs.
+	parks []park
 	// runs holds the lanes' rings, ringLen runs each; buffer is the
 	// capacity of a lane in flits.
 	runs    []flit.Run
@@ -331,7 +347,7 @@ type Storage struct {
 	times []inRun
 	lanes []lane
 	elig  []uint32
-	parks []uint64
+	parks []park
 	runs  []flit.Run
 }
 
@@ -351,13 +367,13 @@ func NewStorage(params []Params) *Storage {
 		times: hugemem.Make[inRun](times),
 		lanes: hugemem.Make[lane](lanes),
 		elig:  hugemem.Make[uint32](lanes),
-		parks: hugemem.Make[uint64](lanes),
+		parks: hugemem.Make[park](lanes),
 		runs:  hugemem.Make[flit.Run](slots),
 	}
 }
 
 // take removes the storage of the switch with parameters p from st.
-func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, sel []outSel, times []inRun, lanes []lane, elig []uint32, parks []uint64, runs []flit.Run) {
+func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, sel []outSel, times []inRun, lanes []lane, elig []uint32, parks []park, runs []flit.Run) {
 	n, l, k := p.Ports, p.Ports*p.VLs, p.Ports*p.VLs*flit.RingRuns(p.Buffer)
 	m := n * (max(p.Speedup, 1) + 1)
 	in, st.in = st.in[:n:n], st.in[n:]
@@ -397,8 +413,8 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		times:        times,
 		lanes:        lanes,
 		elig:         elig,
-		parkPorts:    parks,
-		portGen:      make([]uint32, min(p.Ports, 64)),
+		parks:        parks,
+		portGen:      make([]uint32, min(p.Ports, portBits)),
 		senders:      make([]portSender, p.Ports),
 		waiting:      make([]uint64, (p.Ports*p.VLs+63)/64),
 		cand:         make([]routing.Candidate, 0, p.Ports),
@@ -476,27 +492,27 @@ func (s *Switch) portChanged(p int32) {
 	s.portGen[min(p, int32(len(s.portGen)-1))] = s.gen
 }
 
-// parkPort returns port p's bit in a lane's parkPorts.
-func (s *Switch) parkPort(p int32) uint64 { return 1 << min(p, int32(len(s.portGen)-1)) }
+// portBit returns port p's bit in park.bits.
+func (s *Switch) portBit(p int32) uint64 { return 1 << min(p, int32(len(s.portGen)-1)) }
 
-// stillParked reports whether the parked head of lane li (l) would fail
-// its selection as it did when it was parked: no output among its
-// candidates has been set free or reported room since, nor has news
-// come that names no port. It then moves the head's parking generation
-// on, so the next look is quick.
-func (s *Switch) stillParked(li int32, l *lane) bool {
-	if l.parkGen == s.gen {
+// stillParked reports whether the parked head pk would fail its
+// selection as it did when it was parked: no output among its candidates
+// has been set free or reported room since, nor has news come that names
+// no port. It then moves the head's parking generation on, so the next
+// look is quick.
+func (s *Switch) stillParked(pk *park) bool {
+	if pk.gen == s.gen {
 		return true
 	}
-	if d := s.gen - l.parkGen; d >= 1<<31 || int32(s.allGen-l.parkGen) > 0 {
+	if d := s.gen - pk.gen; d >= 1<<31 || int32(s.allGen-pk.gen) > 0 {
 		return false // (parked too long ago to compare generations)
 	}
-	for m := s.parkPorts[li]; m != 0; m &= m - 1 {
-		if int32(s.portGen[bits.TrailingZeros64(m)]-l.parkGen) > 0 {
+	for m := pk.bits & (1<<portBits - 1); m != 0; m &= m - 1 {
+		if int32(s.portGen[bits.TrailingZeros64(m)]-pk.gen) > 0 {
 			return false
 		}
 	}
-	l.parkGen = s.gen
+	pk.gen = s.gen
 	return true
 }
 
@@ -779,18 +795,18 @@ func (s *Switch) eligibleOldestFirst(now kernel.Time, next *kernel.Time) []uint6
 			*next = min(*next, at)
 			continue
 		}
-		l := &s.lanes[li]
-		if l.parked && s.stillParked(li, l) {
+		if pk := &s.parks[li]; pk.bits&parkedBit != 0 && s.stillParked(pk) {
 			// Its selection would fail as it did: wait for the retry
 			// time, a freed output VL or news of room downstream.
-			if l.fcBlocked {
+			if pk.bits&fcBlockedBit != 0 {
 				s.blocked = true
 			}
-			if at := l.retryAt(now); at > now {
+			if at := pk.retryAt(now); at > now {
 				*next = min(*next, at)
 				continue
 			}
 		}
+		l := &s.lanes[li]
 		// A lane whose input is busy now stays so this cycle: leaving it
 		// out keeps the sort short. With speedup 1 portAt has told.
 		if s.speedup > 1 {
@@ -912,13 +928,20 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 		// (markProbe) depends on the outputs' owners, which grants change
 		// without moving the switch's generation, so it selects again
 		// whenever the switch ticks.
-		l.parked, l.fcBlocked, l.parkGen = !l.probe, fcBlocked, s.gen
-		var ports uint64
+		pk := park{gen: s.gen, retry: uint32(retry)}
 		for _, c := range s.cand {
-			ports |= s.parkPort(c.Port)
+			pk.bits |= s.portBit(c.Port)
 		}
-		s.parkPorts[li] = ports
-		l.noRetry, l.retry = retry == kernel.Never, uint32(retry)
+		if !l.probe {
+			pk.bits |= parkedBit
+		}
+		if fcBlocked {
+			pk.bits |= fcBlockedBit
+		}
+		if retry == kernel.Never {
+			pk.bits |= noRetryBit
+		}
+		s.parks[li] = pk
 	}
 	return best, bestVL
 }
@@ -947,7 +970,7 @@ func (s *Switch) grant(now kernel.Time, port, outVL, li int32, next *kernel.Time
 		s.busy = append(s.busy, port)
 	}
 	l.state = active
-	l.parked = false
+	s.parks[li].bits = 0 // not parked
 	l.outVL = uint8(outVL)
 	l.reserved = s.mode == CutThrough && sel.fc.Reserve(now, int(outVL), int(l.flits))
 	k := s.runLength(now, port, l, next)
