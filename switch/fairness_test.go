@@ -40,7 +40,7 @@ func (k *drainSink) drain(now kernel.Time) {
 	k.held = k.held[1:]
 	k.lastAt = now
 	if t := k.fc.Freed(now, 0, 1); t != kernel.Never {
-		k.sw.Unblock(t)
+		k.sw.Unblock(0, t)
 	}
 }
 

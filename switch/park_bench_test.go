@@ -68,7 +68,7 @@ func benchParkedHeads(b *testing.B, portNews bool) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		now := kernel.Time(2 + i)
-		news.Unblock(now)
+		news.Unblock(0, now)
 		sw.Wake(now)
 		if err := eng.Run(now + 1); err != nil {
 			b.Fatal(err)

@@ -6,44 +6,47 @@ import (
 	"netsim/routing"
 )
 
-// TestParkedHeadWaitsForItsPorts: a head parked for want of credits on its
-// one candidate port stays parked when another port reports room, and is
-// selected again when its own port, or a report naming no port, does. On a
-// switch of more than 61 ports, the ports from 60 on share one record, so
-// news from any of them ends the parking of a head that may take one.
-func TestParkedHeadWaitsForItsPorts(t *testing.T) {
+// TestParkedHeadWaitsForItsOutputs: a head on VL 0 parked for want of
+// credits on its one candidate port stays parked when another output VL
+// reports room (another port, or another VL of its port), and is selected
+// again when its own output VL, or a report naming no port, does. Output
+// VLs share the entries of portBits in turn, so on a large switch news
+// from an output VL sharing the head's entry ends its parking too.
+func TestParkedHeadWaitsForItsOutputs(t *testing.T) {
+	type out struct{ port, vl int }
 	for _, tc := range []struct {
-		name        string
-		ports, cand int
-		other, own  int // ports whose news must not, and must, end the parking
+		name       string
+		ports      int
+		cand       int
+		other, own out // news that must not, and must, end the parking
 	}{
-		{name: "few ports", ports: 3, cand: 1, other: 2, own: 1},
-		{name: "shared record", ports: 70, cand: 66, other: 5, own: 64},
-		{name: "shared record, low port", ports: 70, cand: 2, other: 68, own: 2},
+		{name: "another port", ports: 3, cand: 1, other: out{2, 0}, own: out{1, 0}},
+		{name: "another VL", ports: 3, cand: 1, other: out{1, 1}, own: out{1, 0}},
+		{name: "shared entry", ports: 70, cand: 66, other: out{6, 0}, own: out{5, 0}}, // 66·2 ≡ 5·2 (mod 61)
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newHarness(t, tc.ports, 1, 16, CutThrough, 1, routing.Candidate{Port: int32(tc.cand), Priority: routing.High})
-			h.consume(tc.cand, 0, 16) // no credit left downstream
+			h := newHarness(t, tc.ports, 2, 16, CutThrough, 1, routing.Candidate{Port: int32(tc.cand), Priority: routing.High})
+			h.consume(tc.cand, 0, 16) // no credit left downstream on VL 0
 			h.inject(0, 0, 16)
 			h.run(5)
-			l := &h.sw.parks[0]
-			if l.bits&parkedBit == 0 || l.bits&fcBlockedBit == 0 {
-				t.Fatalf("head not parked for flow control: bits %#x", l.bits)
+			pk := &h.sw.parks[0]
+			if pk.bits&parkedBit == 0 || pk.bits&fcBlockedBit == 0 {
+				t.Fatalf("head not parked for flow control: bits %#x", pk.bits)
 			}
-			h.sw.Sender(tc.other).Unblock(6)
-			if !h.sw.stillParked(l) {
-				t.Errorf("news from port %d ended the parking of a head that may take only port %d", tc.other, tc.cand)
+			h.sw.Sender(tc.other.port).Unblock(tc.other.vl, 6)
+			if !h.sw.stillParked(pk) {
+				t.Errorf("news from port %d VL %d ended the parking of a head that may take only port %d VL 0", tc.other.port, tc.other.vl, tc.cand)
 			}
-			if l.gen != h.sw.gen {
-				t.Errorf("parking generation %d not moved on to %d", l.gen, h.sw.gen)
+			if pk.gen != h.sw.gen {
+				t.Errorf("parking generation %d not moved on to %d", pk.gen, h.sw.gen)
 			}
-			h.sw.Sender(tc.own).Unblock(6)
-			if h.sw.stillParked(l) {
-				t.Errorf("news from port %d left parked a head that may take port %d", tc.own, tc.cand)
+			h.sw.Sender(tc.own.port).Unblock(tc.own.vl, 6)
+			if h.sw.stillParked(pk) {
+				t.Errorf("news from port %d VL %d left parked a head that may take port %d VL 0", tc.own.port, tc.own.vl, tc.cand)
 			}
-			l.gen = h.sw.gen
-			h.sw.Unblock(6)
-			if h.sw.stillParked(l) {
+			pk.gen = h.sw.gen
+			h.sw.Unblock(0, 6)
+			if h.sw.stillParked(pk) {
 				t.Error("news naming no port left the head parked")
 			}
 			if len(h.got) != 0 {

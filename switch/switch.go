@@ -190,11 +190,11 @@ type lane struct {
 //
 // A head is parked when its last selection failed, every candidate's
 // output VL held or its flow control closed. Until one of the
-// candidates' output ports changes after the switch's generation gen
+// candidates' output VLs changes after the switch's generation gen
 // (see Switch.gen, stillParked), selecting again before retry (modulo
 // 2³²) would fail alike, and the head is passed over.
 type park struct {
-	// bits has a bit per candidate output port (Switch.portBit) and the
+	// bits has a bit per candidate output VL (Switch.outIndex) and the
 	// flags parkedBit, fcBlockedBit (flow control closed a candidate) and
 	// noRetryBit (no retry time: only a change of the ports helps).
 	bits       uint64
@@ -206,7 +206,7 @@ const (
 	parkedBit    = 1 << 63
 	fcBlockedBit = 1 << 62
 	noRetryBit   = 1 << 61
-	portBits     = 61 // bits for ports; ports from portBits−1 on share one
+	portBits     = 61 // bits for output VLs, which share them in turn
 )
 
 // eligibleAt returns when the waiting head of lane li may first be
@@ -286,9 +286,9 @@ type Switch struct {
 	blocked bool // last tick found a packet held back by flow control
 	// gen counts the changes that may let a parked head go before its
 	// retry time: an output VL set free, and news of room downstream
-	// (Unblock). portGen holds, per output port (the last ports share one
-	// entry, park), the generation of its last change, allGen that of
-	// the last news that names no port (Unblock).
+	// (Unblock). portGen holds, per output VL (several share an entry,
+	// outIndex), the generation of its last change, allGen that of the
+	// last news that names no port (Unblock).
 	gen, allGen uint32
 	portGen     []uint32
 	senders     []portSender // Sender's per output port
@@ -414,7 +414,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		lanes:        lanes,
 		elig:         elig,
 		parks:        parks,
-		portGen:      make([]uint32, min(p.Ports, portBits)),
+		portGen:      make([]uint32, portBits),
 		senders:      make([]portSender, p.Ports),
 		waiting:      make([]uint64, (p.Ports*p.VLs+63)/64),
 		cand:         make([]routing.Candidate, 0, p.Ports),
@@ -457,7 +457,7 @@ func (s *Switch) ConnectOut(port int, fc flowctl.Control, to flit.Receiver, toPo
 // Unblock implements flit.Sender: flow control on some output port may
 // let the switch send again at at. Sender(port) tells which port, which
 // spares the heads that cannot take it a new selection.
-func (s *Switch) Unblock(at kernel.Time) {
+func (s *Switch) Unblock(_ int, at kernel.Time) {
 	s.gen++
 	s.allGen = s.gen
 	if s.blocked {
@@ -467,7 +467,8 @@ func (s *Switch) Unblock(at kernel.Time) {
 
 // Sender returns the flit.Sender of the link leaving port, for the
 // receiver at its other end to report room downstream: the switch then
-// selects again only for the parked heads that may take that port.
+// selects again only for the parked heads that may take that port and
+// VL.
 func (s *Switch) Sender(port int) flit.Sender { return &s.senders[port] }
 
 // portSender is the flit.Sender of one output port of a switch.
@@ -477,23 +478,25 @@ type portSender struct {
 }
 
 // Unblock implements flit.Sender.
-func (ps *portSender) Unblock(at kernel.Time) {
+func (ps *portSender) Unblock(vl int, at kernel.Time) {
 	s := ps.s
-	s.portChanged(ps.port)
+	s.outChanged(ps.port, int32(vl))
 	if s.blocked {
 		s.alarm.Set(at)
 	}
 }
 
-// portChanged records a change on output port p that may let a parked
-// head go: an output VL set free, or room downstream.
-func (s *Switch) portChanged(p int32) {
+// outChanged records a change on VL vl of output port p that may let a
+// parked head go: the output VL set free, or room downstream.
+func (s *Switch) outChanged(p, vl int32) {
 	s.gen++
-	s.portGen[min(p, int32(len(s.portGen)-1))] = s.gen
+	s.portGen[s.outIndex(p, vl)] = s.gen
 }
 
-// portBit returns port p's bit in park.bits.
-func (s *Switch) portBit(p int32) uint64 { return 1 << min(p, int32(len(s.portGen)-1)) }
+// outIndex returns the entry of VL vl of output port p in portGen, and
+// its bit in park.bits: the output VLs of a switch share the portBits
+// entries in turn.
+func (s *Switch) outIndex(p, vl int32) uint32 { return uint32(p*s.vls+vl) % portBits }
 
 // stillParked reports whether the parked head pk would fail its
 // selection as it did when it was parked: no output among its candidates
@@ -873,6 +876,7 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 	var bestPrio routing.Priority
 	bestFree, ties := -1, 0 // bestFree < 0: not looked up yet
 	s.closed = s.closed[:0]
+	var outs uint64 // the candidates' output VLs (park.bits), if none is free
 	for _, c := range s.cand {
 		if best >= 0 && c.Priority < bestPrio {
 			// It cannot win, whatever its state: not looking it up saves
@@ -882,9 +886,11 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 		o := &s.sel[c.Port]
 		ovl := s.route.OutVL(int(s.id), inPort, inVL, sl, int(c.Port))
 		if o.held&(1<<ovl) != 0 {
+			outs |= 1 << s.outIndex(c.Port, int32(ovl))
 			continue
 		}
 		if !o.fc.CanSend(now, ovl, need) {
+			outs |= 1 << s.outIndex(c.Port, int32(ovl))
 			// When its flow control opens matters only if no candidate
 			// can be taken: it is looked up then.
 			s.closed = append(s.closed, closedOut{port: c.Port, vl: int32(ovl)})
@@ -928,10 +934,8 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 		// (markProbe) depends on the outputs' owners, which grants change
 		// without moving the switch's generation, so it selects again
 		// whenever the switch ticks.
-		pk := park{gen: s.gen, retry: uint32(retry)}
-		for _, c := range s.cand {
-			pk.bits |= s.portBit(c.Port)
-		}
+		// Every candidate was looked at: none could be skipped.
+		pk := park{bits: outs, gen: s.gen, retry: uint32(retry)}
 		if !l.probe {
 			pk.bits |= parkedBit
 		}
@@ -1045,7 +1049,7 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 	in := li / s.vls
 	if t := s.in[in].Freed(now, int(li%s.vls), k); t != kernel.Never {
 		if up := s.ups[in]; up != nil {
-			up.Unblock(t)
+			up.Unblock(int(li%s.vls), t)
 		}
 	}
 	if l.sent == 0 {
@@ -1069,7 +1073,7 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 	sel := &s.sel[p]
 	sel.held &^= 1 << l.outVL
 	sel.freed, sel.lastLen = uint32(end), l.flits
-	s.portChanged(p)
+	s.outChanged(p, int32(l.outVL))
 	n := o.n
 	copy(o.active[ai:n], o.active[ai+1:n])
 	o.n--
