@@ -84,6 +84,10 @@ func BenchmarkSeed004(b *testing.B) {
 		{"flatfly", "distance+4", "uniform", 0.5},
 		{"dragonfly", "static", "uniform", 0.5},
 		{"dragonfly", "static", "reverse", 0.47},
+		{"dragonfly", "G", "uniform", 0.5},
+		{"dragonfly", "GSID", "uniform", 0.5},
+		{"hypercube", "dor", "uniform", 0.5},
+		{"torus3d", "dor", "uniform", 0.25},
 	} {
 		b.Run(fmt.Sprintf("%s/%s/%s/%v", bc.preset, bc.algorithm, bc.pattern, bc.load), func(b *testing.B) {
 			benchRouting(b, preset(b, bc.preset), bc.algorithm, bc.pattern, 8, bc.load, 10000)

@@ -279,7 +279,7 @@ func assemble(cfg *Config) (*point, error) {
 			switch port.Kind {
 			case topologies.SwitchPort:
 				peer := p.switches[port.Peer]
-				fc, err := peer.ConnectIn(int(port.PeerPort), cfg.linkParams(fd), p.switches[si])
+				fc, err := peer.ConnectIn(int(port.PeerPort), cfg.linkParams(fd), p.switches[si].Sender(pi))
 				if err != nil {
 					return nil, err
 				}
@@ -291,7 +291,7 @@ func assemble(cfg *Config) (*point, error) {
 					return nil, err
 				}
 				n.ConnectOut(up, p.switches[si], pi)
-				down, err := n.ConnectIn(cfg.linkParams(fd), p.switches[si])
+				down, err := n.ConnectIn(cfg.linkParams(fd), p.switches[si].Sender(pi))
 				if err != nil {
 					return nil, err
 				}

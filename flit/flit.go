@@ -217,7 +217,7 @@ type Receiver interface {
 // Sender is the output side of a link: a switch or a NIC that may wait for
 // flow control.
 type Sender interface {
-	// Unblock tells the sender that flow control on one of its ports may
-	// let it send again at time at.
-	Unblock(at kernel.Time)
+	// Unblock tells the sender that flow control on VL vl of one of its
+	// ports may let it send again at time at.
+	Unblock(vl int, at kernel.Time)
 }

@@ -9,7 +9,9 @@ type credit struct {
 	// The sender's side, touched for every run sent.
 	credits [MaxVLs]int16
 	latency kernel.Time
-	_       [64 - 2*MaxVLs - 8]byte // keep the receiver's side on other cache lines
+	// Keep the receiver's side on other cache lines; the sender's line
+	// also holds Link.s, which every call looks at first.
+	_ [64 - 8 - 2*MaxVLs - 8]byte
 	// The receiver's side, touched for every run freed.
 	returns fifo
 	inline  [8]stamped // the returns ring while it fits

@@ -19,6 +19,7 @@ package flowctl
 
 import (
 	"fmt"
+	"unsafe"
 
 	"netsim/internal/ring"
 	"netsim/kernel"
@@ -157,10 +158,19 @@ func New(p Params) (Control, error) {
 // keep it in its input port: freeing a buffer slot, once per flit, then
 // touches memory the receiver holds anyway, and the sender gets a pointer
 // to it as its Control. A Link must not be copied after Init.
+//
+// A Link is three cache lines (linkSize), the first holding what the
+// sender touches for every run and every output it considers: s, which
+// every call looks at first, and the credits. In an array aligned to 64
+// bytes (hugemem), CanSend then touches one line of the link.
 type Link struct {
-	c credit
 	s *stopGo // STOP/GO links; credit links use c
+	c credit
+	_ [linkSize - 8 - unsafe.Sizeof(credit{})]byte
 }
+
+// linkSize is the size of a Link in bytes: three cache lines.
+const linkSize = 3 * 64
 
 // Init sets l up as a fresh link with parameters p.
 func (l *Link) Init(p Params) error {

@@ -295,7 +295,7 @@ func (n *NIC) push(pi int32) {
 }
 
 // Unblock implements flit.Sender.
-func (n *NIC) Unblock(at kernel.Time) {
+func (n *NIC) Unblock(_ int, at kernel.Time) {
 	if n.blocked {
 		n.alarm.Set(at)
 	}
@@ -437,7 +437,7 @@ func (n *NIC) AcceptRun(_ kernel.Time, _, vl int, pi int32, arrive kernel.Time, 
 		return
 	}
 	if t := n.inLink.Freed(arrive, vl, k); t != kernel.Never && n.up != nil {
-		n.up.Unblock(t)
+		n.up.Unblock(vl, t)
 	}
 	n.consume(pi, arrive, k)
 }

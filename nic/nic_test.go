@@ -202,7 +202,7 @@ func TestInjectionRunsFollowCredits(t *testing.T) {
 	if at := fc.Freed(20, 1, 8); at != 21 {
 		t.Fatalf("Freed reported %d to the waiting NIC, want 21", at)
 	}
-	n.Unblock(21)
+	n.Unblock(0, 21)
 	if err := eng.Run(100); err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func (n *NIC) drain(now kernel.Time) {
 	for n.rxQueue.Len() > 0 && n.rxQueue.Front().at <= now {
 		f := n.rxQueue.Pop()
 		if t := n.inLink.Freed(f.at, int(f.vl), 1); t != kernel.Never && n.up != nil {
-			n.up.Unblock(t)
+			n.up.Unblock(int(f.vl), t)
 		}
 		n.consume(f.pi, f.at, 1)
 	}

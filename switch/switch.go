@@ -70,8 +70,9 @@
 // and sleeps otherwise. A tick that finds nothing to do changes nothing, so
 // results do not depend on how often a switch is woken. A waiting head
 // whose selection failed is passed over until that could change: an
-// output VL of the switch is set free, flow control reports room, or the
-// credits on their way will admit it.
+// output VL of one of its candidate ports is set free, flow control on
+// one reports room (each output port has its own flit.Sender, Sender),
+// or the credits on their way will admit it.
 //
 // A network's switches keep their ports, lanes and buffers in shared
 // huge-page slabs (Storage), and each input port keeps the flow-control
@@ -175,20 +176,38 @@ type lane struct {
 	// waiting head may run many times, does not visit the packet.
 	probe bool
 	dlid  int32
-	// parked says the waiting head's last selection failed, every
-	// candidate's output VL held or its flow control closed; fcBlocked
-	// that flow control closed one. Until the switch's generation moves
-	// on from parkGen (see Switch.gen), selecting again before retry
-	// (modulo 2³²; never if noRetry) would fail alike, and the head is
-	// passed over.
-	parked, fcBlocked, noRetry bool
 	// sl is the head packet's service level and src its source host,
 	// copied with dlid: the routing takes the SL, route probes compare
 	// sources (markProbe, grant).
-	sl             uint8
-	parkGen, retry uint32
-	src            int32 // 64 bytes: a lane is one cache line
+	sl  uint8
+	src int32
+	_   [7]byte // 64 bytes: a lane is one cache line
 }
+
+// park is what passing over a parked head needs, kept per lane apart from
+// the lane records (Switch.parks), four to a cache line: a tick looks it
+// up for every eligible waiting lane, most of which stay parked.
+//
+// A head is parked when its last selection failed, every candidate's
+// output VL held or its flow control closed. Until one of the
+// candidates' output VLs changes after the switch's generation gen
+// (see Switch.gen, stillParked), selecting again before retry (modulo
+// 2³²) would fail alike, and the head is passed over.
+type park struct {
+	// bits has a bit per candidate output VL (Switch.outIndex) and the
+	// flags parkedBit, fcBlockedBit (flow control closed a candidate) and
+	// noRetryBit (no retry time: only a change of the ports helps).
+	bits       uint64
+	gen, retry uint32
+}
+
+// Flags of park.bits, above the ports' bits.
+const (
+	parkedBit    = 1 << 63
+	fcBlockedBit = 1 << 62
+	noRetryBit   = 1 << 61
+	portBits     = 61 // bits for output VLs, which share them in turn
+)
 
 // eligibleAt returns when the waiting head of lane li may first be
 // allocated.
@@ -197,12 +216,12 @@ func (s *Switch) eligibleAt(li int32, now kernel.Time) kernel.Time {
 }
 
 // retryAt returns the retry time of a parked head, kernel.Never if it
-// waits for the switch's generation to move on.
-func (l *lane) retryAt(now kernel.Time) kernel.Time {
-	if l.noRetry {
+// waits for one of its ports to change.
+func (pk *park) retryAt(now kernel.Time) kernel.Time {
+	if pk.bits&noRetryBit != 0 {
 		return kernel.Never
 	}
-	return now + kernel.Time(int32(l.retry-uint32(now)))
+	return now + kernel.Time(int32(pk.retry-uint32(now)))
 }
 
 // inRun is a run an input port feeds: the lane it comes from and the cycle
@@ -244,6 +263,10 @@ type outSel struct {
 	freed   uint32
 }
 
+// closedOut is an output port and VL whose flow control does not admit
+// the packet being selected for.
+type closedOut struct{ port, vl int32 }
+
 // Switch is one switch. It is not safe for concurrent use; a simulation is
 // single-threaded.
 type Switch struct {
@@ -263,8 +286,12 @@ type Switch struct {
 	blocked bool // last tick found a packet held back by flow control
 	// gen counts the changes that may let a parked head go before its
 	// retry time: an output VL set free, and news of room downstream
-	// (Unblock).
-	gen uint32
+	// (Unblock). portGen holds, per output VL (several share an entry,
+	// outIndex), the generation of its last change, allGen that of the
+	// last news that names no port (Unblock).
+	gen, allGen uint32
+	portGen     []uint32
+	senders     []portSender // Sender's per output port
 
 	// in holds the flow-control state of the link into each port, kept
 	// here so freeing a slot touches memory the switch holds anyway.
@@ -281,6 +308,8 @@ type Switch struct {
 	// modulo 2³², apart from the lanes: each tick looks it up for every
 	// waiting lane, most of which cannot move.
 	elig []uint32
+	// parks holds, per lane, what passing over its parked head needs.
+	parks []park
 	// runs holds the lanes' rings, ringLen runs each; buffer is the
 	// capacity of a lane in flits.
 	runs    []flit.Run
@@ -296,6 +325,7 @@ type Switch struct {
 	order    []uint64
 	busy     []int32 // output ports with packets in progress
 	cand     []routing.Candidate
+	closed   []closedOut // selectOutput's candidates closed by flow control
 
 	// FlitHops counts flits this switch has sent.
 	FlitHops int64
@@ -317,6 +347,7 @@ type Storage struct {
 	times []inRun
 	lanes []lane
 	elig  []uint32
+	parks []park
 	runs  []flit.Run
 }
 
@@ -336,12 +367,13 @@ func NewStorage(params []Params) *Storage {
 		times: hugemem.Make[inRun](times),
 		lanes: hugemem.Make[lane](lanes),
 		elig:  hugemem.Make[uint32](lanes),
+		parks: hugemem.Make[park](lanes),
 		runs:  hugemem.Make[flit.Run](slots),
 	}
 }
 
 // take removes the storage of the switch with parameters p from st.
-func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, sel []outSel, times []inRun, lanes []lane, elig []uint32, runs []flit.Run) {
+func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, sel []outSel, times []inRun, lanes []lane, elig []uint32, parks []park, runs []flit.Run) {
 	n, l, k := p.Ports, p.Ports*p.VLs, p.Ports*p.VLs*flit.RingRuns(p.Buffer)
 	m := n * (max(p.Speedup, 1) + 1)
 	in, st.in = st.in[:n:n], st.in[n:]
@@ -350,6 +382,7 @@ func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, sel []outSe
 	times, st.times = st.times[:m:m], st.times[m:]
 	lanes, st.lanes = st.lanes[:l:l], st.lanes[l:]
 	elig, st.elig = st.elig[:l:l], st.elig[l:]
+	parks, st.parks = st.parks[:l:l], st.parks[l:]
 	runs, st.runs = st.runs[:k:k], st.runs[k:]
 	return
 }
@@ -360,7 +393,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 	if st == nil {
 		st = NewStorage([]Params{p})
 	}
-	in, out, sel, times, lanes, elig, runs := st.take(p)
+	in, out, sel, times, lanes, elig, parks, runs := st.take(p)
 	s := &Switch{
 		id:           int32(p.ID),
 		eng:          eng,
@@ -380,11 +413,18 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		times:        times,
 		lanes:        lanes,
 		elig:         elig,
+		parks:        parks,
+		portGen:      make([]uint32, portBits),
+		senders:      make([]portSender, p.Ports),
 		waiting:      make([]uint64, (p.Ports*p.VLs+63)/64),
 		cand:         make([]routing.Candidate, 0, p.Ports),
+		closed:       make([]closedOut, 0, p.Ports),
 	}
 	for i := range s.sel {
 		s.sel[i].owner = -1
+	}
+	for i := range s.senders {
+		s.senders[i] = portSender{s: s, port: int32(i)}
 	}
 	s.maxRun = int32(p.MaxRun)
 	if s.maxRun <= 0 {
@@ -414,12 +454,69 @@ func (s *Switch) ConnectOut(port int, fc flowctl.Control, to flit.Receiver, toPo
 	s.out[port].toPort = int16(toPort)
 }
 
-// Unblock implements flit.Sender.
-func (s *Switch) Unblock(at kernel.Time) {
+// Unblock implements flit.Sender: flow control on some output port may
+// let the switch send again at at. Sender(port) tells which port, which
+// spares the heads that cannot take it a new selection.
+func (s *Switch) Unblock(_ int, at kernel.Time) {
 	s.gen++
+	s.allGen = s.gen
 	if s.blocked {
 		s.alarm.Set(at)
 	}
+}
+
+// Sender returns the flit.Sender of the link leaving port, for the
+// receiver at its other end to report room downstream: the switch then
+// selects again only for the parked heads that may take that port and
+// VL.
+func (s *Switch) Sender(port int) flit.Sender { return &s.senders[port] }
+
+// portSender is the flit.Sender of one output port of a switch.
+type portSender struct {
+	s    *Switch
+	port int32
+}
+
+// Unblock implements flit.Sender.
+func (ps *portSender) Unblock(vl int, at kernel.Time) {
+	s := ps.s
+	s.outChanged(ps.port, int32(vl))
+	if s.blocked {
+		s.alarm.Set(at)
+	}
+}
+
+// outChanged records a change on VL vl of output port p that may let a
+// parked head go: the output VL set free, or room downstream.
+func (s *Switch) outChanged(p, vl int32) {
+	s.gen++
+	s.portGen[s.outIndex(p, vl)] = s.gen
+}
+
+// outIndex returns the entry of VL vl of output port p in portGen, and
+// its bit in park.bits: the output VLs of a switch share the portBits
+// entries in turn.
+func (s *Switch) outIndex(p, vl int32) uint32 { return uint32(p*s.vls+vl) % portBits }
+
+// stillParked reports whether the parked head pk would fail its
+// selection as it did when it was parked: no output among its candidates
+// has been set free or reported room since, nor has news come that names
+// no port. It then moves the head's parking generation on, so the next
+// look is quick.
+func (s *Switch) stillParked(pk *park) bool {
+	if pk.gen == s.gen {
+		return true
+	}
+	if d := s.gen - pk.gen; d >= 1<<31 || int32(s.allGen-pk.gen) > 0 {
+		return false // (parked too long ago to compare generations)
+	}
+	for m := pk.bits & (1<<portBits - 1); m != 0; m &= m - 1 {
+		if int32(s.portGen[bits.TrailingZeros64(m)]-pk.gen) > 0 {
+			return false
+		}
+	}
+	pk.gen = s.gen
+	return true
 }
 
 // Wake makes the switch tick at at even if it has nothing to do then. Such
@@ -701,18 +798,18 @@ func (s *Switch) eligibleOldestFirst(now kernel.Time, next *kernel.Time) []uint6
 			*next = min(*next, at)
 			continue
 		}
-		l := &s.lanes[li]
-		if l.parked && l.parkGen == s.gen {
+		if pk := &s.parks[li]; pk.bits&parkedBit != 0 && s.stillParked(pk) {
 			// Its selection would fail as it did: wait for the retry
 			// time, a freed output VL or news of room downstream.
-			if l.fcBlocked {
+			if pk.bits&fcBlockedBit != 0 {
 				s.blocked = true
 			}
-			if at := l.retryAt(now); at > now {
+			if at := pk.retryAt(now); at > now {
 				*next = min(*next, at)
 				continue
 			}
 		}
+		l := &s.lanes[li]
 		// A lane whose input is busy now stays so this cycle: leaving it
 		// out keeps the sort short. With speedup 1 portAt has told.
 		if s.speedup > 1 {
@@ -778,16 +875,25 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 	best, bestVL := int32(-1), int32(0)
 	var bestPrio routing.Priority
 	bestFree, ties := -1, 0 // bestFree < 0: not looked up yet
-	retry, fcBlocked := kernel.Never, false
+	s.closed = s.closed[:0]
+	var outs uint64 // the candidates' output VLs (park.bits), if none is free
 	for _, c := range s.cand {
+		if best >= 0 && c.Priority < bestPrio {
+			// It cannot win, whatever its state: not looking it up saves
+			// the visits to its output and its flow control.
+			continue
+		}
 		o := &s.sel[c.Port]
 		ovl := s.route.OutVL(int(s.id), inPort, inVL, sl, int(c.Port))
 		if o.held&(1<<ovl) != 0 {
+			outs |= 1 << s.outIndex(c.Port, int32(ovl))
 			continue
 		}
 		if !o.fc.CanSend(now, ovl, need) {
-			s.blocked, fcBlocked = true, true
-			retry = min(retry, o.fc.ReadyAt(now, ovl, need))
+			outs |= 1 << s.outIndex(c.Port, int32(ovl))
+			// When its flow control opens matters only if no candidate
+			// can be taken: it is looked up then.
+			s.closed = append(s.closed, closedOut{port: c.Port, vl: int32(ovl)})
 			continue
 		}
 		if best < 0 || c.Priority > bestPrio {
@@ -816,13 +922,30 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 		}
 	}
 	if best < 0 {
+		retry, fcBlocked := kernel.Never, len(s.closed) > 0
+		for _, c := range s.closed {
+			retry = min(retry, s.sel[c.port].fc.ReadyAt(now, int(c.vl), need))
+		}
+		if fcBlocked {
+			s.blocked = true
+		}
 		*next = min(*next, retry)
 		// A route probe is not parked: whether it is marked Blocked
 		// (markProbe) depends on the outputs' owners, which grants change
 		// without moving the switch's generation, so it selects again
 		// whenever the switch ticks.
-		l.parked, l.fcBlocked, l.parkGen = !l.probe, fcBlocked, s.gen
-		l.noRetry, l.retry = retry == kernel.Never, uint32(retry)
+		// Every candidate was looked at: none could be skipped.
+		pk := park{bits: outs, gen: s.gen, retry: uint32(retry)}
+		if !l.probe {
+			pk.bits |= parkedBit
+		}
+		if fcBlocked {
+			pk.bits |= fcBlockedBit
+		}
+		if retry == kernel.Never {
+			pk.bits |= noRetryBit
+		}
+		s.parks[li] = pk
 	}
 	return best, bestVL
 }
@@ -851,7 +974,7 @@ func (s *Switch) grant(now kernel.Time, port, outVL, li int32, next *kernel.Time
 		s.busy = append(s.busy, port)
 	}
 	l.state = active
-	l.parked = false
+	s.parks[li].bits = 0 // not parked
 	l.outVL = uint8(outVL)
 	l.reserved = s.mode == CutThrough && sel.fc.Reserve(now, int(outVL), int(l.flits))
 	k := s.runLength(now, port, l, next)
@@ -926,7 +1049,7 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 	in := li / s.vls
 	if t := s.in[in].Freed(now, int(li%s.vls), k); t != kernel.Never {
 		if up := s.ups[in]; up != nil {
-			up.Unblock(t)
+			up.Unblock(int(li%s.vls), t)
 		}
 	}
 	if l.sent == 0 {
@@ -950,7 +1073,7 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 	sel := &s.sel[p]
 	sel.held &^= 1 << l.outVL
 	sel.freed, sel.lastLen = uint32(end), l.flits
-	s.gen++
+	s.outChanged(p, int32(l.outVL))
 	n := o.n
 	copy(o.active[ai:n], o.active[ai+1:n])
 	o.n--
