@@ -39,7 +39,7 @@ func (w *routeWire) AcceptRun(now kernel.Time, _, vl int, pkt int32, _ kernel.Ti
 	}
 	if w.free {
 		if t := w.fc.Freed(now, vl, k); t != kernel.Never {
-			w.n.Unblock(t)
+			w.n.Unblock(vl, t)
 		}
 	}
 }
@@ -80,7 +80,7 @@ func TestRouteLagDelaysDecision(t *testing.T) {
 		}
 		w.free = true
 		if at := fc.Freed(50, 0, 8); at != kernel.Never {
-			n.Unblock(at)
+			n.Unblock(0, at)
 		}
 		if err := eng.Run(1000); err != nil {
 			t.Fatal(err)
