@@ -141,22 +141,24 @@ func TestExchangeErrors(t *testing.T) {
 	}
 }
 
+// parseOne parses text as ebb.toml, which must define one experiment.
+func parseOne(t *testing.T, text string) *Experiment {
+	t.Helper()
+	exps, err := ParseFile("ebb.toml", []byte(text))
+	if err != nil || len(exps) != 1 {
+		t.Fatalf("%d experiments, error %v", len(exps), err)
+	}
+	return exps[0]
+}
+
 // TestReceiveRateKey: [nic] receive_rate reaches the NICs (a slower
 // receive side lowers the bisection bandwidth), its default 1 leaves the
 // configuration hash as it was, and another value changes it.
 func TestReceiveRateKey(t *testing.T) {
 	base := strings.Replace(exchangeFile, `dispersion = ["static", "random", "adaptive"]`, `dispersion = "static"`, 1)
-	parse := func(text string) *Experiment {
-		t.Helper()
-		exps, err := ParseFile("ebb.toml", []byte(text))
-		if err != nil || len(exps) != 1 {
-			t.Fatalf("%d experiments, error %v", len(exps), err)
-		}
-		return exps[0]
-	}
-	plain := parse(base)
-	one := parse(strings.Replace(base, `dispersion = "static"`, "dispersion = \"static\"\nreceive_rate = 1", 1))
-	slow := parse(strings.Replace(base, `dispersion = "static"`, "dispersion = \"static\"\nreceive_rate = 0.5", 1))
+	plain := parseOne(t, base)
+	one := parseOne(t, strings.Replace(base, `dispersion = "static"`, "dispersion = \"static\"\nreceive_rate = 1", 1))
+	slow := parseOne(t, strings.Replace(base, `dispersion = "static"`, "dispersion = \"static\"\nreceive_rate = 0.5", 1))
 	if slow.NIC.ReceiveRate != 0.5 || one.NIC.ReceiveRate != 0 {
 		t.Fatalf("receive rates %v and %v, want 0.5 and 0 (the default)", slow.NIC.ReceiveRate, one.NIC.ReceiveRate)
 	}
@@ -190,21 +192,13 @@ func TestRouteLagKey(t *testing.T) {
 	base := strings.Replace(exchangeFile, `dispersion = ["static", "random", "adaptive"]`, `dispersion = "adaptive"`, 1)
 	base = strings.Replace(base, `patterns = ["bisection", "bridge"]`, `patterns = ["bridge"]`, 1)
 	base = strings.Replace(base, "messages = 4\n", "messages = 64\n", 1)
-	parse := func(text string) *Experiment {
-		t.Helper()
-		exps, err := ParseFile("ebb.toml", []byte(text))
-		if err != nil || len(exps) != 1 {
-			t.Fatalf("%d experiments, error %v", len(exps), err)
-		}
-		return exps[0]
-	}
-	plain := parse(base)
-	zero := parse(strings.Replace(base, `dispersion = "adaptive"`, "dispersion = \"adaptive\"\nroute_lag = 0", 1))
-	lagged := parse(strings.Replace(base, `dispersion = "adaptive"`, "dispersion = \"adaptive\"\nroute_lag = 8", 1))
+	plain := parseOne(t, base)
+	zero := parseOne(t, strings.Replace(base, `dispersion = "adaptive"`, "dispersion = \"adaptive\"\nroute_lag = 0", 1))
+	lagged := parseOne(t, strings.Replace(base, `dispersion = "adaptive"`, "dispersion = \"adaptive\"\nroute_lag = 8", 1))
 	if lagged.NIC.RouteLag != 8 || lagged.dispersion().Lag != 8 || zero.NIC.RouteLag != 0 {
 		t.Fatalf("route lags %d (→ %d) and %d, want 8 and 0", lagged.NIC.RouteLag, lagged.dispersion().Lag, zero.NIC.RouteLag)
 	}
-	if r := parse(strings.Replace(base, `dispersion = "adaptive"`, "dispersion = \"random\"\nroute_lag = 2", 1)); r.dispersion().Lag != 2 {
+	if r := parseOne(t, strings.Replace(base, `dispersion = "adaptive"`, "dispersion = \"random\"\nroute_lag = 2", 1)); r.dispersion().Lag != 2 {
 		t.Errorf("random with route_lag 2: lag %d, want 2 (accepted: the pipeline exists whatever the dispersion)", r.dispersion().Lag)
 	}
 	if configHash(plain) != configHash(zero) || configHash(plain) == configHash(lagged) {
