@@ -5,7 +5,12 @@ package experiments
 // to the saturation point, false beyond; k = 0 counts as stable). It
 // calls stable about log2(resolution) times and stops at the first error.
 func bisect(resolution int, stable func(k int) (bool, error)) (int, error) {
-	lo, hi := 0, resolution // stable(lo) holds; the answer is ≤ hi
+	return bisectIn(0, resolution, stable)
+}
+
+// bisectIn is bisect knowing that the answer is in [lo, hi]: stable(lo)
+// holds (or lo is 0) and stable(hi+1) does not (or hi is the resolution).
+func bisectIn(lo, hi int, stable func(k int) (bool, error)) (int, error) {
 	for lo < hi {
 		mid := lo + (hi-lo+1)/2
 		ok, err := stable(mid)
@@ -19,4 +24,52 @@ func bisect(resolution int, stable func(k int) (bool, error)) (int, error) {
 		}
 	}
 	return lo, nil
+}
+
+// gallop returns what bisect returns for a monotone stable, starting from
+// a guess: it tests hint (clamped to [1, resolution]), then moves away
+// from it in the direction the answer lies by 1, 3, 7, … steps until the
+// answer is bracketed, and bisects the bracket. A guess d steps off costs
+// about 2·log2(d+1)+2 points, an exact one 2 (1 at either end of the
+// range), against log2(resolution) for bisect.
+//
+// For any stable, as for bisect, the answer k was tested stable (or is 0)
+// and k+1 was tested unstable (or k is the resolution).
+func gallop(resolution, hint int, stable func(k int) (bool, error)) (int, error) {
+	h := min(max(hint, 1), resolution)
+	ok, err := stable(h)
+	if err != nil {
+		return 0, err
+	}
+	lo, hi := 0, resolution // stable(lo) holds (or lo is 0); the answer is ≤ hi
+	if ok {
+		lo = h
+		for off := 1; lo < hi; off = 2*off + 1 {
+			k := min(h+off, hi)
+			ok, err := stable(k)
+			if err != nil {
+				return 0, err
+			}
+			if !ok {
+				hi = k - 1
+				break
+			}
+			lo = k
+		}
+	} else {
+		hi = h - 1
+		for off := 1; lo < hi; off = 2*off + 1 {
+			k := max(h-off, lo+1)
+			ok, err := stable(k)
+			if err != nil {
+				return 0, err
+			}
+			if ok {
+				lo = k
+				break
+			}
+			hi = k - 1
+		}
+	}
+	return bisectIn(lo, hi, stable)
 }

@@ -58,3 +58,113 @@ func TestBisectStopsAtError(t *testing.T) {
 		t.Errorf("got %v after %d calls, want boom after 1", err, calls)
 	}
 }
+
+func TestGallopFindsThreshold(t *testing.T) {
+	for _, res := range []int{1, 2, 3, 7, 32, 100, 128} {
+		for threshold := 0; threshold <= res; threshold++ {
+			for hint := 0; hint <= res; hint++ {
+				tested := map[int]bool{}
+				got, err := gallop(res, hint, func(k int) (bool, error) {
+					if k < 1 || k > res || tested[k] {
+						t.Fatalf("res %d threshold %d hint %d: tested k = %d (outside [1, %d] or twice)", res, threshold, hint, k, res)
+					}
+					tested[k] = true
+					return k <= threshold, nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got != threshold {
+					t.Errorf("res %d threshold %d hint %d: got %d", res, threshold, hint, got)
+				}
+				// Off by d steps costs at most 2·⌈log2(d+1)⌉ + 2 points,
+				// and never more than twice bisection's.
+				d := threshold - min(max(hint, 1), res)
+				if d < 0 {
+					d = -d - 1 // an unstable guess counts from the step below it
+				}
+				limit := min(2*bits.Len(uint(d))+2, 2*bits.Len(uint(res)))
+				if len(tested) > limit {
+					t.Errorf("res %d threshold %d hint %d: %d points, want ≤ %d", res, threshold, hint, len(tested), limit)
+				}
+			}
+		}
+	}
+}
+
+func TestGallopExactHint(t *testing.T) {
+	tests := []struct {
+		name             string
+		hint, threshold  int
+		wantPoints, want int
+	}{
+		{"interior", 40, 40, 2, 40},
+		{"none stable", 0, 0, 1, 0},
+		{"all stable", 128, 128, 1, 128},
+		{"one below", 41, 40, 2, 40},
+		{"one above", 39, 40, 4, 40},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			points := 0
+			got, err := gallop(128, tc.hint, func(k int) (bool, error) { points++; return k <= tc.threshold, nil })
+			if err != nil || got != tc.want || points != tc.wantPoints {
+				t.Errorf("got %d, %v after %d points; want %d after %d", got, err, points, tc.want, tc.wantPoints)
+			}
+		})
+	}
+}
+
+// TestSearchesEndAtTransition checks, for stability that is not monotone
+// in load (noise near saturation), what both searches still guarantee:
+// the answer was tested stable (or is 0) and the next step was tested
+// unstable (or the answer is the resolution).
+func TestSearchesEndAtTransition(t *testing.T) {
+	const res = 64
+	for seed := uint64(1); seed <= 200; seed++ {
+		pattern := make([]bool, res+1)
+		x := seed
+		for k := 1; k <= res; k++ {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			pattern[k] = x%3 != 0
+		}
+		searches := map[string]func(func(int) (bool, error)) (int, error){
+			"bisect": func(f func(int) (bool, error)) (int, error) { return bisect(res, f) },
+			"gallop": func(f func(int) (bool, error)) (int, error) { return gallop(res, int(seed%res), f) },
+		}
+		for name, search := range searches {
+			verdict := map[int]bool{0: true}
+			got, err := search(func(k int) (bool, error) { verdict[k] = pattern[k]; return pattern[k], nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok, tested := verdict[got]; !tested || !ok {
+				t.Errorf("%s seed %d: answer %d not tested stable", name, seed, got)
+			}
+			if got < res {
+				if ok, tested := verdict[got+1]; !tested || ok {
+					t.Errorf("%s seed %d: answer %d but %d not tested unstable", name, seed, got, got+1)
+				}
+			}
+		}
+	}
+}
+
+func TestGallopStopsAtError(t *testing.T) {
+	boom := errors.New("boom")
+	for _, fail := range []int{1, 2, 3, 4} {
+		calls := 0
+		_, err := gallop(128, 60, func(k int) (bool, error) {
+			calls++
+			if calls == fail {
+				return false, boom
+			}
+			return k <= 50, nil
+		})
+		if !errors.Is(err, boom) || calls != fail {
+			t.Errorf("failing call %d: got %v after %d calls", fail, err, calls)
+		}
+	}
+}

@@ -426,6 +426,10 @@ func (d *decoder) sweep(e *Experiment, t map[string]any) {
 	if _, ok := t["resolution"]; ok && s.Mode != ModeSaturation {
 		d.fail(sec, "resolution", "only used with mode = \"saturation\"")
 	}
+	s.Search = d.oneOf(t, sec, "search", SearchBisect, SearchBisect, SearchFollow)
+	if _, ok := t["search"]; ok && s.Mode != ModeSaturation {
+		d.fail(sec, "search", "only used with mode = \"saturation\"")
+	}
 	s.Tolerance = d.number(t, sec, "tolerance", DefaultTolerance)
 	if !(s.Tolerance >= 0 && s.Tolerance < 1) {
 		d.fail(sec, "tolerance", "%v is out of range (expected 0 ≤ tolerance < 1)", s.Tolerance)

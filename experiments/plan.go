@@ -24,7 +24,9 @@ type Task struct {
 	// Unit numbers the shard unit the task belongs to (see Shard): a
 	// saturation search and the listed loads of its pattern form one unit,
 	// so they run in the same shard and share loads; without a search each
-	// listed load is a unit of its own.
+	// listed load is a unit of its own. Under SearchFollow the searches of
+	// one pattern in every variant of a file form one unit, as each starts
+	// from the result of the one before.
 	Unit int
 }
 
@@ -50,6 +52,7 @@ func (t Task) Key() string {
 func Plan(exps []*Experiment) []Task {
 	var tasks []Task
 	unit := 0
+	chains := map[string]int{} // SearchFollow: the unit of a file's pattern
 	for _, e := range exps {
 		if e.IsExchange() {
 			for p := range e.Traffic.Patterns {
@@ -60,16 +63,26 @@ func Plan(exps []*Experiment) []Task {
 		}
 		search := e.Sweep.Mode == ModeSaturation
 		for p := range e.Traffic.Patterns {
+			u, next := unit, unit+1
+			if search && e.Sweep.Search == SearchFollow {
+				chain := e.Name + keySep + e.Traffic.Patterns[p]
+				if cu, ok := chains[chain]; ok {
+					u, next = cu, unit
+				} else {
+					chains[chain] = u
+				}
+			}
 			for _, l := range e.Sweep.Loads {
-				tasks = append(tasks, Task{Experiment: e, Pattern: p, Load: l, Unit: unit})
+				tasks = append(tasks, Task{Experiment: e, Pattern: p, Load: l, Unit: u})
 				if !search {
-					unit++
+					u++
+					next = u
 				}
 			}
 			if search {
-				tasks = append(tasks, Task{Experiment: e, Pattern: p, Search: true, Unit: unit})
-				unit++
+				tasks = append(tasks, Task{Experiment: e, Pattern: p, Search: true, Unit: u})
 			}
+			unit = next
 		}
 	}
 	return tasks

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 	"runtime"
 	"slices"
@@ -82,6 +83,12 @@ type group struct {
 	sat      *Record   // the saturation result, if the search completed
 	pending  int
 	estimate int // the points counted for the group in Progress.Total
+	// follows is set when the search starts from the saturation found by
+	// the search of the previous variant's group (SearchFollow); that
+	// group runs this one's search after its own, and then is this one.
+	follows  bool
+	followed *group
+	index    int // in the run's groups
 
 	// memo holds each load's simulation, so a load both listed and tested
 	// by the search is simulated once.
@@ -187,7 +194,18 @@ func (r Runner) groups(exps []*Experiment) []*group {
 		}
 		last.pending++
 	}
+	chains := map[string]*group{} // SearchFollow: the last search of a file's pattern
 	for _, gr := range out {
+		if gr.search && gr.exp.Sweep.Search == SearchFollow {
+			chain := gr.exp.Name + keySep + gr.exp.Traffic.Patterns[gr.pattern]
+			if prev := chains[chain]; prev != nil {
+				prev.followed, gr.follows = gr, true
+			}
+			chains[chain] = gr
+		}
+	}
+	for i, gr := range out {
+		gr.index = i
 		gr.records = make([]Record, len(gr.loads))
 		if gr.exchange {
 			gr.records = make([]Record, 1)
@@ -246,23 +264,42 @@ func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) e
 				return out.finish(gi)
 			})
 		}
-		if gr.search {
+		if gr.search && !gr.follows {
+			// A search that others follow runs them after itself, in
+			// the order of the variants: one task, so waiting for the
+			// search before does not hold a job.
 			g.Go(func() error {
-				if err := gr.runSearch(ctx, rn); err != nil {
-					return err
+				hint := -1
+				for cur := gr; cur != nil; cur = cur.followed {
+					if err := cur.runSearch(ctx, rn, hint); err != nil {
+						return err
+					}
+					if err := out.finish(cur.index); err != nil {
+						return err
+					}
+					hint = -1
+					if cur.sat != nil {
+						hint = int(math.Round(cur.sat.Saturation * float64(cur.exp.Sweep.Resolution)))
+					}
 				}
-				return out.finish(gi)
+				return nil
 			})
 		}
 	}
 	return g.Wait()
 }
 
-// runSearch runs the saturation search of gr, one point at a time.
-func (gr *group) runSearch(ctx context.Context, rn *run) error {
+// runSearch runs the saturation search of gr, one point at a time: a
+// bisection, or with hint ≥ 0 (the saturation the previous variant
+// found, in steps of the resolution) a search from it.
+func (gr *group) runSearch(ctx context.Context, rn *run, hint int) error {
 	e := gr.exp
 	res := e.Sweep.Resolution
-	k, err := bisect(res, func(k int) (bool, error) {
+	search := func(stable func(int) (bool, error)) (int, error) { return bisect(res, stable) }
+	if hint >= 0 {
+		search = func(stable func(int) (bool, error)) (int, error) { return gallop(res, hint, stable) }
+	}
+	k, err := search(func(k int) (bool, error) {
 		rec, err := gr.point(ctx, rn, float64(k)/float64(res))
 		if err != nil {
 			return false, err
@@ -287,7 +324,13 @@ func (gr *group) runSearch(ctx context.Context, rn *run) error {
 		Seed:       e.Seed,
 		Saturation: float64(k) / float64(res),
 	}
-	if _, ok := rn.Resume.take(e, e.saturationKey(pattern)); ok {
+	if old, ok := rn.Resume.take(e, e.saturationKey(pattern)); ok {
+		if old.Saturation != gr.sat.Saturation {
+			// Only a different search finds another value from the same
+			// points: [sweep] search changed since the results were written.
+			return fmt.Errorf("%s, pattern %s: the results resumed hold saturation %v, this run's %s search found %v (was [sweep] search changed? run into another directory)",
+				e.DisplayName(), pattern, old.Saturation, e.Sweep.Search, gr.sat.Saturation)
+		}
 		gr.sat.Resumed = true
 		return nil
 	}

@@ -11,8 +11,20 @@ import (
 const (
 	// ModeLoads measures each load of Sweep.Loads.
 	ModeLoads = "loads"
-	// ModeSaturation searches the highest stable load by bisection.
+	// ModeSaturation searches the highest stable load (see Sweep.Search).
 	ModeSaturation = "saturation"
+)
+
+// Saturation searches (Sweep.Search).
+const (
+	// SearchBisect bisects over the loads k/Resolution.
+	SearchBisect = "bisect"
+	// SearchFollow starts the search of each variant after the first of
+	// a file at the saturation the previous variant found for the same
+	// pattern, and moves out from it (see gallop): the same answer as
+	// SearchBisect where stability is monotone in load, in fewer points
+	// when consecutive variants saturate close to each other.
+	SearchFollow = "follow"
 )
 
 // Experiment is one validated experiment file: a network, its routing and
@@ -149,6 +161,8 @@ type Sweep struct {
 	Resolution int
 	// Tolerance is the stability tolerance (see Stable).
 	Tolerance float64
+	// Search is SearchBisect or SearchFollow.
+	Search string
 }
 
 // Hosts returns the number of hosts of the experiment's network.

@@ -1,0 +1,319 @@
+package experiments
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"netsim/fabric"
+	"netsim/internal/numfmt"
+)
+
+// followFile sweeps five buffer sizes whose saturation (variantSim)
+// moves a few steps from one to the next.
+const followFile = `name = "fw"
+seed = 5
+[topology]
+kind = "flatfly"
+dims = [2, 2]
+hosts_per_switch = 2
+[routing]
+algorithm = "dor"
+[flow_control]
+vls = 4
+buffer_flits = [16, 24, 32, 40, 48]
+[traffic]
+patterns = ["uniform", "complement", "transpose"]
+packet_flits = 8
+[sim]
+warmup = 100
+measure = 300
+[sweep]
+mode = "saturation"
+search = "follow"
+loads = [0.5]
+`
+
+// variantSim is a Simulator whose saturation depends on the pattern and
+// on the buffer: uniform 0.3 + buffer/1000, complement 0.6 − buffer/500,
+// transpose 1 (every load stable). It counts its simulations.
+type variantSim struct {
+	mu    sync.Mutex
+	calls map[string]int // per "buffer pattern load"
+	inner *fakeSim
+	// island, if set, makes the points it is true for stable whatever
+	// their load.
+	island func(buffer int, pattern string, load float64) bool
+}
+
+func newVariantSim(seed uint64) *variantSim {
+	return &variantSim{calls: map[string]int{}, inner: newFakeSim(seed, nil)}
+}
+
+func (v *variantSim) threshold(pattern string, buffer int) float64 {
+	switch pattern {
+	case "uniform":
+		return 0.3 + float64(buffer)/1000
+	case "complement":
+		return 0.6 - float64(buffer)/500
+	}
+	return 1
+}
+
+func (v *variantSim) run(ctx context.Context, c fabric.Config) (fabric.Stats, error) {
+	v.mu.Lock()
+	v.calls[fmt.Sprintf("%d %s %v", c.BufferFlits, c.Pattern.Name(), c.Load)]++
+	v.mu.Unlock()
+	thr := v.threshold(c.Pattern.Name(), c.BufferFlits)
+	if v.island != nil && v.island(c.BufferFlits, c.Pattern.Name(), c.Load) {
+		thr = 1
+	}
+	f := &fakeSim{thresholds: map[string]float64{c.Pattern.Name(): thr},
+		rng: v.inner.rng, seeds: map[string]uint64{}, calls: map[string]int{}}
+	v.inner.mu.Lock()
+	f.rng = v.inner.rng
+	v.inner.mu.Unlock()
+	return f.run(ctx, c)
+}
+
+// parseFollow returns the variants of followFile with the given search.
+func parseFollow(t *testing.T, search string) []*Experiment {
+	t.Helper()
+	exps, err := ParseFile("fw.toml", []byte(strings.Replace(followFile, `search = "follow"`, `search = "`+search+`"`, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exps
+}
+
+// satLines returns the saturation records of the JSON lines in text, one
+// per line as "variant pattern value".
+func satLines(t *testing.T, text string) []string {
+	t.Helper()
+	lines, _, err := ReadResults(strings.NewReader(text), "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range lines {
+		if l.Kind != KindSaturation {
+			continue
+		}
+		var v struct{ Saturation float64 }
+		if err := json.Unmarshal(l.Text, &v); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, l.Variant+" "+l.Pattern+" "+numfmt.Decimal(v.Saturation, -1))
+	}
+	return out
+}
+
+// TestFollowMatchesBisect: where stability is monotone, the follow search
+// finds what bisection finds, in fewer points, with output independent of
+// the number of jobs; the variants after the first start from the
+// previous one's result.
+func TestFollowMatchesBisect(t *testing.T) {
+	bisectSim := newVariantSim(1)
+	want, _, err := runLines(context.Background(), Runner{Jobs: 2, Simulate: bisectSim.run}, parseFollow(t, "bisect"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	followSim := newVariantSim(2)
+	got, _, err := runLines(context.Background(), Runner{Jobs: 1, Simulate: followSim.run}, parseFollow(t, "follow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, w := satLines(t, got), satLines(t, want); !slices.Equal(s, w) || len(s) != 15 {
+		t.Errorf("follow saturations:\n%s\nbisect:\n%s", strings.Join(s, "\n"), strings.Join(w, "\n"))
+	}
+	// The saturations themselves are the thresholds, rounded down to 1/128.
+	v := newVariantSim(0)
+	for _, line := range satLines(t, got) {
+		var variant, pattern string
+		fmt.Sscan(line, &variant, &pattern)
+		buffer := 0
+		fmt.Sscanf(variant, "flow_control.buffer_flits=%d", &buffer)
+		want := math.Floor(v.threshold(pattern, buffer)*128) / 128
+		if !strings.HasSuffix(line, " "+numfmt.Decimal(want, -1)) {
+			t.Errorf("%s: want saturation %v", line, want)
+		}
+	}
+	if b, f := len(bisectSim.calls), len(followSim.calls); f >= b*2/3 {
+		t.Errorf("follow simulated %d points, bisection %d: want at most two thirds", f, b)
+	}
+	// transpose: every variant after the first tests 128/128 only.
+	for _, buffer := range []int{24, 32, 40, 48} {
+		n := 0
+		for key := range followSim.calls {
+			if strings.HasPrefix(key, fmt.Sprintf("%d transpose ", buffer)) {
+				n++
+			}
+		}
+		if n != 2 { // the listed 0.5 and 1
+			t.Errorf("buffer %d transpose: %d points, want 2", buffer, n)
+		}
+	}
+	for _, jobs := range []int{2, 3, 16} {
+		again, _, err := runLines(context.Background(), Runner{Jobs: jobs, Simulate: newVariantSim(uint64(jobs)).run}, parseFollow(t, "follow"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again != got {
+			t.Errorf("-j %d output differs from -j 1", jobs)
+		}
+	}
+}
+
+// TestFollowUnitsAndShards: a pattern's searches in every variant are one
+// shard unit, so shards run whole chains and merge into the unsharded
+// run's results.
+func TestFollowUnitsAndShards(t *testing.T) {
+	exps := parseFollow(t, "follow")
+	units := map[string]map[int]bool{}
+	for _, task := range Plan(exps) {
+		if units[task.PatternName()] == nil {
+			units[task.PatternName()] = map[int]bool{}
+		}
+		units[task.PatternName()][task.Unit] = true
+	}
+	if len(units) != 3 || len(units["uniform"]) != 1 || len(units["complement"]) != 1 || units["uniform"][1] || !units["complement"][1] {
+		t.Errorf("units by pattern: %v, want one each, numbered 0, 1, 2", units)
+	}
+	want, _, err := runLines(context.Background(), Runner{Jobs: 2, Simulate: newVariantSim(1).run}, exps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []ResultLine
+	for i := range 2 {
+		_, fin, err := runLines(context.Background(), Runner{Jobs: 2, Simulate: newVariantSim(uint64(i)).run, Shard: Shard{i, 2}}, exps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines, _, err := ReadResults(strings.NewReader(fin), "shard")
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, lines...)
+	}
+	merged, rep, err := Merge(all, exps)
+	if err != nil || rep.Problems() {
+		t.Fatal(err, rep)
+	}
+	if got := string(bytesJoinLines(merged)); got != want {
+		t.Errorf("shards merged:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// bytesJoinLines joins lines with a newline after each.
+func bytesJoinLines(lines [][]byte) []byte {
+	var b []byte
+	for _, l := range lines {
+		b = append(append(b, l...), '\n')
+	}
+	return b
+}
+
+// TestFollowResume: an interrupted follow run resumed from its finished
+// lines gives the uninterrupted run's output, simulating no point twice.
+func TestFollowResume(t *testing.T) {
+	exps := parseFollow(t, "follow")
+	want, _, err := runLines(context.Background(), Runner{Jobs: 2, Simulate: newVariantSim(1).run}, exps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{3, 20} {
+		ctx, cancel := context.WithCancel(context.Background())
+		first := newVariantSim(uint64(k))
+		done := 0
+		var mu sync.Mutex
+		stopAfterK := func(ctx context.Context, c fabric.Config) (fabric.Stats, error) {
+			st, err := first.run(ctx, c)
+			mu.Lock()
+			if done++; done == k {
+				cancel()
+			}
+			mu.Unlock()
+			return st, err
+		}
+		_, fin1, err := runLines(ctx, Runner{Jobs: 2, Simulate: stopAfterK}, exps)
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("k=%d: interrupted run: %v", k, err)
+		}
+		lines, _, err := ReadResults(strings.NewReader(fin1), "first")
+		if err != nil {
+			t.Fatal(err)
+		}
+		store, err := NewStore(exps, lines)
+		if err != nil {
+			t.Fatal(err)
+		}
+		second := newVariantSim(uint64(k + 1))
+		got, _, err := runLines(context.Background(), Runner{Jobs: 2, Simulate: second.run, Resume: store}, exps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("k=%d: resumed output differs", k)
+		}
+		// A simulation cut short by the interruption is not in the
+		// finished lines and runs again; any other runs once.
+		for key, n := range second.calls {
+			if n != 1 || first.calls[key] > 1 {
+				t.Errorf("k=%d: %s simulated %d + %d times", k, key, first.calls[key], n)
+			}
+		}
+	}
+}
+
+func TestFollowSearchKey(t *testing.T) {
+	for _, tc := range []struct{ text, msg string }{
+		{"search = \"gallop\"", `[sweep] search: unknown value "gallop" (expected one of: bisect, follow)`},
+		{"search = 1", "[sweep] search: expected a string"},
+	} {
+		_, err := ParseFile("fw.toml", []byte(strings.Replace(followFile, `search = "follow"`, tc.text, 1)))
+		if err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%s: got %v, want %q", tc.text, err, tc.msg)
+		}
+	}
+	loads := strings.Replace(followFile, `mode = "saturation"`, `mode = "loads"`, 1)
+	if _, err := ParseFile("fw.toml", []byte(loads)); err == nil || !strings.Contains(err.Error(), `fw.toml:20: [sweep] search: only used with mode = "saturation"`) {
+		t.Errorf("search with mode = loads: got %v", err)
+	}
+}
+
+// TestSearchChangedOnResume: resuming results written by another search
+// that found another value (stability not monotone) is an error naming
+// the key, not a silent mix of the two.
+func TestSearchChangedOnResume(t *testing.T) {
+	sim := newVariantSim(1)
+	// Buffer 24, uniform: stable up to 0.324 and at 0.5, which bisection
+	// tests first and the follow search (from 0.316) never.
+	sim.island = func(buffer int, pattern string, load float64) bool {
+		return buffer == 24 && pattern == "uniform" && load == 0.5
+	}
+	follow := parseFollow(t, "follow")
+	_, fin, err := runLines(context.Background(), Runner{Jobs: 2, Simulate: sim.run}, follow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, _, err := ReadResults(strings.NewReader(fin), "first")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bisect := parseFollow(t, "bisect")
+	store, err := NewStore(bisect, lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = runLines(context.Background(), Runner{Jobs: 2, Simulate: sim.run, Resume: store}, bisect)
+	if err == nil || !strings.Contains(err.Error(), "fw [flow_control.buffer_flits=24], pattern uniform: the results resumed hold saturation 0.3203125, this run's bisect search found") {
+		t.Errorf("got %v", err)
+	}
+}
