@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -271,6 +272,32 @@ func (s *Store) take(e *Experiment, key string) (Record, bool) {
 	}
 	s.used[i] = true
 	return s.lines[i].record(e), true
+}
+
+// takeSearch returns the saturation result of e for pattern and the
+// points of the pattern the store holds for e, except those at the loads
+// skip (the listed loads, taken one by one), marking them used; ok is
+// false, and nothing is taken, when the store lacks the result.
+func (s *Store) takeSearch(e *Experiment, pattern string, skip []float64) (sat Record, points []Record, ok bool) {
+	if s == nil {
+		return Record{}, nil, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i, ok := s.byKey[e.saturationKey(pattern)]
+	if !ok || s.exps[variantID(s.lines[i].Experiment, s.lines[i].Variant)] != e {
+		return Record{}, nil, false
+	}
+	s.used[i] = true
+	for j := range s.lines {
+		l := &s.lines[j]
+		if (l.Kind == KindPoint || l.Kind == KindError) && l.Experiment == e.Name && l.Variant == e.Variant &&
+			l.Pattern == pattern && !slices.Contains(skip, l.Offered) {
+			s.used[j] = true
+			points = append(points, l.record(e))
+		}
+	}
+	return s.lines[i].record(e), points, true
 }
 
 // Unused returns the lines no run has taken, in order: results of other

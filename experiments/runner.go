@@ -29,8 +29,11 @@ type Runner struct {
 	// them all.
 	Shard Shard
 	// Resume holds the results of an earlier run: a point found there is
-	// not simulated again but emitted as it was (Record.Resumed), and a
-	// saturation search replays the loads it already tested.
+	// not simulated again but emitted as it was (Record.Resumed); a
+	// saturation search whose result is there is not run again (its
+	// result and the points of its pattern are emitted as they were,
+	// whatever search found them), and an unfinished one replays the
+	// loads it already tested.
 	Resume *Store
 	// Finished, if set, receives every record this run computes (not the
 	// resumed ones) as soon as it is known — a point or failed point when
@@ -294,6 +297,15 @@ func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) e
 // found, in steps of the resolution) a search from it.
 func (gr *group) runSearch(ctx context.Context, rn *run, hint int) error {
 	e := gr.exp
+	pattern := e.Traffic.Patterns[gr.pattern]
+	if sat, points, ok := rn.Resume.takeSearch(e, pattern, gr.loads); ok {
+		// Done before: its result and points stand as they are, whatever
+		// search found them.
+		gr.searched = points
+		gr.sat = &sat
+		rn.update(func(p *Progress) { p.Done += len(points); p.Resumed += len(points) })
+		return nil
+	}
 	res := e.Sweep.Resolution
 	search := func(stable func(int) (bool, error)) (int, error) { return bisect(res, stable) }
 	if hint >= 0 {
@@ -316,23 +328,12 @@ func (gr *group) runSearch(ctx context.Context, rn *run, hint int) error {
 	if err != nil {
 		return err
 	}
-	pattern := e.Traffic.Patterns[gr.pattern]
 	gr.sat = &Record{
 		Kind:       KindSaturation,
 		Experiment: e,
 		Pattern:    pattern,
 		Seed:       e.Seed,
 		Saturation: float64(k) / float64(res),
-	}
-	if old, ok := rn.Resume.take(e, e.saturationKey(pattern)); ok {
-		if old.Saturation != gr.sat.Saturation {
-			// Only a different search finds another value from the same
-			// points: [sweep] search changed since the results were written.
-			return fmt.Errorf("%s, pattern %s: the results resumed hold saturation %v, this run's %s search found %v (was [sweep] search changed? run into another directory)",
-				e.DisplayName(), pattern, old.Saturation, e.Sweep.Search, gr.sat.Saturation)
-		}
-		gr.sat.Resumed = true
-		return nil
 	}
 	return rn.finished(*gr.sat, func(*Progress) {})
 }

@@ -70,7 +70,7 @@ func TestSeed004Files(t *testing.T) {
 				}
 				search := SearchFollow
 				if topo == "dragonfly" || len(want) == 1 {
-					search = SearchBisect // (its run began before follow existed)
+					search = SearchBisect // (the G family is not monotone)
 				}
 				for _, e := range c.exps {
 					if e.Sweep.Search != search {
