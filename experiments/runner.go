@@ -51,8 +51,9 @@ type Progress struct {
 	Done int
 	// Total is Done plus the points still to come: every listed load
 	// and, for each saturation search not finished yet, the loads a
-	// bisection at its resolution tests (a load both listed and tested is
-	// counted once when its search ends). At the end Done equals Total.
+	// bisection at its resolution tests, or 4 for a search that follows
+	// the previous variant's (a load both listed and tested is counted
+	// once when its search ends). At the end Done equals Total.
 	Total int
 	// Resumed counts the points of Done taken from Runner.Resume.
 	Resumed int
@@ -174,6 +175,10 @@ func (rn *run) finished(rec Record, f func(*Progress)) error {
 // tests.
 func bisectLoads(resolution int) int { return bits.Len(uint(resolution)) }
 
+// followLoads estimates the loads a search from the previous variant's
+// result tests.
+const followLoads = 4
+
 // groups returns the work of the tasks of r's shard, by (experiment,
 // pattern) in order.
 func (r Runner) groups(exps []*Experiment) []*group {
@@ -203,6 +208,9 @@ func (r Runner) groups(exps []*Experiment) []*group {
 			chain := gr.exp.Name + keySep + gr.exp.Traffic.Patterns[gr.pattern]
 			if prev := chains[chain]; prev != nil {
 				prev.followed, gr.follows = gr, true
+				// A search from a guess a few steps off takes about 4
+				// points (see gallop).
+				gr.estimate -= bisectLoads(gr.exp.Sweep.Resolution) - min(followLoads, bisectLoads(gr.exp.Sweep.Resolution))
 			}
 			chains[chain] = gr
 		}
