@@ -87,9 +87,10 @@ type group struct {
 	sat      *Record   // the saturation result, if the search completed
 	pending  int
 	estimate int // the points counted for the group in Progress.Total
-	// follows is set when the search starts from the saturation found by
-	// the search of the previous variant's group (SearchFollow); that
-	// group runs this one's search after its own, and then is this one.
+	// follows is set when the search starts from the saturation the
+	// previous variant's search found for the pattern (SearchFollow);
+	// followed is the search that starts from this one's, run next by the
+	// same task.
 	follows  bool
 	followed *group
 	index    int // in the run's groups
