@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"netsim/fabric"
 	"netsim/internal/numfmt"
@@ -42,18 +44,19 @@ loads = [0.5]
 
 // variantSim is a Simulator whose saturation depends on the pattern and
 // on the buffer: uniform 0.3 + buffer/1000, complement 0.6 − buffer/500,
-// transpose 1 (every load stable). It counts its simulations.
+// transpose 1 (every load stable). It sleeps a random time, as fakeSim,
+// and counts its simulations.
 type variantSim struct {
 	mu    sync.Mutex
 	calls map[string]int // per "buffer pattern load"
-	inner *fakeSim
+	rng   *rand.Rand
 	// island, if set, makes the points it is true for stable whatever
 	// their load.
 	island func(buffer int, pattern string, load float64) bool
 }
 
 func newVariantSim(seed uint64) *variantSim {
-	return &variantSim{calls: map[string]int{}, inner: newFakeSim(seed, nil)}
+	return &variantSim{calls: map[string]int{}, rng: rand.New(rand.NewPCG(seed, 2))}
 }
 
 func (v *variantSim) threshold(pattern string, buffer int) float64 {
@@ -67,19 +70,24 @@ func (v *variantSim) threshold(pattern string, buffer int) float64 {
 }
 
 func (v *variantSim) run(ctx context.Context, c fabric.Config) (fabric.Stats, error) {
-	v.mu.Lock()
-	v.calls[fmt.Sprintf("%d %s %v", c.BufferFlits, c.Pattern.Name(), c.Load)]++
-	v.mu.Unlock()
 	thr := v.threshold(c.Pattern.Name(), c.BufferFlits)
 	if v.island != nil && v.island(c.BufferFlits, c.Pattern.Name(), c.Load) {
 		thr = 1
 	}
-	f := &fakeSim{thresholds: map[string]float64{c.Pattern.Name(): thr},
-		rng: v.inner.rng, seeds: map[string]uint64{}, calls: map[string]int{}}
-	v.inner.mu.Lock()
-	f.rng = v.inner.rng
-	v.inner.mu.Unlock()
-	return f.run(ctx, c)
+	v.mu.Lock()
+	v.calls[fmt.Sprintf("%d %s %v", c.BufferFlits, c.Pattern.Name(), c.Load)]++
+	sleep := time.Duration(v.rng.IntN(500)) * time.Microsecond
+	v.mu.Unlock()
+	select {
+	case <-time.After(sleep):
+	case <-ctx.Done():
+		return fabric.Stats{}, ctx.Err()
+	}
+	s := fabric.Stats{Offered: c.Load, Generated: c.Load, Accepted: min(c.Load, thr), HopsAvg: 1, LatencyAvg: 10 + c.Load}
+	if c.Load > thr {
+		s.QueueEnd = int64(c.Load * float64(c.Measure) * float64(len(c.Net.Hosts)))
+	}
+	return s, nil
 }
 
 // parseFollow returns the variants of followFile with the given search.
