@@ -37,39 +37,44 @@ func bisectIn(lo, hi int, stable func(k int) (bool, error)) (int, error) {
 // and k+1 was tested unstable (or k is the resolution).
 func gallop(resolution, hint int, stable func(k int) (bool, error)) (int, error) {
 	h := min(max(hint, 1), resolution)
-	ok, err := stable(h)
+	up, err := stable(h)
 	if err != nil {
 		return 0, err
 	}
 	lo, hi := 0, resolution // stable(lo) holds (or lo is 0); the answer is ≤ hi
-	if ok {
+	if up {
 		lo = h
-		for off := 1; lo < hi; off = 2*off + 1 {
-			k := min(h+off, hi)
-			ok, err := stable(k)
-			if err != nil {
-				return 0, err
-			}
-			if !ok {
-				hi = k - 1
-				break
-			}
-			lo = k
-		}
 	} else {
 		hi = h - 1
-		for off := 1; lo < hi; off = 2*off + 1 {
-			k := max(h-off, lo+1)
-			ok, err := stable(k)
-			if err != nil {
-				return 0, err
-			}
-			if ok {
-				lo = k
-				break
-			}
+	}
+	// Move away from h, up if it was stable, until a verdict turns.
+	for off := 1; lo < hi; off = 2*off + 1 {
+		k := h - off
+		if up {
+			k = h + off
+		}
+		k = min(max(k, lo+1), hi)
+		ok, err := stable(k)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			lo = k
+		} else {
 			hi = k - 1
+		}
+		if ok != up {
+			break
 		}
 	}
 	return bisectIn(lo, hi, stable)
+}
+
+// search returns the largest stable k in [0, resolution] by bisect, or by
+// gallop from hint if hint ≥ 0.
+func search(resolution, hint int, stable func(k int) (bool, error)) (int, error) {
+	if hint < 0 {
+		return bisect(resolution, stable)
+	}
+	return gallop(resolution, hint, stable)
 }

@@ -61,6 +61,13 @@ func (e *Experiment) saturationKey(pattern string) string {
 	return strings.Join([]string{e.Name, e.Variant, pattern, fmt.Sprintf("saturation 1/%d", e.Sweep.Resolution)}, keySep)
 }
 
+// followChain identifies the chain of saturation searches of pattern
+// index pattern in the variants of e's file under SearchFollow (variants
+// share their file's name, which no other file of a run has).
+func (e *Experiment) followChain(pattern int) string {
+	return e.Name + keySep + e.Traffic.Patterns[pattern]
+}
+
 // ebbKey returns the identity of the exchange result of e for the
 // exchange pattern kind pattern: "EXPERIMENT|VARIANT|PATTERN|ebb".
 func (e *Experiment) ebbKey(pattern string) string {

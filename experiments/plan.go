@@ -63,26 +63,28 @@ func Plan(exps []*Experiment) []Task {
 		}
 		search := e.Sweep.Mode == ModeSaturation
 		for p := range e.Traffic.Patterns {
-			u, next := unit, unit+1
-			if search && e.Sweep.Search == SearchFollow {
-				chain := e.Name + keySep + e.Traffic.Patterns[p]
-				if cu, ok := chains[chain]; ok {
-					u, next = cu, unit
-				} else {
-					chains[chain] = u
+			if !search {
+				for _, l := range e.Sweep.Loads {
+					tasks = append(tasks, Task{Experiment: e, Pattern: p, Load: l, Unit: unit})
+					unit++
 				}
+				continue
+			}
+			u := unit
+			if e.Sweep.Search == SearchFollow {
+				if cu, ok := chains[e.followChain(p)]; ok {
+					u = cu
+				} else {
+					chains[e.followChain(p)] = u
+				}
+			}
+			if u == unit {
+				unit++
 			}
 			for _, l := range e.Sweep.Loads {
 				tasks = append(tasks, Task{Experiment: e, Pattern: p, Load: l, Unit: u})
-				if !search {
-					u++
-					next = u
-				}
 			}
-			if search {
-				tasks = append(tasks, Task{Experiment: e, Pattern: p, Search: true, Unit: u})
-			}
-			unit = next
+			tasks = append(tasks, Task{Experiment: e, Pattern: p, Search: true, Unit: u})
 		}
 	}
 	return tasks

@@ -206,12 +206,13 @@ func (r Runner) groups(exps []*Experiment) []*group {
 	chains := map[string]*group{} // SearchFollow: the last search of a file's pattern
 	for _, gr := range out {
 		if gr.search && gr.exp.Sweep.Search == SearchFollow {
-			chain := gr.exp.Name + keySep + gr.exp.Traffic.Patterns[gr.pattern]
+			chain := gr.exp.followChain(gr.pattern)
 			if prev := chains[chain]; prev != nil {
 				prev.followed, gr.follows = gr, true
 				// A search from a guess a few steps off takes about 4
 				// points (see gallop).
-				gr.estimate -= bisectLoads(gr.exp.Sweep.Resolution) - min(followLoads, bisectLoads(gr.exp.Sweep.Resolution))
+				b := bisectLoads(gr.exp.Sweep.Resolution)
+				gr.estimate -= b - min(followLoads, b)
 			}
 			chains[chain] = gr
 		}
@@ -316,11 +317,7 @@ func (gr *group) runSearch(ctx context.Context, rn *run, hint int) error {
 		return nil
 	}
 	res := e.Sweep.Resolution
-	search := func(stable func(int) (bool, error)) (int, error) { return bisect(res, stable) }
-	if hint >= 0 {
-		search = func(stable func(int) (bool, error)) (int, error) { return gallop(res, hint, stable) }
-	}
-	k, err := search(func(k int) (bool, error) {
+	k, err := search(res, hint, func(k int) (bool, error) {
 		rec, err := gr.point(ctx, rn, float64(k)/float64(res))
 		if err != nil {
 			return false, err
