@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -343,5 +345,41 @@ func TestRunDoubleDash(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), `"experiment":"xbar"`) {
 		t.Fatalf("the file after -- was not run: %q", out.String())
+	}
+}
+
+// TestRunFollowSearch runs a file sweeping the buffer with [sweep] search
+// = "follow" and with bisection: the same saturation values, the
+// variants after the first in fewer points.
+func TestRunFollowSearch(t *testing.T) {
+	dir := t.TempDir()
+	base := strings.Replace(small, "resolution = 8", "resolution = 32", 1)
+	base = strings.Replace(base, "[traffic]", "[flow_control]\nbuffer_flits = [16, 24, 32]\n[traffic]", 1)
+	sats := map[string][]string{}
+	points := map[string]int{}
+	for _, search := range []string{"bisect", "follow"} {
+		file := writeFile(t, dir, search+".toml", base+"search = \""+search+"\"\n")
+		code, out, errs := netsim(t, "run", "--json", "-j", "2", file)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", search, code, errs)
+		}
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(l), &m); err != nil {
+				t.Fatal(err)
+			}
+			switch m["kind"] {
+			case "saturation":
+				sats[search] = append(sats[search], fmt.Sprint(m["variant"], " ", m["pattern"], " ", m["saturation"]))
+			case "point":
+				points[search]++
+			}
+		}
+	}
+	if !slices.Equal(sats["follow"], sats["bisect"]) || len(sats["follow"]) != 6 {
+		t.Errorf("saturations with follow:\n%s\nwith bisect:\n%s", strings.Join(sats["follow"], "\n"), strings.Join(sats["bisect"], "\n"))
+	}
+	if points["follow"] >= points["bisect"] {
+		t.Errorf("follow simulated %d points, bisect %d", points["follow"], points["bisect"])
 	}
 }
