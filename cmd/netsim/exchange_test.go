@@ -54,7 +54,7 @@ func TestRunExchange(t *testing.T) {
 		t.Errorf("text output (exit %d): %q", code, out)
 	}
 	code, out, _ = netsim(t, "validate", f)
-	if code != exitOK || !strings.HasSuffix(strings.TrimSpace(out), "ok (0 points, 1 exchanges)") {
+	if code != exitOK || !strings.HasSuffix(strings.TrimSpace(out), "ok (1 exchange)") {
 		t.Errorf("validate (exit %d): %q", code, out)
 	}
 	code, out, _ = netsim(t, "run", "--dry-run", f)

@@ -157,6 +157,7 @@ func TestValidate(t *testing.T) {
 	bad := writeFile(t, dir, "bad.toml", strings.Replace(xsweep, `["dor", "distance"]`, `["dor", "valiant"]`, 1))
 	badBase := writeFile(t, dir, "badbase.toml", "include = [\"base.toml\"]\n[routing]\nalgorithm = \"dor\"\n[traffic]\npattern = \"uniform\"\n[flow_control]\nvls = 0\n")
 	dup := writeFile(t, dir, "dup.toml", xsweep)
+	search := writeFile(t, dir, "search.toml", "include = [\"base.toml\"]\n[routing]\nalgorithm = \"dor\"\n[traffic]\npattern = \"uniform\"\n[sweep]\nmode = \"saturation\"\n")
 	tests := []struct {
 		name   string
 		args   []string
@@ -165,7 +166,8 @@ func TestValidate(t *testing.T) {
 		stderr []string
 	}{
 		{"good files", []string{good, incl}, exitOK,
-			[]string{good + ": ok (16 points, 4 variants)", incl + ": ok (2 points)"}, nil},
+			[]string{good + ": ok (8 points, 8 saturation searches, 4 variants)", incl + ": ok (2 points)"}, nil},
+		{"a search is not a point", []string{search}, exitOK, []string{search + ": ok (1 saturation search)\n"}, nil},
 		{"a bad sweep value", []string{good, bad}, exitUsage, []string{good + ": ok"},
 			[]string{bad + `:7: [routing] algorithm: sweep value 2 (valiant): unknown routing "valiant" for topology crossbar`}},
 		{"a bad value over an included one", []string{badBase}, exitUsage, nil,

@@ -71,8 +71,8 @@ interrupted (Ctrl-C keeps the finished points in results.jsonl).
 const validateUsage = `netsim validate FILE.toml ...
 
 Reads, checks and builds each experiment file as netsim run would, without
-simulating, and prints "FILE: ok (N points)" (the lines --dry-run lists)
-or every problem as FILE:LINE: [section] key: what is wrong (expected ...).
+simulating, and prints "FILE: ok (N points, M saturation searches)" (the
+lines --dry-run lists, by kind; a search tests several loads) or every problem as FILE:LINE: [section] key: what is wrong (expected ...).
 Exits with status 2 if any file has a problem.
 `
 

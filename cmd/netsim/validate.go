@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"netsim/experiments"
 )
@@ -12,8 +13,8 @@ import (
 // validateCommand implements netsim validate: every file is read, checked
 // and built as netsim run would (network, routing, patterns, flow
 // control), nothing is simulated. It prints "FILE: ok (N points)" for a
-// good file, counting the lines --dry-run would list, or the file's
-// problems; the status is 2 if any file has one.
+// good file (see planCounts), or the file's problems; the status is 2 if
+// any file has one.
 func validateCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("netsim validate", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -39,19 +40,52 @@ func validateCommand(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		all = append(all, exps...)
-		n := exchanges(exps)
-		msg := fmt.Sprintf("%s: ok (%d points", file, len(experiments.Plan(exps))-n)
-		if n > 0 {
-			msg += fmt.Sprintf(", %d exchanges", n)
-		}
+		parts := planCounts(experiments.Plan(exps))
 		if len(exps) > 1 {
-			msg += fmt.Sprintf(", %d variants", len(exps))
+			parts = append(parts, fmt.Sprintf("%d variants", len(exps)))
 		}
-		fmt.Fprintln(stdout, msg+")")
+		fmt.Fprintf(stdout, "%s: ok (%s)\n", file, strings.Join(parts, ", "))
 	}
 	if err := experiments.UniqueNames(all); err != nil {
 		fmt.Fprintln(stderr, err)
 		code = exitUsage
 	}
 	return code
+}
+
+// planCounts counts the lines --dry-run would list for tasks, by kind:
+// "N points" (listed loads), "N saturation searches" (each tests several
+// loads, how many depends on the results) and "N exchanges", leaving out
+// the kinds with none ("0 points" when there is nothing at all).
+func planCounts(tasks []experiments.Task) []string {
+	var points, searches, exchanges int
+	for _, t := range tasks {
+		switch {
+		case t.Exchange:
+			exchanges++
+		case t.Search:
+			searches++
+		default:
+			points++
+		}
+	}
+	var parts []string
+	if points > 0 || searches == 0 && exchanges == 0 {
+		parts = append(parts, plural(points, "point", "points"))
+	}
+	if searches > 0 {
+		parts = append(parts, plural(searches, "saturation search", "saturation searches"))
+	}
+	if exchanges > 0 {
+		parts = append(parts, plural(exchanges, "exchange", "exchanges"))
+	}
+	return parts
+}
+
+// plural returns n followed by one or many, as n asks.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
