@@ -83,6 +83,7 @@ func BenchmarkSeed004(b *testing.B) {
 		{"flatfly", "dor", "uniform", 0.75},
 		{"flatfly", "distance+4", "uniform", 0.5},
 		{"dragonfly", "static", "uniform", 0.5},
+		{"dragonfly", "distance+3", "uniform", 0.5},
 		{"dragonfly", "static", "reverse", 0.47},
 		{"dragonfly", "G", "uniform", 0.5},
 		{"dragonfly", "GSID", "uniform", 0.5},

@@ -265,25 +265,28 @@ func (r *distance) Route(sw, inPort, inVL, sl int, dlid int32, out []Candidate) 
 	// Distances are symmetric, so the destination's row holds the distance
 	// from every neighbour in one place.
 	row := r.dist[int(dsw)*int(r.n) : int(dsw+1)*int(r.n)]
-	d := row[sw]
-	budget := r.outVL(inVL)
+	d := int(row[sw])
+	// Links are symmetric (Network.Validate), so a neighbour is one hop
+	// nearer, as far, or one hop farther: prio[d−dp+1] is the priority of
+	// a neighbour at distance dp, 0 when it is no candidate. A table
+	// lookup, not a branch per class: the classes of the neighbours come
+	// in no order a branch predictor can learn.
+	budget := int(r.outVL(inVL))
+	var prio [3]Priority
+	prio[2] = High
+	if d <= budget {
+		prio[1] = Medium
+	}
+	if r.deflect && d+1 <= budget {
+		prio[0] = Low
+	}
 	for g := r.nbrStart[sw]; g < r.nbrStart[sw+1]; g++ {
-		dp := row[r.nbrSw[g]]
-		var prio Priority
-		switch {
-		case dp < d:
-			prio = High
-		case int32(dp) > budget:
-			continue
-		case dp == d:
-			prio = Medium
-		case r.deflect:
-			prio = Low
-		default:
+		pr := prio[d+1-int(row[r.nbrSw[g]])]
+		if pr == 0 {
 			continue
 		}
 		for _, p := range r.ports[r.grpStart[g]:r.grpStart[g+1]] {
-			out = append(out, Candidate{Port: p, Priority: prio})
+			out = append(out, Candidate{Port: p, Priority: pr})
 		}
 	}
 	return out
