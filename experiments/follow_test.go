@@ -370,3 +370,40 @@ func TestResumedSearchesStand(t *testing.T) {
 		t.Errorf("buffer 32 uniform did not start from 0.5: %v", part.calls)
 	}
 }
+
+// TestFollowEstimate: before any point ends, the progress total counts a
+// bisection's loads for the first search of a chain and followLoads for
+// each search that follows, at any resolution; bisect counts bisectLoads
+// for every search.
+func TestFollowEstimate(t *testing.T) {
+	for _, tc := range []struct {
+		search           string
+		resolution, want int
+	}{
+		// 3 patterns × (5 listed loads + the searches of 5 variants).
+		{"follow", 128, 3 * (5 + 8 + 4*5)},
+		{"follow", 32, 3 * (5 + 6 + 4*3)},
+		{"follow", 4, 3 * (5 + 3 + 4*2)},
+		{"bisect", 128, 3 * (5 + 5*8)},
+	} {
+		t.Run(fmt.Sprintf("%s/%d", tc.search, tc.resolution), func(t *testing.T) {
+			text := strings.Replace(followFile, `search = "follow"`, fmt.Sprintf("search = %q\nresolution = %d", tc.search, tc.resolution), 1)
+			exps, err := ParseFile("fw.toml", []byte(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			first := -1
+			r := Runner{Jobs: 1, Simulate: newVariantSim(1).run, Progress: func(p Progress) {
+				if first < 0 {
+					first = p.Total
+				}
+			}}
+			if _, _, err := runLines(context.Background(), r, exps); err != nil {
+				t.Fatal(err)
+			}
+			if first != tc.want {
+				t.Errorf("first progress total %d, want %d", first, tc.want)
+			}
+		})
+	}
+}

@@ -176,9 +176,12 @@ func (rn *run) finished(rec Record, f func(*Progress)) error {
 // tests.
 func bisectLoads(resolution int) int { return bits.Len(uint(resolution)) }
 
-// followLoads estimates the loads a search from the previous variant's
-// result tests.
-const followLoads = 4
+// followLoads estimates the loads a search at resolution tests when it
+// starts from the previous variant's result (see gallop): about two fewer
+// than a bisection, which tests bisectLoads − 1 on average. On the scaled
+// seed-004 files (1/32) the follow searches took 2.8–3.5 points; replayed
+// on their values at 1/128 (each k/32 as 4k to 4k+3), 5.1.
+func followLoads(resolution int) int { return max(bisectLoads(resolution)-3, 2) }
 
 // groups returns the work of the tasks of r's shard, by (experiment,
 // pattern) in order.
@@ -209,10 +212,8 @@ func (r Runner) groups(exps []*Experiment) []*group {
 			chain := gr.exp.followChain(gr.pattern)
 			if prev := chains[chain]; prev != nil {
 				prev.followed, gr.follows = gr, true
-				// A search from a guess a few steps off takes about 4
-				// points (see gallop).
 				b := bisectLoads(gr.exp.Sweep.Resolution)
-				gr.estimate -= b - min(followLoads, b)
+				gr.estimate -= b - min(followLoads(gr.exp.Sweep.Resolution), b)
 			}
 			chains[chain] = gr
 		}
