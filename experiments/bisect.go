@@ -5,25 +5,39 @@ package experiments
 // to the saturation point, false beyond; k = 0 counts as stable). It
 // calls stable about log2(resolution) times and stops at the first error.
 func bisect(resolution int, stable func(k int) (bool, error)) (int, error) {
-	return bisectIn(0, resolution, stable)
+	b := bracket{lo: 0, hi: resolution, stable: stable}
+	return b.bisect()
 }
 
-// bisectIn is bisect knowing that the answer is in [lo, hi]: stable(lo)
+// bracket is a search's interval [lo, hi] holding the answer: stable(lo)
 // holds (or lo is 0) and stable(hi+1) does not (or hi is the resolution).
-func bisectIn(lo, hi int, stable func(k int) (bool, error)) (int, error) {
-	for lo < hi {
-		mid := lo + (hi-lo+1)/2
-		ok, err := stable(mid)
-		if err != nil {
+type bracket struct {
+	lo, hi int
+	stable func(k int) (bool, error)
+}
+
+// bisect returns the answer, bisecting the bracket.
+func (b *bracket) bisect() (int, error) {
+	for b.lo < b.hi {
+		if _, err := b.test(b.lo + (b.hi-b.lo+1)/2); err != nil {
 			return 0, err
 		}
-		if ok {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
 	}
-	return lo, nil
+	return b.lo, nil
+}
+
+// test tests load k, lo < k ≤ hi, and narrows the bracket by its verdict.
+func (b *bracket) test(k int) (bool, error) {
+	ok, err := b.stable(k)
+	if err != nil {
+		return false, err
+	}
+	if ok {
+		b.lo = k
+	} else {
+		b.hi = k - 1
+	}
+	return ok, nil
 }
 
 // gallop returns what bisect returns for a monotone stable, starting from
@@ -37,37 +51,26 @@ func bisectIn(lo, hi int, stable func(k int) (bool, error)) (int, error) {
 // and k+1 was tested unstable (or k is the resolution).
 func gallop(resolution, hint int, stable func(k int) (bool, error)) (int, error) {
 	h := min(max(hint, 1), resolution)
-	up, err := stable(h)
+	b := bracket{lo: 0, hi: resolution, stable: stable}
+	up, err := b.test(h)
 	if err != nil {
 		return 0, err
 	}
-	lo, hi := 0, resolution // stable(lo) holds (or lo is 0); the answer is ≤ hi
-	if up {
-		lo = h
-	} else {
-		hi = h - 1
-	}
 	// Move away from h, up if it was stable, until a verdict turns.
-	for off := 1; lo < hi; off = 2*off + 1 {
+	for off := 1; b.lo < b.hi; off = 2*off + 1 {
 		k := h - off
 		if up {
 			k = h + off
 		}
-		k = min(max(k, lo+1), hi)
-		ok, err := stable(k)
+		ok, err := b.test(min(max(k, b.lo+1), b.hi))
 		if err != nil {
 			return 0, err
-		}
-		if ok {
-			lo = k
-		} else {
-			hi = k - 1
 		}
 		if ok != up {
 			break
 		}
 	}
-	return bisectIn(lo, hi, stable)
+	return b.bisect()
 }
 
 // search returns the largest stable k in [0, resolution] by bisect, or by

@@ -72,10 +72,11 @@ func Plan(exps []*Experiment) []Task {
 			}
 			u := unit
 			if e.Sweep.Search == SearchFollow {
-				if cu, ok := chains[e.followChain(p)]; ok {
+				chain := e.followChain(p)
+				if cu, ok := chains[chain]; ok {
 					u = cu
 				} else {
-					chains[e.followChain(p)] = u
+					chains[chain] = u
 				}
 			}
 			if u == unit {

@@ -181,7 +181,11 @@ func bisectLoads(resolution int) int { return bits.Len(uint(resolution)) }
 // than a bisection, which tests bisectLoads − 1 on average. On the scaled
 // seed-004 files (1/32) the follow searches took 2.8–3.5 points; replayed
 // on their values at 1/128 (each k/32 as 4k to 4k+3), 5.1.
-func followLoads(resolution int) int { return max(bisectLoads(resolution)-3, 2) }
+// It is never more than bisectLoads.
+func followLoads(resolution int) int {
+	b := bisectLoads(resolution)
+	return min(b, max(b-3, 2))
+}
 
 // groups returns the work of the tasks of r's shard, by (experiment,
 // pattern) in order.
@@ -212,8 +216,8 @@ func (r Runner) groups(exps []*Experiment) []*group {
 			chain := gr.exp.followChain(gr.pattern)
 			if prev := chains[chain]; prev != nil {
 				prev.followed, gr.follows = gr, true
-				b := bisectLoads(gr.exp.Sweep.Resolution)
-				gr.estimate -= b - min(followLoads(gr.exp.Sweep.Resolution), b)
+				res := gr.exp.Sweep.Resolution
+				gr.estimate -= bisectLoads(res) - followLoads(res)
 			}
 			chains[chain] = gr
 		}
