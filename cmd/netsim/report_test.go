@@ -27,8 +27,8 @@ func TestTableCommand(t *testing.T) {
 
 | topology | routing | uniform | complement |
 |---|---|---:|---:|
-| flatfly 4x4 w1,1 c4 | distance+2 | 75.0 | — |
 | flatfly 4x4 w1,1 c4 | dor | 81.3 | 11.7 |
+| flatfly 4x4 w1,1 c4 | distance+2 | 75.0 | — |
 `
 	if code != exitOK || out != wantMD {
 		t.Errorf("exit %d, stdout:\n%s\nwant:\n%s", code, out, wantMD)
@@ -48,7 +48,7 @@ func TestTableCommand(t *testing.T) {
 	}
 
 	code, out, _ = netsim(t, "table", file, "--rows", "routing,vls", "--cols", "pattern", "--format", "csv")
-	if wantCSV := "routing,vls,uniform,complement\ndistance+2,4,75,\ndor,2,81.25,11.71875\n"; code != exitOK || out != wantCSV {
+	if wantCSV := "routing,vls,uniform,complement\ndor,2,81.25,11.71875\ndistance+2,4,75,\n"; code != exitOK || out != wantCSV {
 		t.Errorf("--rows routing,vls: exit %d\n%s\nwant\n%s", code, out, wantCSV)
 	}
 }

@@ -27,7 +27,9 @@ Exchange results ("kind":"ebb") give the average effective bisection
 bandwidth per pattern and dispersion, one column per host count; for one
 host count and several probabilities (seed 001's parameter study), one
 row per threshold and one column per probability. Rows and columns are
-sorted, so the output does not depend on line order.
+sorted (patterns, routings and topology families in seed 004's order,
+numbers by value, text in natural order), so the output does not depend
+on line order.
 
   --value V    what the cells hold: saturation, accepted, latency_avg,
                latency_p99, hops_avg, or for exchanges avg, min or max

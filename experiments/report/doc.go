@@ -13,6 +13,7 @@
 // pivots, and Figure.Write renders one as PNG or SVG with gonum.org/v1/plot.
 //
 // Everything is deterministic: rows and columns are sorted (traffic
-// patterns in seed 004's order, numbers by value, text in natural order),
-// whatever the order of the lines in the files.
+// patterns, routings and topology families in seed 004's order, numbers by
+// value, text in natural order), whatever the order of the lines in the
+// files.
 package report

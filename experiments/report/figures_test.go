@@ -59,10 +59,10 @@ func TestFiguresByRouting(t *testing.T) {
 	}
 
 	tp := figureByName(t, figs, "throughput-flatfly_4x4_w1_1_c4-uniform")
-	if !slices.Equal(tp.Entries, []string{"ador", "dor", "ideal (y = x)"}) {
+	if !slices.Equal(tp.Entries, []string{"dor", "ador", "ideal (y = x)"}) {
 		t.Errorf("throughput legend %q", tp.Entries)
 	}
-	if len(tp.Series) != 2 || !slices.Equal(tp.Series[1].X, []float64{0.1, 0.5, 1}) || !slices.Equal(tp.Series[1].Y, []float64{0.1, 0.4912, 0.62}) {
+	if len(tp.Series) != 2 || !slices.Equal(tp.Series[0].X, []float64{0.1, 0.5, 1}) || !slices.Equal(tp.Series[0].Y, []float64{0.1, 0.4912, 0.62}) {
 		t.Errorf("throughput series %+v", tp.Series)
 	}
 	if tp.Plot.X.Label.Text != "offered load (flits/host/cycle)" || tp.Plot.Y.Label.Text != "accepted (flits/host/cycle)" {
@@ -76,14 +76,14 @@ func TestFiguresByRouting(t *testing.T) {
 	}
 
 	lat := figureByName(t, figs, "latency-flatfly_4x4_w1_1_c4-uniform")
-	if got := seriesNames(lat); !slices.Equal(got, []string{"ador avg", "ador p99", "dor avg", "dor p99"}) {
+	if got := seriesNames(lat); !slices.Equal(got, []string{"dor avg", "dor p99", "ador avg", "ador p99"}) {
 		t.Errorf("latency series %q", got)
 	}
 	// The point without delivered packets (latency null) is left out.
-	if !slices.Equal(lat.Series[2].X, []float64{0.1, 0.5}) || !slices.Equal(lat.Series[2].Y, []float64{20, 40.25}) {
-		t.Errorf("dor avg %+v", lat.Series[2])
+	if !slices.Equal(lat.Series[0].X, []float64{0.1, 0.5}) || !slices.Equal(lat.Series[0].Y, []float64{20, 40.25}) {
+		t.Errorf("dor avg %+v", lat.Series[0])
 	}
-	if !slices.Equal(lat.Entries, []string{"ador", "dor", "solid: average", "dashed: 99th percentile"}) {
+	if !slices.Equal(lat.Entries, []string{"dor", "ador", "solid: average", "dashed: 99th percentile"}) {
 		t.Errorf("latency legend %q", lat.Entries)
 	}
 	if _, ok := lat.Plot.Y.Scale.(plot.LogScale); !ok || lat.Plot.Y.Label.Text != "latency (cycles)" {
@@ -91,15 +91,15 @@ func TestFiguresByRouting(t *testing.T) {
 	}
 
 	sat := figureByName(t, figs, "saturation-flatfly_4x4_w1_1_c4")
-	if !slices.Equal(sat.Entries, []string{"ador", "dor"}) || sat.Plot.Y.Label.Text != "saturation (% of link bandwidth)" {
+	if !slices.Equal(sat.Entries, []string{"dor", "ador"}) || sat.Plot.Y.Label.Text != "saturation (% of link bandwidth)" {
 		t.Errorf("saturation legend %q, y label %q", sat.Entries, sat.Plot.Y.Label.Text)
 	}
 	// Groups are the patterns measured on the topology, in seed order.
-	dor := sat.Series[1]
+	dor := sat.Series[0]
 	if !slices.Equal(dor.X, []float64{0, 1, 2, 3, 4, 5}) || dor.Y[0] != 81.25 || dor.Y[5] != 100*3.0/128 {
 		t.Errorf("dor bars %+v", dor)
 	}
-	if ador := sat.Series[0]; !slices.Equal(ador.X, []float64{0, 1}) || !slices.Equal(ador.Y, []float64{75, 50}) {
+	if ador := sat.Series[1]; !slices.Equal(ador.X, []float64{0, 1}) || !slices.Equal(ador.Y, []float64{75, 50}) {
 		t.Errorf("ador bars %+v", ador)
 	}
 	if sat.Plot.X.Max != 5.5 {

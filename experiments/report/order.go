@@ -7,8 +7,10 @@ import (
 )
 
 // compareValues orders two values of the field key: traffic patterns in
-// seed 004's order, dispersions in seed 001's (static, random, adaptive,
-// probing), numbers by value, other text in natural order (digit
+// seed 004's order, routings in the order of its §3 (see routingRank),
+// topologies by family in the order of its §1 (see topologyRank),
+// dispersions in seed 001's (static, random, adaptive, probing), numbers
+// by value, other text in natural order (digit
 // runs by value, so "flatfly 4x4" comes before "flatfly 16x16"; letters
 // regardless of case first, so "D" < "distance" < "G"). The empty value (a
 // missing field) comes first.
@@ -27,6 +29,18 @@ func compareValues(key, a, b string) int {
 	}
 	if key == "dispersion" {
 		ia, ib := dispersionRank(a), dispersionRank(b)
+		if ia != ib {
+			return cmp.Compare(ia, ib)
+		}
+	}
+	if key == "routing" {
+		ia, ib := routingRank(a), routingRank(b)
+		if ia != ib {
+			return cmp.Compare(ia, ib)
+		}
+	}
+	if key == "topology" {
+		ia, ib := topologyRank(a), topologyRank(b)
 		if ia != ib {
 			return cmp.Compare(ia, ib)
 		}
@@ -77,6 +91,94 @@ func dispersionRank(d string) int {
 		return 3
 	}
 	return 4
+}
+
+// routingRank is a routing's position in the order seed 004 §3 presents
+// them: the DOR family (the torus's and FlatFly's dor, then mixed, twisted,
+// and the ADOR variants), the hypercube's turn models, the Dragonfly's
+// static routing and letter combinations, then the Distance Based family
+// (distance and distance+E, then deflection+E; E in natural order). Any
+// other routing ranks after these, in natural order.
+func routingRank(r string) int {
+	switch r {
+	case "dor":
+		return 0
+	case "mixed-dor":
+		return 1
+	case "twisted-dor":
+		return 2
+	case "twisted-mixed-dor":
+		return 3
+	case "ador":
+		return 4
+	case "mixed-ador":
+		return 5
+	case "twisted-ador":
+		return 6
+	case "twisted-mixed-ador":
+		return 7
+	case "negative-first":
+		return 8
+	case "abo-negative-first":
+		return 9
+	case "abo-positive-last":
+		return 10
+	case "static":
+		return 11
+	case "S":
+		return 12
+	case "D":
+		return 13
+	case "SD":
+		return 14
+	case "G":
+		return 15
+	case "GS":
+		return 16
+	case "GI":
+		return 17
+	case "GD":
+		return 18
+	case "GSI":
+		return 19
+	case "GID":
+		return 20
+	case "GSD":
+		return 21
+	case "GSID":
+		return 22
+	}
+	switch {
+	case r == "distance" || strings.HasPrefix(r, "distance+"):
+		return 23
+	case strings.HasPrefix(r, "deflection+"):
+		return 24
+	}
+	return 25
+}
+
+// topologyRank is the position of a topology label's family (its first
+// word) in the order of seed 004 §1: torus, flatfly, hypercube, dragonfly,
+// slimfly, then products (SF×FF); any other family ranks after these, in
+// natural order.
+func topologyRank(t string) int {
+	family, _, _ := strings.Cut(t, " ")
+	family, _, _ = strings.Cut(family, "[")
+	switch family {
+	case "torus":
+		return 0
+	case "flatfly":
+		return 1
+	case "hypercube":
+		return 2
+	case "dragonfly":
+		return 3
+	case "slimfly":
+		return 4
+	case "product":
+		return 5
+	}
+	return 6
 }
 
 // naturalCompare compares text with runs of digits compared by value and

@@ -31,13 +31,13 @@ func TestPivotSaturationSeedLayout(t *testing.T) {
 
 | topology | routing | uniform | complement | reverse | rotation | shuffle | transpose | neighbor | randperm |
 |---|---|---:|---:|---:|---:|---:|---:|---:|---:|
-| flatfly 4x4 w1,1 c4 | ador | 75.0 | 50.0 | — | — | — | — | — | — |
 | flatfly 4x4 w1,1 c4 | dor | 81.3 | 11.7 | 1.6 | 12.5 | 7.8 | 2.3 | — | — |
+| flatfly 4x4 w1,1 c4 | ador | 75.0 | 50.0 | — | — | — | — | — | — |
 | flatfly 16x16 w1,1 c4 | dor | 50.0 | — | — | — | — | — | 12.5 | 25.0 |
 `
 	wantCSV := `topology,routing,uniform,complement,reverse,rotation,shuffle,transpose,neighbor,randperm
-"flatfly 4x4 w1,1 c4",ador,75,50,,,,,,
 "flatfly 4x4 w1,1 c4",dor,81.25,11.71875,1.5625,12.5,7.8125,2.34375,,
+"flatfly 4x4 w1,1 c4",ador,75,50,,,,,,
 "flatfly 16x16 w1,1 c4",dor,50,,,,,,12.5,25
 `
 	if md != wantMD {
@@ -59,17 +59,17 @@ func TestPivotPoints(t *testing.T) {
 
 | topology | routing | pattern | 0.1 | 0.25 | 0.5 | 1 |
 |---|---|---|---:|---:|---:|---:|
-| flatfly 4x4 w1,1 c4 | ador | uniform | — | 0.2500 | — | — |
 | flatfly 4x4 w1,1 c4 | dor | uniform | 0.1000 | — | 0.4912 | 0.6200 |
 | flatfly 4x4 w1,1 c4 | dor | complement | 0.0999 | — | 0.2500 | — |
+| flatfly 4x4 w1,1 c4 | ador | uniform | — | 0.2500 | — | — |
 `
 	if md != wantMD {
 		t.Errorf("markdown:\n%s\nwant:\n%s", md, wantMD)
 	}
 	wantCSV := "topology,routing,pattern,0.1,0.25,0.5,1\n" +
-		`"flatfly 4x4 w1,1 c4",ador,uniform,,0.25,,` + "\n" +
 		`"flatfly 4x4 w1,1 c4",dor,uniform,0.1,,0.4912,0.62` + "\n" +
-		`"flatfly 4x4 w1,1 c4",dor,complement,0.0999,,0.25,` + "\n"
+		`"flatfly 4x4 w1,1 c4",dor,complement,0.0999,,0.25,` + "\n" +
+		`"flatfly 4x4 w1,1 c4",ador,uniform,,0.25,,` + "\n"
 	if csv != wantCSV {
 		t.Errorf("CSV:\n%s\nwant:\n%s", csv, wantCSV)
 	}
@@ -82,19 +82,19 @@ func TestPivotPoints(t *testing.T) {
 	md, csv = render(t, tab)
 	wantMD = `Average latency (cycles) by routing.
 
-| pattern | offered | ador | dor |
+| pattern | offered | dor | ador |
 |---|---|---:|---:|
-| uniform | 0.1 | — | 20.0 |
-| uniform | 0.25 | 25.0 | — |
-| uniform | 0.5 | — | 40.3 |
+| uniform | 0.1 | 20.0 | — |
+| uniform | 0.25 | — | 25.0 |
+| uniform | 0.5 | 40.3 | — |
 | uniform | 1 | — | — |
-| complement | 0.1 | — | 30.5 |
-| complement | 0.5 | — | 900.0 |
+| complement | 0.1 | 30.5 | — |
+| complement | 0.5 | 900.0 | — |
 `
 	if md != wantMD {
 		t.Errorf("latency markdown:\n%s\nwant:\n%s", md, wantMD)
 	}
-	if !strings.Contains(csv, "\nuniform,0.5,,40.25\n") || !strings.Contains(csv, "\nuniform,1,,\n") {
+	if !strings.Contains(csv, "\nuniform,0.5,40.25,\n") || !strings.Contains(csv, "\nuniform,1,,\n") {
 		t.Errorf("latency CSV:\n%s", csv)
 	}
 }
@@ -122,7 +122,7 @@ func TestPivotDefaultValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(tab.RowKeys, []string{"topology", "pattern"}) || !slices.Equal(tab.Cols, []string{"ador", "dor"}) {
+	if !slices.Equal(tab.RowKeys, []string{"topology", "pattern"}) || !slices.Equal(tab.Cols, []string{"dor", "ador"}) {
 		t.Errorf("cols routing: rows %q, cols %q", tab.RowKeys, tab.Cols)
 	}
 }
@@ -261,9 +261,46 @@ func TestCompareValues(t *testing.T) {
 
 func TestCompareValuesCase(t *testing.T) {
 	got := []string{"static", "GSD", "distance", "D", "deflection+4", "G", "SD", "S"}
-	slices.SortFunc(got, func(a, b string) int { return compareValues("routing", a, b) })
+	slices.SortFunc(got, func(a, b string) int { return compareValues("name", a, b) })
 	want := []string{"D", "deflection+4", "distance", "G", "GSD", "S", "SD", "static"}
 	if !slices.Equal(got, want) {
-		t.Errorf("routings sorted %q, want %q", got, want)
+		t.Errorf("names sorted %q, want %q", got, want)
+	}
+}
+
+// TestSeed004Order checks that routings and topologies come in the order
+// of seed 004 (§3 and §1), whatever the order they are given in.
+func TestSeed004Order(t *testing.T) {
+	tests := []struct {
+		key  string
+		want []string
+	}{
+		{"routing", []string{
+			"dor", "mixed-dor", "twisted-dor", "twisted-mixed-dor",
+			"ador", "mixed-ador", "twisted-ador", "twisted-mixed-ador",
+			"negative-first", "abo-negative-first", "abo-positive-last",
+			"static", "S", "D", "SD", "G", "GS", "GI", "GD", "GSI", "GID", "GSD", "GSID",
+			"distance", "distance+3", "distance+4", "distance+12",
+			"deflection+2", "deflection+4",
+			"dfsssp", "minhop", "updn",
+		}},
+		{"topology", []string{
+			"torus 2x2x4x4 w1,1,2,2 c8", "torus 4x4x4 w2,2,2 c8",
+			"flatfly 2x4x4x4 w2,1,1,1 c4", "hypercube d6 w2 c8",
+			"dragonfly k8 g4 c4 absolute omit", "slimfly q4 w1 c4",
+			"product[slimfly q4 w1; flatfly 2x2 w2,2] c4",
+			"product[slimfly q4 w1; flatfly 4 w2] c4",
+			"clos 3 64", "xgft 2 8,8 1,8",
+		}},
+	}
+	for _, tc := range tests {
+		for _, seed := range []uint64{1, 2, 3} {
+			got := slices.Clone(tc.want)
+			rand.New(rand.NewPCG(seed, 0)).Shuffle(len(got), func(i, j int) { got[i], got[j] = got[j], got[i] })
+			slices.SortFunc(got, func(a, b string) int { return compareValues(tc.key, a, b) })
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%s sorted:\n%q\nwant\n%q", tc.key, got, tc.want)
+			}
+		}
 	}
 }

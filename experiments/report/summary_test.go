@@ -25,8 +25,9 @@ func TestWriteSummary(t *testing.T) {
 	}
 	for _, want := range []string{
 		"| experiment | topology | routing | pattern | offered | accepted | latency avg | latency p99 | hops | stable |\n|---|---|---|---|---:|---:|---:|---:|---:|---|\n" +
-			"| e | flatfly 4x4 w1,1 c4 | ador | uniform | 0.25 | 0.2500 | 25.0 | 25.0 | 2.500 | yes |\n" +
 			"| e | flatfly 4x4 w1,1 c4 | dor | uniform | 0.1 | 0.1000 | 20.0 | 20.0 | 2.500 | yes |\n",
+		"| e | flatfly 4x4 w1,1 c4 | dor | complement | 0.5 | 0.2500 | 900.0 | 900.0 | 2.500 | yes |\n" +
+			"| e | flatfly 4x4 w1,1 c4 | ador | uniform | 0.25 | 0.2500 | 25.0 | 25.0 | 2.500 | yes |\n",
 		"| e | flatfly 4x4 w1,1 c4 | dor | uniform | 1 | 0.6200 | — | — | 2.500 | yes |\n| e | flatfly 4x4 w1,1 c4 | dor | complement | 0.1 |",
 		"\n## Failed points\n\n- deadlock: experiment e, pattern complement: deadlock\n",
 	} {
