@@ -56,44 +56,118 @@ func hostOf(net *topologies.Network, fields []addrField, a int) int {
 	return sw*net.HostsPerSwitch + local
 }
 
-// maxLinkLoad returns the largest number of flows of the permutation
-// host(a) → host(p(a)) over all addresses a that cross one switch-to-switch
-// link under r, a routing that offers all its candidates at every switch
-// with equal share (dor: the parallel links of a dimension), so that a flow
-// puts 1/k on each of its k candidates. Its inverse bounds the saturation
-// load of the permutation, in units of link bandwidth.
-func maxLinkLoad(t *testing.T, net *topologies.Network, r Routing, fields []addrField, p traffic.Pattern) float64 {
-	t.Helper()
-	base := make([]int, len(net.Switches)+1)
+// channelLoad accumulates the flows of a traffic matrix on the
+// switch-to-switch links of net under r. A flow follows the candidates of
+// the highest priority r offers at each switch (the minimal ones, for the
+// routings tested here), with an equal share on each: a single-path
+// routing such as dor splits only over the parallel links of a dimension,
+// and the loads are exact; an adaptive one (a Slim Fly's two-hop paths, a
+// turn model) is counted as if it balanced its choices evenly. The
+// sub-flows of one flow that reach the same (switch, input port, VL) merge.
+// load[base[s]+p] is the load on port p of switch s, in flows.
+type channelLoad struct {
+	t         *testing.T
+	net       *topologies.Network
+	r         Routing
+	base      []int
+	load      []float64
+	buf       []Candidate
+	cur, next []subFlow
+}
+
+// subFlow is the share w of a flow at a switch, arrived on port in with vl.
+type subFlow struct {
+	sw, in, vl int
+	w          float64
+}
+
+func newChannelLoad(t *testing.T, net *topologies.Network, r Routing) *channelLoad {
+	c := &channelLoad{t: t, net: net, r: r, base: make([]int, len(net.Switches)+1), buf: make([]Candidate, 0, 64)}
 	for s, sw := range net.Switches {
-		base[s+1] = base[s] + len(sw.Ports)
+		c.base[s+1] = c.base[s] + len(sw.Ports)
 	}
-	load := make([]float64, base[len(net.Switches)])
-	buf := make([]Candidate, 0, 8)
-	for a := range net.Hosts {
-		src, dst := hostOf(net, fields, a), hostOf(net, fields, p.Dest(a, nil))
-		dlid, sl, vl := r.Source(src, dst)
-		sw, in := int(net.Hosts[src].Switch), int(net.Hosts[src].Port)
-		for hops := 0; sw != int(net.Hosts[dst].Switch); hops++ {
-			cands := r.Route(sw, in, vl, sl, dlid, buf[:0])
-			if len(cands) == 0 || hops > len(net.Dims) {
-				t.Fatalf("%d→%d: stuck at switch %d after %d hops (candidates %v)", src, dst, sw, hops, cands)
+	c.load = make([]float64, c.base[len(net.Switches)])
+	return c
+}
+
+// add puts a flow of w from host src to host dst on its paths.
+func (c *channelLoad) add(src, dst int, w float64) {
+	net := c.net
+	dlid, sl, vl := c.r.Source(src, dst)
+	target := int(net.Hosts[dst].Switch)
+	c.cur = append(c.cur[:0], subFlow{int(net.Hosts[src].Switch), int(net.Hosts[src].Port), vl, w})
+	for hops := 0; len(c.cur) > 0; hops++ {
+		if hops > len(net.Switches) {
+			c.t.Fatalf("%d→%d: no arrival after %d hops", src, dst, hops)
+		}
+		c.next = c.next[:0]
+		for _, f := range c.cur {
+			if f.sw == target {
+				continue
 			}
-			next := net.Switches[sw].Ports[cands[0].Port]
-			for _, c := range cands {
-				if peer := net.Switches[sw].Ports[c.Port].Peer; peer != next.Peer {
-					t.Fatalf("%d→%d at switch %d: candidates lead to switches %d and %d", src, dst, sw, next.Peer, peer)
+			cands := c.r.Route(f.sw, f.in, f.vl, sl, dlid, c.buf[:0])
+			if len(cands) == 0 {
+				c.t.Fatalf("%d→%d: stuck at switch %d after %d hops", src, dst, f.sw, hops)
+			}
+			best := cands[0].Priority
+			for _, cd := range cands {
+				best = max(best, cd.Priority)
+			}
+			n := 0
+			for _, cd := range cands {
+				if cd.Priority == best {
+					cands[n] = cd
+					n++
 				}
-				load[base[sw]+int(c.Port)] += 1 / float64(len(cands))
 			}
-			sw, in = int(next.Peer), int(next.PeerPort)
+			for _, cd := range cands[:n] {
+				share := f.w / float64(n)
+				c.load[c.base[f.sw]+int(cd.Port)] += share
+				port := net.Switches[f.sw].Ports[cd.Port]
+				c.push(subFlow{int(port.Peer), int(port.PeerPort), c.r.OutVL(f.sw, f.in, f.vl, sl, int(cd.Port)), share})
+			}
+		}
+		c.cur, c.next = c.next, c.cur
+	}
+}
+
+// push adds f to the next hop's sub-flows, merging it with one in the same
+// state.
+func (c *channelLoad) push(f subFlow) {
+	for i := range c.next {
+		if g := &c.next[i]; g.sw == f.sw && g.in == f.in && g.vl == f.vl {
+			g.w += f.w
+			return
 		}
 	}
+	c.next = append(c.next, f)
+}
+
+// max returns the largest load on one link.
+func (c *channelLoad) max() float64 {
 	m := 0.0
-	for _, l := range load {
+	for _, l := range c.load {
 		m = max(m, l)
 	}
 	return m
+}
+
+// maxLinkLoad returns the largest number of flows of the permutation
+// host(a) → host(p(a)) over all addresses a that cross one switch-to-switch
+// link under r (see channelLoad; fields nil: host a is address a). Its
+// inverse bounds the saturation load of the permutation, in units of link
+// bandwidth.
+func maxLinkLoad(t *testing.T, net *topologies.Network, r Routing, fields []addrField, p traffic.Pattern) float64 {
+	t.Helper()
+	c := newChannelLoad(t, net, r)
+	for a := range net.Hosts {
+		src, dst := a, p.Dest(a, nil)
+		if fields != nil {
+			src, dst = hostOf(net, fields, a), hostOf(net, fields, dst)
+		}
+		c.add(src, dst, 1)
+	}
+	return c.max()
 }
 
 // TestFlatFlyDORBitPatternBounds computes the channel-load bound of dor on

@@ -1,0 +1,123 @@
+package routing
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"netsim/topologies"
+	"netsim/traffic"
+)
+
+// uniformLinkLoad returns the largest load on one switch-to-switch link of
+// net under r when every host sends to every other host at 1/(N−1) of its
+// injection bandwidth (uniform traffic at offered load 1), in units of
+// link bandwidth: its inverse bounds the saturation under uniform traffic.
+// It walks one source host per (source switch, destination host), weighted
+// by the hosts of the source switch, so it holds for routings whose paths
+// do not depend on the source host's index on its switch (the routings of
+// TestSeed004ChannelLoadBounds that it is used on: their Source looks at the
+// destination only).
+func uniformLinkLoad(t *testing.T, net *topologies.Network, r Routing) float64 {
+	t.Helper()
+	onSwitch := make([][]int, len(net.Switches))
+	for h, host := range net.Hosts {
+		onSwitch[host.Switch] = append(onSwitch[host.Switch], h)
+	}
+	c := newChannelLoad(t, net, r)
+	w := 1 / float64(len(net.Hosts)-1)
+	for s, hosts := range onSwitch {
+		if len(hosts) == 0 {
+			continue
+		}
+		for dst, host := range net.Hosts {
+			if int(host.Switch) != s {
+				c.add(hosts[0], dst, w*float64(len(hosts)))
+			}
+		}
+	}
+	return c.max()
+}
+
+// TestSeed004ChannelLoadBounds computes channel loads of seed 004's
+// routings on its 16,384-host presets, in the simulator's host numbering:
+// the most flows of a bit permutation on one link, and, for the routings
+// whose uniform load is not 1 flow per link by symmetry, the largest link
+// load of uniform traffic at offered load 1; with an even split over the
+// parallel links of a hop, and over the two-hop paths in a Slim Fly (see
+// channelLoad). For the single-path routings (all but the DOR family on
+// SF×FF, adaptive within the Slim Fly) the inverse is an upper bound on
+// the saturation. The hypercube's turn models are left out: under
+// complement, negative-first takes every flow through switch 0, (N − C)/22
+// ≈ 744 flows on each of its links. experiments/seed004/README.md compares
+// the full table with these numbers ("The full table against the seed's
+// prose").
+func TestSeed004ChannelLoadBounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("walks every flow of up to six patterns on 16,384-host networks")
+	}
+	tests := []struct {
+		preset, routing string
+		want            map[string]float64 // pattern → most flows on one link
+	}{
+		{"torus3d", "dor", map[string]float64{"complement": 6.4, "reverse": 19.2, "rotation": 12.8, "shuffle": 5.6, "transpose": 32}},
+		{"torus4d", "dor", map[string]float64{"complement": 4, "reverse": 16, "rotation": 8, "shuffle": 3, "transpose": 32}},
+		{"hypercube", "dor", map[string]float64{"complement": 4, "reverse": 32, "rotation": 8, "shuffle": 2, "transpose": 32}},
+		{"hypercube", "mixed-dor", map[string]float64{"complement": 4, "reverse": 40, "rotation": 8, "shuffle": 7, "transpose": 45}},
+		{"dragonfly", "static", map[string]float64{"uniform": 1.004, "complement": 128, "reverse": 2, "rotation": 64, "shuffle": 64, "transpose": 1}},
+		{"flatfly", "dor", map[string]float64{"complement": 8, "reverse": 32, "rotation": 16, "shuffle": 4, "transpose": 16}},
+		{"flatfly", "mixed-dor", map[string]float64{"complement": 8, "reverse": 42, "rotation": 9, "shuffle": 12, "transpose": 18}},
+		{"flatfly", "twisted-dor", map[string]float64{"uniform": 1.999, "complement": 8, "reverse": 32, "rotation": 16, "shuffle": 4, "transpose": 16}},
+		{"flatfly", "twisted-mixed-dor", map[string]float64{"uniform": 4.999, "complement": 25, "reverse": 65, "rotation": 30, "shuffle": 33, "transpose": 25}},
+		{"sfxff1", "dor", map[string]float64{"uniform": 1.25, "complement": 8, "reverse": 12, "rotation": 16, "shuffle": 5, "transpose": 16}},
+		{"sfxff1", "mixed-dor", map[string]float64{"complement": 8, "reverse": 16.25, "rotation": 12, "shuffle": 7.25, "transpose": 19.75}},
+		{"sfxff1", "twisted-dor", map[string]float64{"complement": 8, "reverse": 12, "rotation": 12, "shuffle": 5, "transpose": 13}},
+		{"sfxff1", "twisted-mixed-dor", map[string]float64{"complement": 19, "reverse": 16, "rotation": 18.75, "shuffle": 12.25, "transpose": 56}},
+		{"sfxff2", "dor", map[string]float64{"uniform": 1.375, "complement": 16, "reverse": 16, "rotation": 24, "shuffle": 12, "transpose": 15.5}},
+		{"sfxff2", "mixed-dor", map[string]float64{"complement": 16, "reverse": 24, "rotation": 18, "shuffle": 24, "transpose": 14.5}},
+		{"sfxff2", "twisted-dor", map[string]float64{"complement": 32, "reverse": 16, "rotation": 32, "shuffle": 24, "transpose": 15}},
+		{"sfxff2", "twisted-mixed-dor", map[string]float64{"complement": 40, "reverse": 24, "rotation": 38, "shuffle": 30, "transpose": 127}},
+	}
+	nets := map[string]*topologies.Network{}
+	for _, tc := range tests {
+		if nets[tc.preset] == nil {
+			net, err := topologies.Build(topologies.Spec{Preset: tc.preset})
+			if err != nil {
+				t.Fatal(err)
+			}
+			nets[tc.preset] = net
+		}
+	}
+	for _, tc := range tests {
+		t.Run(tc.preset+"/"+tc.routing, func(t *testing.T) {
+			t.Parallel()
+			net := nets[tc.preset]
+			r, err := New(Spec{Algorithm: tc.routing, VLs: 8}, net)
+			if err != nil {
+				t.Fatal(err)
+			}
+			line := ""
+			for _, name := range []string{"uniform", "complement", "reverse", "rotation", "shuffle", "transpose"} {
+				want, ok := tc.want[name]
+				if !ok {
+					continue
+				}
+				var got float64
+				if name == "uniform" {
+					got = uniformLinkLoad(t, net, r)
+				} else {
+					p, err := traffic.NewPattern(name, len(net.Hosts), 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got = maxLinkLoad(t, net, r, nil, p)
+				}
+				line += fmt.Sprintf(" %s %.4g (%.1f %%)", name, got, 100/got)
+				if math.Abs(got-want) > 1e-3 {
+					t.Errorf("%s: %.6g flows per link, want %.6g", name, got, want)
+				}
+			}
+			t.Logf("%s %s:%s", tc.preset, tc.routing, line)
+		})
+	}
+}
