@@ -21,27 +21,8 @@ func compareValues(key, a, b string) int {
 	if a == "" || b == "" {
 		return cmp.Compare(len(a), len(b))
 	}
-	if key == "pattern" {
-		ia, ib := patternRank(a), patternRank(b)
-		if ia != ib {
-			return cmp.Compare(ia, ib)
-		}
-	}
-	if key == "dispersion" {
-		ia, ib := dispersionRank(a), dispersionRank(b)
-		if ia != ib {
-			return cmp.Compare(ia, ib)
-		}
-	}
-	if key == "routing" {
-		ia, ib := routingRank(a), routingRank(b)
-		if ia != ib {
-			return cmp.Compare(ia, ib)
-		}
-	}
-	if key == "topology" {
-		ia, ib := topologyRank(a), topologyRank(b)
-		if ia != ib {
+	if rank := rankOf(key); rank != nil {
+		if ia, ib := rank(a), rank(b); ia != ib {
 			return cmp.Compare(ia, ib)
 		}
 	}
@@ -54,6 +35,22 @@ func compareValues(key, a, b string) int {
 		return c
 	}
 	return strings.Compare(a, b)
+}
+
+// rankOf returns the function ranking the values of the field key in a
+// seed's order (a smaller rank first), or nil for a field without one.
+func rankOf(key string) func(string) int {
+	switch key {
+	case "pattern":
+		return patternRank
+	case "dispersion":
+		return dispersionRank
+	case "routing":
+		return routingRank
+	case "topology":
+		return topologyRank
+	}
+	return nil
 }
 
 // patternRank is a pattern's position in the column order of seed 004's
