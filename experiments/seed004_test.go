@@ -153,48 +153,61 @@ func TestSeed004ScaledTable(t *testing.T) {
 	}
 }
 
-// TestSeed004Checks loads every file of seed004/checks, and runs
-// checks/lanes.toml (scaled, about a second of CPU): one lane per input
-// port saturates the FlatFly's dor under uniform traffic below four
-// lanes, with 64 flits per lane or with 1,024 (head-of-line blocking, which
-// the README's reading of the full table relies on).
+// TestSeed004Checks loads every file of seed004/checks and runs the
+// scaled ones (about two seconds of CPU), which show head-of-line blocking,
+// as the README's reading of the full table says: one lane per input port
+// saturates the FlatFly's dor under uniform traffic below four lanes, with
+// 64 flits per lane or with 1,024 (lanes.toml), and the Dragonfly's static
+// routing gains nothing from 1,024 flits per VL instead of 64
+// (dragonfly-buffers.toml).
 func TestSeed004Checks(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("seed004", "checks", "*.toml"))
-	if err != nil || len(files) < 2 {
+	if err != nil || len(files) < 3 {
 		t.Fatalf("check files %q: %v", files, err)
 	}
-	var lanes []*Experiment
+	scaled := map[string][]*Experiment{}
 	for _, f := range files {
 		exps, err := LoadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if filepath.Base(f) == "lanes.toml" {
-			lanes = exps
+		if name := filepath.Base(f); name != "flatfly-dor.toml" {
+			scaled[name] = exps
 		}
 	}
-	if len(lanes) != 4 {
-		t.Fatalf("lanes.toml: %d experiments, want 4 (vls × buffer_flits)", len(lanes))
-	}
-	sat := map[[2]int]float64{} // (vls, buffer) → saturation
-	err = Runner{}.Run(context.Background(), lanes, func(r Record) error {
-		switch r.Kind {
-		case KindError:
-			t.Errorf("%s: %v", r.Experiment, r.Err)
-		case KindSaturation:
-			fc := r.Experiment.FlowControl
-			sat[[2]int{fc.VLs, fc.BufferFlits}] = r.Saturation
+	// saturation runs exps and returns their saturation by (vls,
+	// buffer_flits).
+	saturation := func(exps []*Experiment) map[[2]int]float64 {
+		sat := map[[2]int]float64{}
+		err := Runner{}.Run(context.Background(), exps, func(r Record) error {
+			switch r.Kind {
+			case KindError:
+				t.Errorf("%s: %v", r.Experiment, r.Err)
+			case KindSaturation:
+				fc := r.Experiment.FlowControl
+				sat[[2]int{fc.VLs, fc.BufferFlits}] = r.Saturation
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+		return sat
 	}
-	t.Logf("saturation by (vls, buffer_flits): %v", sat)
-	four := sat[[2]int{4, 64}]
+
+	lanes := saturation(scaled["lanes.toml"])
+	t.Logf("lanes.toml, saturation by (vls, buffer_flits): %v", lanes)
+	four := lanes[[2]int{4, 64}]
 	for _, buf := range []int{64, 1024} {
-		if one := sat[[2]int{1, buf}]; one <= 0 || one+2.0/32 > four {
+		if one := lanes[[2]int{1, buf}]; one <= 0 || one+2.0/32 > four {
 			t.Errorf("one lane of %d flits saturates at %v, want at least 2/32 below four lanes of 64 (%v)", buf, one, four)
 		}
+	}
+
+	df := saturation(scaled["dragonfly-buffers.toml"])
+	t.Logf("dragonfly-buffers.toml, saturation by (vls, buffer_flits): %v", df)
+	small, large := df[[2]int{8, 64}], df[[2]int{8, 1024}]
+	if small <= 0 || large > small+1.0/32 {
+		t.Errorf("static with 1,024 flits per VL saturates at %v, with 64 at %v: want at most one step (1/32) more", large, small)
 	}
 }
