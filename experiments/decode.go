@@ -288,6 +288,13 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 		}
 		e.RoutingFormat = f
 	}
+	if e.Routing != "" && e.Routing != "file" {
+		for _, key := range []string{"path", "format"} {
+			if _, ok := t[key]; ok {
+				d.fail(sec, key, "only used with algorithm = \"file\"")
+			}
+		}
+	}
 }
 
 // switchSection decodes [switch].

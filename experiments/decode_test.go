@@ -140,6 +140,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad distance extra hops", edit(t, `algorithm = "dor"`, `algorithm = "distance+x"`), `f.toml:7: [routing] algorithm: "distance+x": extra hops E must be a non-negative integer, got "x"`},
 		{"deflection without enough hops", edit(t, `algorithm = "dor"`, `algorithm = "deflection+1"`), `f.toml:7: [routing] algorithm: "deflection+1": deflection needs E ≥ 2 extra hops, got 1`},
 		{"missing routing", edit(t, "[routing]\nalgorithm = \"dor\"\n", ""), "f.toml: [routing] missing section"},
+		{"table path without file", edit(t, `algorithm = "dor"`, "algorithm = \"dor\"\npath = \"t.lft\""), `f.toml:8: [routing] path: only used with algorithm = "file"`},
+		{"table format without file", edit(t, `algorithm = "dor"`, "algorithm = \"dor\"\nformat = \"dot\""), `f.toml:8: [routing] format: only used with algorithm = "file"`},
 		{"unknown pattern", edit(t, `patterns = ["uniform", "complement"]`, `patterns = ["uniform", "tornado"]`), `f.toml:15: [traffic] patterns: unknown pattern "tornado"`},
 		{"bit pattern on 12 hosts", edit(t, "hosts = 16", "hosts = 12"), `f.toml:15: [traffic] patterns: pattern "complement" needs a power-of-two host count, got 12 hosts`},
 		{"single pattern key", edit(t, `patterns = ["uniform", "complement"]`, `pattern = "shuffle"`, "hosts = 16", "hosts = 12"), `f.toml:15: [traffic] pattern: pattern "shuffle" needs a power-of-two`},
