@@ -39,7 +39,8 @@ index π and the virtual layers (VLs) its paths use.
             line per routing)
 
 Exit status: 0 done; 1 a routing could not be reduced to paths, or a file
-could not be written; 2 bad command line or experiment file.
+could not be written; 2 bad command line or experiment file, or an -o
+directory that cannot be created (nothing ran).
 `
 
 // congestionFlags are the options of netsim congestion.
@@ -102,7 +103,7 @@ func congestionCommand(ctx context.Context, args []string, stdout, stderr io.Wri
 	if f.out != "" {
 		if err := os.MkdirAll(f.out, 0o755); err != nil {
 			fmt.Fprintf(stderr, "netsim congestion: %v\n", err)
-			return exitFailed
+			return exitUsage
 		}
 	}
 	spec := *exps[0].Congestion

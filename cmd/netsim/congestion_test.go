@@ -100,6 +100,7 @@ func TestCongestionErrors(t *testing.T) {
 			"cg.toml:11: [congestion] metrics: unknown metric \"max\""},
 		{"no section", small, nil, "no [congestion] section"},
 		{"bad runs flag", clos64, []string{"--runs", "-1"}, "--runs: -1"},
+		{"output directory under a file", clos64, []string{"-o", filepath.Join(dir, "cg.toml", "out")}, "netsim congestion: mkdir"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
