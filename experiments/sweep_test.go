@@ -156,7 +156,7 @@ func TestSweepErrors(t *testing.T) {
 		{"problem of every variant, once", rep("measure = 300", "measure = 0"),
 			[]string{"f.toml:17: [sim] measure: 0 is out of range"}},
 		{"no sweep in [sim]", rep("measure = 300", "measure = [300, 600]"),
-			[]string{"f.toml:17: [sim] measure: expected an integer, got an array (only the keys of [topology], [routing], [flow_control], [switch] and [traffic] can be swept)"}},
+			[]string{"f.toml:17: [sim] measure: expected an integer, got an array (only the keys of [topology], [routing], [flow_control], [switch], [traffic] and [nic] can be swept)"}},
 		{"pattern list is not a sweep", rep(`patterns = ["uniform", "complement"]`, `pattern = ["uniform", "complement"]`),
 			[]string{"f.toml:13: [traffic] pattern: expected a string, got an array (several patterns are given as patterns = [...])"}},
 		{"too many variants", rep("vls = 4", "vls = 4\n[switch]\nspeedup = ["+ints(60)+"]\nlink_latency = ["+ints(60)+"]\nrouting_delay = ["+ints(60)+"]"),

@@ -255,7 +255,7 @@ func sweepHint(section, key string, v any) string {
 	case slices.Contains(sweptSections(), section):
 		return ""
 	}
-	return " (only the keys of [topology], [routing], [flow_control], [switch] and [traffic] can be swept)"
+	return " (only the keys of [topology], [routing], [flow_control], [switch], [traffic] and [nic] can be swept)"
 }
 
 // toFloat converts a TOML integer or float to float64.

@@ -9,8 +9,9 @@
 //	netsim table RESULTS.jsonl ... [--rows KEYS] [--cols KEY] [--value V] [--format md|csv] [-o FILE]
 //	netsim plot RESULTS.jsonl ... -o DIR [--by routing|pattern]
 //	netsim congestion FILE.toml [--json] [--runs N] [-j N] [-o DIR]
-//	netsim topo describe FILE.toml [--json]
-//	netsim topo export FILE.toml [-o OUT.dot] [--routes | --lft]
+//	netsim topo describe (FILE.toml | --preset NAME) [--json]
+//	netsim topo export (FILE.toml | --preset NAME) [-o OUT.dot] [--routes | --lft]
+//	netsim topo recover FILE [--as flatfly|dragonfly] [--json]
 //	netsim check FILE.toml ... [-j N]
 //	netsim version
 //	netsim help [COMMAND]
