@@ -62,13 +62,17 @@ func hostOf(net *topologies.Network, fields []addrField, a int) int {
 // routings tested here), with an equal share on each: a single-path
 // routing such as dor splits only over the parallel links of a dimension,
 // and the loads are exact; an adaptive one (a Slim Fly's two-hop paths, a
-// turn model) is counted as if it balanced its choices evenly. The
-// sub-flows of one flow that reach the same (switch, input port, VL) merge.
-// load[base[s]+p] is the load on port p of switch s, in flows.
+// turn model) is counted as if it balanced its choices evenly. With
+// onePath set, candidates leading to different switches fail the test
+// instead: the routing must have one path per flow, and the loads are then
+// exact. The sub-flows of one flow that reach the same (switch, input
+// port, VL) merge. load[base[s]+p] is the load on port p of switch s, in
+// flows.
 type channelLoad struct {
 	t         *testing.T
 	net       *topologies.Network
 	r         Routing
+	onePath   bool
 	base      []int
 	load      []float64
 	buf       []Candidate
@@ -81,8 +85,8 @@ type subFlow struct {
 	w          float64
 }
 
-func newChannelLoad(t *testing.T, net *topologies.Network, r Routing) *channelLoad {
-	c := &channelLoad{t: t, net: net, r: r, base: make([]int, len(net.Switches)+1), buf: make([]Candidate, 0, 64)}
+func newChannelLoad(t *testing.T, net *topologies.Network, r Routing, onePath bool) *channelLoad {
+	c := &channelLoad{t: t, net: net, r: r, onePath: onePath, base: make([]int, len(net.Switches)+1), buf: make([]Candidate, 0, 64)}
 	for s, sw := range net.Switches {
 		c.base[s+1] = c.base[s] + len(sw.Ports)
 	}
@@ -120,6 +124,13 @@ func (c *channelLoad) add(src, dst int, w float64) {
 					n++
 				}
 			}
+			if c.onePath {
+				for _, cd := range cands[1:n] {
+					if a, b := net.Switches[f.sw].Ports[cands[0].Port].Peer, net.Switches[f.sw].Ports[cd.Port].Peer; a != b {
+						c.t.Fatalf("%d→%d at switch %d: candidates lead to switches %d and %d", src, dst, f.sw, a, b)
+					}
+				}
+			}
 			for _, cd := range cands[:n] {
 				share := f.w / float64(n)
 				c.load[c.base[f.sw]+int(cd.Port)] += share
@@ -154,12 +165,12 @@ func (c *channelLoad) max() float64 {
 
 // maxLinkLoad returns the largest number of flows of the permutation
 // host(a) → host(p(a)) over all addresses a that cross one switch-to-switch
-// link under r (see channelLoad; fields nil: host a is address a). Its
-// inverse bounds the saturation load of the permutation, in units of link
-// bandwidth.
-func maxLinkLoad(t *testing.T, net *topologies.Network, r Routing, fields []addrField, p traffic.Pattern) float64 {
+// link under r (see channelLoad, and onePath there; fields nil: host a is
+// address a). With one path per flow its inverse bounds the saturation
+// load of the permutation, in units of link bandwidth.
+func maxLinkLoad(t *testing.T, net *topologies.Network, r Routing, onePath bool, fields []addrField, p traffic.Pattern) float64 {
 	t.Helper()
-	c := newChannelLoad(t, net, r)
+	c := newChannelLoad(t, net, r, onePath)
 	for a := range net.Hosts {
 		src, dst := a, p.Dest(a, nil)
 		if fields != nil {
@@ -222,7 +233,7 @@ func TestFlatFlyDORBitPatternBounds(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got := maxLinkLoad(t, tc.net, r, fieldsOf(tc.fields), p)
+				got := maxLinkLoad(t, tc.net, r, true, fieldsOf(tc.fields), p)
 				if got != float64(tc.want[i]) {
 					t.Errorf("%s: max flows per link %g, want %d", name, got, tc.want[i])
 				}

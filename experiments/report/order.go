@@ -10,10 +10,9 @@ import (
 // seed 004's order, routings in the order of its §3 (see routingRank),
 // topologies by family in the order of its §1 (see topologyRank),
 // dispersions in seed 001's (static, random, adaptive, probing), numbers
-// by value, other text in natural order (digit
-// runs by value, so "flatfly 4x4" comes before "flatfly 16x16"; letters
-// regardless of case first, so "D" < "distance" < "G"). The empty value (a
-// missing field) comes first.
+// by value, other text in natural order (digit runs by value, so "flatfly
+// 4x4" comes before "flatfly 16x16"; letters regardless of case first, so
+// "B" < "beta" < "C"). The empty value (a missing field) comes first.
 func compareValues(key, a, b string) int {
 	if a == b {
 		return 0
@@ -93,9 +92,10 @@ func dispersionRank(d string) int {
 // routingRank is a routing's position in the order seed 004 §3 presents
 // them: the DOR family (the torus's and FlatFly's dor, then mixed, twisted,
 // and the ADOR variants), the hypercube's turn models, the Dragonfly's
-// static routing and letter combinations, then the Distance Based family
-// (distance and distance+E, then deflection+E; E in natural order). Any
-// other routing ranks after these, in natural order.
+// static routing and letter combinations, the Slim Fly's minimal routing,
+// then the Distance Based family (distance and distance+E, then
+// deflection+E; E in natural order). Any other routing ranks after these,
+// in natural order.
 func routingRank(r string) int {
 	switch r {
 	case "dor":
@@ -144,14 +144,16 @@ func routingRank(r string) int {
 		return 21
 	case "GSID":
 		return 22
+	case "minimal":
+		return 23
 	}
 	switch {
 	case r == "distance" || strings.HasPrefix(r, "distance+"):
-		return 23
-	case strings.HasPrefix(r, "deflection+"):
 		return 24
+	case strings.HasPrefix(r, "deflection+"):
+		return 25
 	}
-	return 25
+	return 26
 }
 
 // topologyRank is the position of a topology label's family (its first

@@ -280,6 +280,7 @@ func TestSeed004Order(t *testing.T) {
 			"ador", "mixed-ador", "twisted-ador", "twisted-mixed-ador",
 			"negative-first", "abo-negative-first", "abo-positive-last",
 			"static", "S", "D", "SD", "G", "GS", "GI", "GD", "GSI", "GID", "GSD", "GSID",
+			"minimal",
 			"distance", "distance+3", "distance+4", "distance+12",
 			"deflection+2", "deflection+4",
 			"dfsssp", "minhop", "updn",
