@@ -43,6 +43,10 @@ const (
 	DefaultPolicy = PolicyFirst
 )
 
+// MaxRuns is the largest number of runs per pattern: each keeps a 24-byte
+// result until the metrics are reduced.
+const MaxRuns = 1 << 20
+
 // Spec is one congestion study: the [congestion] section of an
 // experiment file.
 type Spec struct {
@@ -82,8 +86,8 @@ func (s *Spec) Check(hosts int) error {
 		}
 		usesPvP = usesPvP || p == "ptrnvsptrn"
 	}
-	if s.Runs < 1 {
-		return fmt.Errorf("runs: %d, need at least 1", s.Runs)
+	if s.Runs < 1 || s.Runs > MaxRuns {
+		return fmt.Errorf("runs: %d is out of range (expected 1..%d)", s.Runs, MaxRuns)
 	}
 	if s.Commsize < 0 || s.Commsize > hosts {
 		return fmt.Errorf("commsize: %d is out of range (expected 0 for all, or 2..%d, the hosts of the network)", s.Commsize, hosts)

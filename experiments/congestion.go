@@ -36,7 +36,7 @@ func (d *decoder) congestion(e *Experiment, t map[string]any) {
 	default:
 		d.fail(sec, "patterns", "missing (expected a list of patterns such as [\"bisect\"])")
 	}
-	s.Runs = int(d.integer(t, sec, "runs", congestion.DefaultRuns, 1, 1<<30))
+	s.Runs = int(d.integer(t, sec, "runs", congestion.DefaultRuns, 1, congestion.MaxRuns))
 	s.Commsize = int(d.integer(t, sec, "commsize", 0, 0, math.MaxInt32))
 	s.Subset = d.oneOf(t, sec, "subset", congestion.DefaultSubset, congestion.SubsetLinearBFS, congestion.SubsetRand)
 	s.Metrics = d.strList(t, sec, "metrics")

@@ -94,7 +94,8 @@ func helpCommand(args []string, stdout, stderr io.Writer) int {
 
 // parseArgs parses args with fs, allowing flags before, between and after
 // the positional arguments, which it returns in order; every argument after
-// "--" is positional, even one starting with "-".
+// "--" is positional, even one starting with "-". A flag given with an
+// empty value (-o ”) is an error: it would read as not given.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	var tail, pos []string
 	if i := slices.Index(args, "--"); i >= 0 {
@@ -110,7 +111,25 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if g, ok := f.Value.(flag.Getter); ok && err == nil && g.Get() == "" {
+			what, _ := flag.UnquoteUsage(f)
+			err = fmt.Errorf("-%s: empty value (expected %s)", f.Name, what)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
 	return append(pos, tail...), nil
+}
+
+// given reports whether the flag name was set on the command line, so
+// that a value equal to its default (0 for "not given") can be told apart.
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // flagsDone handles what parsing the flags of command cmd (e.g. "netsim

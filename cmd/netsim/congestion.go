@@ -66,8 +66,8 @@ func parseCongestionFlags(args []string) (congestionFlags, error) {
 	switch {
 	case len(files) != 1:
 		return f, fmt.Errorf("need exactly one experiment file, got %d", len(files))
-	case f.runs < 0:
-		return f, fmt.Errorf("--runs: %d, need at least 1", f.runs)
+	case f.runs < 0 || f.runs == 0 && given(fs, "runs") || f.runs > congestion.MaxRuns:
+		return f, fmt.Errorf("--runs: %d is out of range (expected 1..%d)", f.runs, congestion.MaxRuns)
 	case f.jobs < 0:
 		return f, fmt.Errorf("-j: %d, need at least 1", f.jobs)
 	}

@@ -99,7 +99,10 @@ func TestCongestionErrors(t *testing.T) {
 		{"bad metric", strings.Replace(clos64, `"sum_max_cong"`, `"max"`, 1), nil,
 			"cg.toml:11: [congestion] metrics: unknown metric \"max\""},
 		{"no section", small, nil, "no [congestion] section"},
-		{"bad runs flag", clos64, []string{"--runs", "-1"}, "--runs: -1"},
+		{"bad runs flag", clos64, []string{"--runs", "-1"}, "--runs: -1 is out of range (expected 1..1048576)"},
+		{"zero runs flag", clos64, []string{"--runs", "0"}, "--runs: 0 is out of range"},
+		{"huge runs flag", clos64, []string{"--runs", "99999999999999"}, "--runs: 99999999999999 is out of range"},
+		{"too many runs", strings.Replace(clos64, "runs = 300", "runs = 1073741824", 1), nil, "cg.toml:12: [congestion] runs: 1073741824 is out of range (expected 1..1048576)"},
 		{"output directory under a file", clos64, []string{"-o", filepath.Join(dir, "cg.toml", "out")}, "netsim congestion: mkdir"},
 	}
 	for _, tt := range tests {

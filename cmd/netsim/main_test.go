@@ -74,6 +74,8 @@ func TestCommands(t *testing.T) {
 		{"unknown flag", []string{"run", "--fast"}, exitUsage, "", "flag provided but not defined: -fast", true},
 		{"bad -j", []string{"run", "-j", "x"}, exitUsage, "", `invalid value "x" for flag -j`, true},
 		{"negative -j", []string{"run", "-j", "-1"}, exitUsage, "", "-j: -1 is not a valid number of jobs", true},
+		{"empty -o", []string{"run", "-o", "", "x.toml"}, exitUsage, "", "netsim run: -o: empty value (expected DIR)", true},
+		{"empty --rows", []string{"table", "--rows=", "r.jsonl"}, exitUsage, "", "netsim table: -rows: empty value (expected KEYS)", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

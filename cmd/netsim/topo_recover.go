@@ -80,7 +80,7 @@ func parseRecoverFlags(args []string) (recoverFlags, error) {
 		n    int
 	}{{"--group-size", f.shape.GroupSize}, {"--global-per-switch", f.shape.GlobalPerSwitch}, {"--groups", f.shape.Groups}} {
 		switch {
-		case v.n < 0:
+		case v.n < 0 || v.n == 0 && given(fs, v.flag[2:]):
 			return f, fmt.Errorf("%s: must be positive (got %d)", v.flag, v.n)
 		case v.n > 0 && f.as == "flatfly":
 			return f, fmt.Errorf("%s: only for a Dragonfly, not with --as flatfly", v.flag)

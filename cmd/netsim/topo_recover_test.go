@@ -209,6 +209,7 @@ func TestTopoRecoverErrors(t *testing.T) {
 		{"neither family", []string{ring}, exitFailed, "not recognised"},
 		{"Dragonfly as FlatFly", []string{"--as", "flatfly", dfly}, exitFailed, "net.links: "},
 		{"negative group size", []string{"--group-size", "-1", dfly}, exitUsage, "--group-size: must be positive (got -1)"},
+		{"zero groups", []string{"--groups", "0", dfly}, exitUsage, "--groups: must be positive (got 0)"},
 		{"shape of a FlatFly", []string{"--as", "flatfly", "--groups", "9", dfly}, exitUsage, "--groups: only for a Dragonfly, not with --as flatfly"},
 		{"shape too small", []string{"--group-size", "3", "--global-per-switch", "2", "--groups", "9", dfly}, exitFailed, "not a Dragonfly: group 0 has 4 switches, more than K = 3"},
 	}
