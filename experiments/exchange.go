@@ -102,6 +102,10 @@ func (d *decoder) exchangeTraffic(e *Experiment, t map[string]any) {
 		d.fail(sec, "mtu_bytes", "%d bytes are %d flits of %d bytes, more than the %d a packet may have",
 			tr.MTUBytes, tr.PacketFlits, tr.FlitBytes, maxPacketFlits)
 	}
+	if packets := (tr.MessageBytes-1)/tr.MTUBytes + 1; packets > fabric.MaxMessagePackets {
+		d.fail(sec, "message_bytes", "%d bytes are %d packets of mtu_bytes = %d, more than the %d a message may have",
+			tr.MessageBytes, packets, tr.MTUBytes, fabric.MaxMessagePackets)
+	}
 }
 
 // nicHash returns the [nic] section for the configuration hash when it

@@ -26,6 +26,11 @@ type Exchange struct {
 	MessageBytes, MTUBytes, FlitBytes int
 }
 
+// MaxMessagePackets is the most packets a message of an Exchange may be
+// split into (MessageBytes / MTUBytes, rounded up): PacketFlits keeps one
+// entry per packet.
+const MaxMessagePackets = 1 << 20
+
 // PacketFlits returns the flits of each packet of one message: full MTU
 // packets, then the rest.
 func (x *Exchange) PacketFlits() []int32 {
@@ -53,6 +58,8 @@ func (x *Exchange) validate(hosts int) error {
 		return fmt.Errorf("mtu_bytes: must be at least flit_bytes = %d, got %d", x.FlitBytes, x.MTUBytes)
 	case (x.MTUBytes+x.FlitBytes-1)/x.FlitBytes > 1<<16-1:
 		return fmt.Errorf("mtu_bytes: %d bytes are more than %d flits of %d bytes", x.MTUBytes, 1<<16-1, x.FlitBytes)
+	case (x.MessageBytes-1)/x.MTUBytes+1 > MaxMessagePackets:
+		return fmt.Errorf("message_bytes: %d bytes are more than %d packets of %d bytes", x.MessageBytes, MaxMessagePackets, x.MTUBytes)
 	}
 	for h, p := range x.Partner {
 		if p < -1 || p >= hosts || p == h || (p >= 0 && x.Partner[p] != h) {
