@@ -442,6 +442,8 @@ func checkIBLink(file string, byID map[string]*ibNode, n *ibNode, p int, port ib
 	switch {
 	case !ok:
 		return fileErrorf(file, port.line, "peer %q is not described in the file (expected a Switch or Ca block for it)", port.peer)
+	case peer == n:
+		return fileErrorf(file, port.line, "%s[%d] links to its own port [%d] (expected a link between two different nodes)", n.id, p, port.peerPort)
 	case n.host && peer.host:
 		return fileErrorf(file, port.line, "link between two CAs %s and %s (expected CAs to attach to switches)", n.id, peer.id)
 	case port.peerPort >= len(peer.ports):

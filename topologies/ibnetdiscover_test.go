@@ -146,6 +146,7 @@ func TestReadIBNetDiscoverErrors(t *testing.T) {
 		{"one-sided", sw + "[2] \"H-02\"[1]\n" + ca, "ib.txt:2: S-01[2] links to H-02[1], but line 4 links H-02[1] to S-01[1]"},
 		{"not listed back", sw + swToCA + "Ca 1 \"H-02\" # \"h\"\n", "ib.txt:2: S-01[1] links to H-02[1], but the block of H-02 (line 3) does not list port [1]"},
 		{"peer port range", sw + "[1] \"H-02\"[2]\n" + ca, "ib.txt:2: peer port [2] out of range: H-02 (line 3) has ports 1 to 1"},
+		{"loop", sw + "[1] \"S-01\"[2]\n[2] \"S-01\"[1]\n", "ib.txt:2: S-01[1] links to its own port [2] (expected a link between two different nodes)"},
 		{"CA to CA", sw + swToCA + ca + "Ca 1 \"H-07\"\n[1] \"H-08\"[1]\nCa 1 \"H-08\"\n[1] \"H-07\"[1]\n", "ib.txt:6: link between two CAs H-07 and H-08"},
 		{"long line", sw + "[1] \"H-02\"[1] # " + strings.Repeat("x", 1<<20) + "\n", "ib.txt:2: bufio.Scanner: token too long"},
 	}
