@@ -221,6 +221,13 @@ func TestLoadAll(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), b+`:1: name: experiment name "small" is also used by `+a) {
 		t.Errorf("duplicate names: got %v", err)
 	}
+	again := dir + string(filepath.Separator) + "." + string(filepath.Separator) + "a.toml"
+	for _, paths := range [][]string{{a, a}, {a, again}} {
+		_, err = LoadAll(paths)
+		if want := paths[1] + ": given twice (also as " + a; err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("LoadAll(%q): got %v, want %q…", paths, err, want)
+		}
+	}
 	_, err = LoadAll([]string{filepath.Join(dir, "missing.toml")})
 	var ie *InputError
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "missing.toml: cannot read") {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -76,6 +77,9 @@ func LoadAll(paths []string) ([]*Experiment, error) {
 		exps []*Experiment
 		errs []error
 	)
+	if err := DistinctFiles(paths); err != nil {
+		errs = append(errs, err)
+	}
 	for _, p := range paths {
 		e, err := LoadFile(p)
 		if err != nil {
@@ -91,6 +95,25 @@ func LoadAll(paths []string) ([]*Experiment, error) {
 		return nil, errors.Join(errs...)
 	}
 	return exps, nil
+}
+
+// DistinctFiles checks that no experiment file is given twice among paths
+// (as the same path, or two that lead to it): its points would run twice.
+func DistinctFiles(paths []string) error {
+	var errs []error
+	seen := map[string]string{}
+	for _, p := range paths {
+		key := filepath.Clean(p)
+		if abs, err := filepath.Abs(p); err == nil {
+			key = abs
+		}
+		if first, ok := seen[key]; ok {
+			errs = append(errs, fmt.Errorf("%s: given twice (also as %s; expected each experiment file once)", p, first))
+			continue
+		}
+		seen[key] = p
+	}
+	return errors.Join(errs...)
 }
 
 // UniqueNames checks that experiments loaded from different files have

@@ -49,6 +49,9 @@ func checkCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	var exps []*experiments.Experiment
 	var errs []error
+	if err := experiments.DistinctFiles(files); err != nil {
+		errs = append(errs, err)
+	}
 	for _, f := range files {
 		e, err := experiments.LoadFile(f)
 		if err != nil {

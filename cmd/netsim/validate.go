@@ -31,6 +31,10 @@ func validateCommand(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	code := exitOK
+	if err := experiments.DistinctFiles(files); err != nil {
+		fmt.Fprintln(stderr, err)
+		code = exitUsage
+	}
 	var all []*experiments.Experiment
 	for _, file := range files {
 		exps, err := experiments.LoadFile(file)
