@@ -38,6 +38,7 @@ type ResultLine struct {
 type lineValues struct {
 	Kind            string   `json:"kind"`
 	Experiment      string   `json:"experiment"`
+	Topology        string   `json:"topology"`
 	Variant         string   `json:"variant"`
 	Pattern         string   `json:"pattern"`
 	Point           string   `json:"point"`
@@ -77,8 +78,8 @@ type ebbValues struct {
 // last line is torn when it has no final newline or is not valid JSON — a
 // write cut short by a crash: it is left out, and torn is the byte offset
 // where it starts (−1 when there is none). Blank lines are skipped. Any
-// other line that is not a results line (a JSON object with kind, point
-// and experiment) is an error naming the file and line.
+// other line that is not a results line (a JSON object with kind, point,
+// experiment and topology) is an error naming the file and line.
 func ReadResults(r io.Reader, name string) (lines []ResultLine, torn int64, err error) {
 	br := bufio.NewReader(r)
 	var offset int64
@@ -127,6 +128,9 @@ func parseResultLine(text []byte) (*ResultLine, error) {
 	}
 	if v.Kind == "" || v.Point == "" || v.Experiment == "" {
 		return nil, errors.New("not a results line: no kind, point or experiment field (written by an older netsim?)")
+	}
+	if v.Topology == "" {
+		return nil, errors.New("not a results line: no topology field (every line netsim writes names its topology)")
 	}
 	switch v.Kind {
 	case KindPoint, KindError, KindSaturation, KindEBB:
