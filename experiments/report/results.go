@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 )
 
@@ -38,35 +39,97 @@ type LineError struct {
 // Error formats the problem as FILE:LINE: message.
 func (e *LineError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
 
-// field is a field a results line must have: text, or else a number.
+// field is a field of a results line the package reads: text, or else a
+// number from min to max (an integer if integer is set). A required field
+// must be present; a nullable one may be null, as netsim run writes a
+// point's measurement that has no value (NaN, a latency without delivered
+// packets).
 type field struct {
-	key  string
-	text bool
+	key                string
+	text               bool
+	required, nullable bool
+	min, max           float64
+	integer            bool
 }
 
-// requiredFields returns the fields a line of kind must have; false for
-// an unknown kind.
-func requiredFields(kind string) ([]field, bool) {
-	labels := []field{{"topology", true}, {"routing", true}, {"pattern", true}}
+// kindFields returns the fields of a line of kind that the package reads;
+// false for an unknown kind.
+func kindFields(kind string) ([]field, bool) {
+	inf := math.Inf(1)
+	fs := []field{
+		{key: "topology", text: true, required: true},
+		{key: "routing", text: true, required: true},
+		{key: "pattern", text: true, required: true},
+	}
 	switch kind {
 	case KindPoint:
-		return append(labels, field{"offered", false}), true
+		return append(fs,
+			field{key: "offered", required: true, max: 1},
+			field{key: "accepted", nullable: true, max: inf},
+			field{key: "latency_avg", nullable: true, max: inf},
+			field{key: "latency_p99", nullable: true, max: inf},
+			field{key: "hops_avg", nullable: true, max: inf}), true
 	case KindSaturation:
-		return append(labels, field{"saturation", false}), true
+		return append(fs,
+			field{key: "saturation", required: true, max: 1},
+			field{key: "resolution", min: 1, max: inf, integer: true},
+			field{key: "tolerance", max: 1}), true
 	case KindEBB:
-		return append(labels, field{"dispersion", true}, field{"hosts", false},
-			field{"min", false}, field{"avg", false}, field{"max", false}), true
+		return append(fs,
+			field{key: "dispersion", text: true, required: true},
+			field{key: "hosts", required: true, min: 1, max: inf, integer: true},
+			field{key: "min", required: true, max: 1},
+			field{key: "avg", required: true, max: 1},
+			field{key: "max", required: true, max: 1},
+			field{key: "packets", max: inf, integer: true},
+			field{key: "out_of_order", max: inf, integer: true}), true
 	case KindError:
-		return labels, true
+		return append(fs, field{key: "offered", max: 1}), true
 	}
 	return nil, false
 }
 
+// valid reports whether raw is a value field f may have.
+func (f field) valid(raw json.RawMessage) bool {
+	if f.text {
+		t := bytes.TrimSpace(raw)
+		return len(t) > 0 && t[0] == '"'
+	}
+	var v *float64
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return false // not a number, or beyond the range of float64
+	}
+	if v == nil {
+		return f.nullable
+	}
+	return f.min <= *v && *v <= f.max && (!f.integer || *v == math.Trunc(*v))
+}
+
+// expected describes the values f may have.
+func (f field) expected() string {
+	if f.text {
+		return "text"
+	}
+	s := fmt.Sprintf("a number from %g to %g", f.min, f.max)
+	switch {
+	case f.integer:
+		s = fmt.Sprintf("an integer ≥ %g", f.min)
+	case math.IsInf(f.max, 1):
+		s = fmt.Sprintf("a finite number ≥ %g", f.min)
+	}
+	if f.nullable {
+		s += " or null"
+	}
+	return s
+}
+
 // Read decodes the results lines of r, named name in messages. Blank lines
 // are skipped. A line that is not a JSON object with a known kind and the
-// fields of that kind is an error (a *LineError); a last line that does
-// not end in a newline and does not decode (a run interrupted while
-// writing it) is skipped, with a note in the returned notes.
+// fields of that kind, or whose fields of that kind have values of the
+// wrong type or out of range (a load or saturation outside 0 to 1, a
+// negative latency), is an error (a *LineError); a last line that does not
+// end in a newline and does not decode (a run interrupted while writing
+// it) is skipped, with a note in the returned notes.
 func Read(r io.Reader, name string) (results []Result, notes []string, err error) {
 	br := bufio.NewReader(r)
 	for n := 1; ; n++ {
@@ -74,7 +137,7 @@ func Read(r io.Reader, name string) (results []Result, notes []string, err error
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
 			return nil, nil, fmt.Errorf("%s: %w", name, rerr)
 		}
-		torn := rerr != nil && len(line) > 0
+		torn := rerr != nil && !json.Valid(line) // a last line cut short
 		if len(bytes.TrimSpace(line)) > 0 {
 			res, lerr := parseLine(line, name, n)
 			switch {
@@ -124,22 +187,18 @@ func parseLine(line []byte, file string, n int) (Result, error) {
 	if raw := bytes.TrimSpace(fields["kind"]); !ok || raw[0] != '"' {
 		return Result{}, bad(`no "kind" text field`)
 	}
-	req, ok := requiredFields(kind)
+	fs, ok := kindFields(kind)
 	if !ok {
 		return Result{}, bad(`kind %q: unknown (expected "point", "saturation", "ebb" or "error")`, kind)
 	}
 	r.Kind = kind
-	for _, f := range req {
+	for _, f := range fs {
 		raw, present := fields[f.key]
-		if !present {
+		switch {
+		case !present && f.required:
 			return Result{}, bad("%s line lacks %q", kind, f.key)
-		}
-		if f.text {
-			if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '"' {
-				return Result{}, bad("%s: expected text, got %s", f.key, raw)
-			}
-		} else if _, ok := r.Number(f.key); !ok {
-			return Result{}, bad("%s: expected a number, got %s", f.key, raw)
+		case present && !f.valid(raw):
+			return Result{}, bad("field %s: expected %s, got %s", f.key, f.expected(), raw)
 		}
 	}
 	return r, nil
