@@ -79,7 +79,50 @@ func buildFile(s Spec) (*Network, error) {
 	if err != nil {
 		return nil, fmt.Errorf("path: %w", err)
 	}
+	if err := checkConnected(net); err != nil {
+		return nil, fmt.Errorf("path: %s: %w", s.Path, err)
+	}
 	return net, nil
+}
+
+// checkConnected reports, naming two switches as the file names them, when
+// some switch of net cannot reach another over switch-to-switch links:
+// no routing can serve such a network.
+func checkConnected(net *Network) error {
+	n := len(net.Switches)
+	if n == 0 {
+		return nil
+	}
+	seen := make([]bool, n)
+	seen[0] = true
+	queue := []int{0}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, p := range net.Switches[u].Ports {
+			if p.Kind == SwitchPort && !seen[p.Peer] {
+				seen[p.Peer] = true
+				queue = append(queue, int(p.Peer))
+			}
+		}
+	}
+	for v, ok := range seen {
+		if ok {
+			continue
+		}
+		name := func(i int) string {
+			if net.Names != nil && i < len(net.Names.Switches) {
+				return fmt.Sprintf("%q", net.Names.Switches[i])
+			}
+			return fmt.Sprintf("%d", i)
+		}
+		hint := ""
+		if len(net.Switches[v].Ports) == 0 {
+			hint = ", which has no links at all"
+		}
+		return fmt.Errorf("the network is disconnected: switch %s cannot reach switch %s%s (expected every switch to reach every other)", name(0), name(v), hint)
+	}
+	return nil
 }
 
 // checkName reports whether name can name a node in a dot file: not empty,

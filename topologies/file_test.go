@@ -49,6 +49,8 @@ func TestBuildFile(t *testing.T) {
 	sameGraph(t, readSample(t), net)
 
 	bad := write("bad.dot", "digraph {\n\"S1\" -> \"H1\"\n")
+	apart := write("apart.dot", "digraph {\n\"S1\" -> \"H1\" [srcport=1];\n\"H1\" -> \"S1\" [dstport=1];\n\"S2\" -> \"H2\" [srcport=1];\n\"H2\" -> \"S2\" [dstport=1];\n}\n")
+	stray := write("stray.dot", "digraph {\n\"S1\" -> \"H1\" [srcport=1];\n\"H1\" -> \"S1\" [dstport=1];\ngarbage here\n}\n")
 	tests := []struct {
 		spec Spec
 		want string
@@ -59,6 +61,8 @@ func TestBuildFile(t *testing.T) {
 		{Spec{Kind: "file", Path: filepath.Join(dir, "none.dot")}, "path: cannot read the topology file: open " + filepath.Join(dir, "none.dot")},
 		{Spec{Kind: "file", Path: bad}, "path: " + bad + ":3: expected '}' to close the digraph opened on line 1"},
 		{Spec{Kind: "file", Path: dot, Format: "ibnetdiscover"}, "path: " + dot + ":1: expected a node header"},
+		{Spec{Kind: "file", Path: apart}, "path: " + apart + `: the network is disconnected: switch "S1" cannot reach switch "S2" (expected every switch to reach every other)`},
+		{Spec{Kind: "file", Path: stray}, "path: " + stray + `: the network is disconnected: switch "S1" cannot reach switch "garbage", which has no links at all`},
 		{Spec{Kind: "file", Path: dot, Dims: []int{2}}, "dims: not used by topology file (it uses path, format)"},
 		{Spec{Kind: "crossbar", Hosts: 2, Path: dot}, "path: not used by topology crossbar (it uses hosts)"},
 		{Spec{Kind: "ring", Switches: 3, HostsPerSwitch: 1, Format: "dot"}, "format: not used by topology ring"},
