@@ -3,6 +3,7 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -403,6 +404,13 @@ func (d *decoder) sim(e *Experiment, t map[string]any) {
 	s.Measure = d.integer(t, sec, "measure", DefaultMeasure, 1, maxCycles)
 	s.Drain = d.integer(t, sec, "drain", s.Measure, 0, maxCycles)
 	s.DeadlockWindow = d.integer(t, sec, "deadlock_window", DefaultDeadlockWindow, 1, maxCycles)
+	if e.Traffic.Kind == KindExchange {
+		for _, key := range []string{"warmup", "measure", "drain"} {
+			if _, ok := t[key]; ok {
+				d.fail(sec, key, "not used with kind = %q (an exchange runs until every flit has arrived)", KindExchange)
+			}
+		}
+	}
 }
 
 // sweep decodes [sweep].
@@ -410,6 +418,11 @@ func (d *decoder) sweep(e *Experiment, t map[string]any) {
 	const sec = "sweep"
 	if t == nil {
 		t = map[string]any{} // no [sweep]: a saturation search with defaults
+	}
+	if e.Traffic.Kind == KindExchange {
+		for _, key := range slices.Sorted(maps.Keys(t)) {
+			d.fail(sec, key, "not used with kind = %q (an exchange is one task per pattern, not a load sweep)", KindExchange)
+		}
 	}
 	d.checkKeys(t, sec, sectionKeys(sec)...)
 	s := &e.Sweep
