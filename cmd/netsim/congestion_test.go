@@ -118,6 +118,9 @@ func TestCongestionErrors(t *testing.T) {
 
 func TestRunRejectsCongestionOnly(t *testing.T) {
 	file := writeFile(t, t.TempDir(), "cg.toml", clos64)
+	if code, out, _ := netsim(t, "validate", file); code != exitOK || out != file+": ok (a congestion study for netsim congestion; no [traffic] for netsim run)\n" {
+		t.Errorf("validate: exit %d, stdout %q", code, out)
+	}
 	code, _, errs := netsim(t, "run", file, "-q")
 	if code != exitUsage || !strings.Contains(errs, "no [traffic] section to simulate") {
 		t.Errorf("exit %d, stderr %q", code, errs)

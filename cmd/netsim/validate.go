@@ -44,6 +44,10 @@ func validateCommand(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		all = append(all, exps...)
+		if len(exps[0].Traffic.Patterns) == 0 {
+			fmt.Fprintf(stdout, "%s: ok (a congestion study for netsim congestion; no [traffic] for netsim run)\n", file)
+			continue
+		}
 		parts := planCounts(experiments.Plan(exps))
 		if len(exps) > 1 {
 			parts = append(parts, fmt.Sprintf("%d variants", len(exps)))
