@@ -413,6 +413,8 @@ func TestParseDistance(t *testing.T) {
 		{"distance+x", 0, false, false, `algorithm: "distance+x": extra hops E must be a non-negative integer, got "x"`},
 		{"distance+-1", 0, false, false, `algorithm: "distance+-1": extra hops E must be a non-negative integer, got "-1"`},
 		{"distance++1", 0, false, false, `algorithm: "distance++1": extra hops E must be a non-negative integer, got "+1"`},
+		{"distance+01", 0, false, false, `algorithm: "distance+01": write E without leading zeros, as "distance+1"`},
+		{"deflection+007", 0, false, false, `algorithm: "deflection+007": write E without leading zeros, as "deflection+7"`},
 		{"distance+1.5", 0, false, false, `algorithm: "distance+1.5": extra hops E must be a non-negative integer, got "1.5"`},
 		{"distance+256", 0, false, false, `algorithm: "distance+256": extra hops E = 256 exceed the limit of 255`},
 		{"distance+99999999999999999999", 0, false, false, `algorithm: "distance+99999999999999999999": extra hops E must be a non-negative integer, got "99999999999999999999"`},
