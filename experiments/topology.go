@@ -7,9 +7,10 @@ import (
 )
 
 // topLevelKeys lists the keys an experiment file accepts outside any
-// section, sections included.
+// section, sections included (include is read before, by the includer,
+// and listed for the messages).
 func topLevelKeys() []string {
-	return append([]string{"name", "description", "seed"}, sectionNames()...)
+	return append([]string{"name", "description", "seed", includeKey}, sectionNames()...)
 }
 
 // LoadTopology reads the experiment file at path, with the files it
