@@ -67,7 +67,7 @@ func TestParseTreeTopologyErrors(t *testing.T) {
 		{"xgft m/w", "kind = \"xgft\"\nm = [4096, 4096, 4096]\nw = [1, 1, 1]",
 			"f.toml:3: [topology] m: m/w: level 0 has more than the limit"},
 		{"deimos box_hosts", "kind = \"deimos\"\nports = 24\nbox_hosts = [259, 228, 258]\nchain_links = 30",
-			"f.toml:4: [topology] box_hosts: entry 0: 259 hosts and 30 chain links exceed"},
+			"f.toml:4: [topology] box_hosts: element 1: 259 hosts and 30 chain links exceed"},
 		{"empty oversubscription", "kind = \"clos\"\nports = 32\nhosts = 512\noversubscription = \"\"",
 			"f.toml:5: [topology] oversubscription: must not be empty"},
 		{"integer oversubscription", "kind = \"clos\"\nports = 32\nhosts = 512\noversubscription = 2",

@@ -64,10 +64,10 @@ func checkCount(key string, v, lo, hi int) error {
 func checkEntries(key string, list []int, lo, hi int) error {
 	for i, v := range list {
 		if v < lo {
-			return fmt.Errorf("%s: entry %d is %d, need at least %d", key, i, v, lo)
+			return fmt.Errorf("%s: element %d is %d, need at least %d", key, i+1, v, lo)
 		}
 		if v > hi {
-			return fmt.Errorf("%s: entry %d is %d, exceeds the limit of %d", key, i, v, hi)
+			return fmt.Errorf("%s: element %d is %d, exceeds the limit of %d", key, i+1, v, hi)
 		}
 	}
 	return nil

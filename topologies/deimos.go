@@ -73,8 +73,8 @@ func buildDeimos(s Spec) (*Network, error) {
 			chains = 1
 		}
 		if hb+chains*s.ChainLinks > external {
-			return nil, fmt.Errorf("box_hosts: entry %d: %d hosts and %d chain links exceed the %d external ports of a box (ports²/2)",
-				b, hb, chains*s.ChainLinks, external)
+			return nil, fmt.Errorf("box_hosts: element %d: %d hosts and %d chain links exceed the %d external ports of a box (ports²/2)",
+				b+1, hb, chains*s.ChainLinks, external)
 		}
 		if nhosts += hb; nhosts > MaxHosts {
 			return nil, fmt.Errorf("box_hosts: more than the limit of %d hosts", MaxHosts)

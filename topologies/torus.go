@@ -29,7 +29,7 @@ func buildTorus(s Spec) (*Network, error) {
 	}
 	for i, k := range s.Dims {
 		if k < 2 {
-			return nil, fmt.Errorf("dims: entry %d is %d, a torus dimension needs at least 2 switches", i, k)
+			return nil, fmt.Errorf("dims: element %d is %d, a torus dimension needs at least 2 switches", i+1, k)
 		}
 	}
 	radix := s.HostsPerSwitch

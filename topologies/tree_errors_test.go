@@ -42,8 +42,8 @@ func TestTreeBuildErrors(t *testing.T) {
 		{"xgft too many levels", Spec{Kind: "xgft", M: make([]int, 65), W: make([]int, 65)}, "m: has 65 levels, more than the limit of 64"},
 		{"xgft w count", Spec{Kind: "xgft", M: []int{6, 6}, W: []int{3}}, "w: has 1 entries but m has 2"},
 		{"xgft no w", Spec{Kind: "xgft", M: []int{6}}, "w: has 0 entries but m has 1"},
-		{"xgft zero m", Spec{Kind: "xgft", M: []int{6, 0}, W: []int{1, 1}}, "m: entry 1 is 0, need at least 1"},
-		{"xgft zero w", Spec{Kind: "xgft", M: []int{6, 6}, W: []int{1, 0}}, "w: entry 1 is 0, need at least 1"},
+		{"xgft zero m", Spec{Kind: "xgft", M: []int{6, 0}, W: []int{1, 1}}, "m: element 2 is 0, need at least 1"},
+		{"xgft zero w", Spec{Kind: "xgft", M: []int{6, 6}, W: []int{1, 0}}, "w: element 2 is 0, need at least 1"},
 		{"xgft multi-homed hosts", Spec{Kind: "xgft", M: []int{6, 6}, W: []int{3, 3}}, "w: w_1 = 3, but a host (a level-0 node) has one port, so w_1 must be 1; set hosts to make level 0 switches with hosts spread over them (seed 002 Table I)"},
 		{"xgft hosts below leaves", Spec{Kind: "xgft", M: []int{6, 6}, W: []int{3, 3}, Hosts: 20}, "hosts: 20 is fewer than the 36 leaf switches (m_1·…·m_h)"},
 		{"xgft negative hosts", Spec{Kind: "xgft", M: []int{6}, W: []int{3}, Hosts: -1}, "hosts: need at least 1, got -1"},
@@ -56,18 +56,18 @@ func TestTreeBuildErrors(t *testing.T) {
 		{"deimos huge ports", deimos(1<<13, []int{1, 1}, 1), "ports: 8192 exceeds the limit of 4096"},
 		{"deimos one box", deimos(24, []int{258}, 30), "box_hosts: need at least 2 boxes in the chain, got [258]"},
 		{"deimos no boxes", deimos(24, nil, 30), "box_hosts: need at least 2 boxes in the chain, got []"},
-		{"deimos empty box", deimos(24, []int{258, 0, 258}, 30), "box_hosts: entry 1 is 0, need at least 1"},
+		{"deimos empty box", deimos(24, []int{258, 0, 258}, 30), "box_hosts: element 2 is 0, need at least 1"},
 		{"deimos no chain", deimos(24, []int{258, 228, 258}, 0), "chain_links: need at least 1, got 0"},
 		{"deimos chain too wide", deimos(24, []int{258, 228, 258}, 289), "chain_links: 289 exceeds the limit of 288"},
-		{"deimos end box full", deimos(24, []int{259, 228, 258}, 30), "box_hosts: entry 0: 259 hosts and 30 chain links exceed the 288 external ports of a box (ports²/2)"},
-		{"deimos middle box full", deimos(24, []int{258, 229, 258}, 30), "box_hosts: entry 1: 229 hosts and 60 chain links exceed the 288 external ports of a box (ports²/2)"},
+		{"deimos end box full", deimos(24, []int{259, 228, 258}, 30), "box_hosts: element 1: 259 hosts and 30 chain links exceed the 288 external ports of a box (ports²/2)"},
+		{"deimos middle box full", deimos(24, []int{258, 229, 258}, 30), "box_hosts: element 2: 229 hosts and 60 chain links exceed the 288 external ports of a box (ports²/2)"},
 		{"deimos stray hosts", Spec{Kind: "deimos", Ports: 24, BoxHosts: []int{1, 1}, ChainLinks: 1, Hosts: 4}, "hosts: not used by topology deimos (it uses ports, box_hosts, chain_links)"},
 
 		{"unknown preset", Spec{Preset: "myrinet"}, `preset: unknown preset "myrinet" (known: torus3d, torus4d, flatfly, hypercube, dragonfly, sfxff1, sfxff2, myrinet512, deimos)`},
 		{"preset kind conflict", Spec{Preset: "myrinet512", Kind: "fattree"}, `kind: preset "myrinet512" is a clos topology, got kind "fattree" (leave kind out, or give the same)`},
 		{"preset stray key", Spec{Preset: "myrinet512", K: 4}, "k: not used by topology clos (it uses ports, hosts, oversubscription)"},
 		{"preset bad override", Spec{Preset: "myrinet512", Hosts: 1024}, "hosts: 1024 need 64 leaf crossbars, but a spine crossbar of 32 ports reaches at most 32 leaves (512 hosts)"},
-		{"preset override breaks deimos", Spec{Preset: "deimos", Ports: 8}, "box_hosts: entry 0: 258 hosts and 30 chain links exceed the 32 external ports of a box (ports²/2)"},
+		{"preset override breaks deimos", Spec{Preset: "deimos", Ports: 8}, "box_hosts: element 1: 258 hosts and 30 chain links exceed the 32 external ports of a box (ports²/2)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
