@@ -242,7 +242,7 @@ func (d *decoder) factors(t map[string]any, sec string) []topologies.Spec {
 			} else {
 				ie.File, ie.Line = d.src.locate(sec, "factors")
 			}
-			ie.Section, ie.Key, ie.Msg = sec, "factors", fmt.Sprintf("factor %d: %s: %s", i, ie.Key, ie.Msg)
+			ie.Section, ie.Key, ie.Msg = sec, "factors", fmt.Sprintf("factor %d: %s: %s", i+1, ie.Key, ie.Msg)
 		}
 	}
 	return out
@@ -253,12 +253,12 @@ func (d *decoder) factors(t map[string]any, sec string) []topologies.Spec {
 // factor's [[topology.factors]] table, or line 0 when it cannot tell.
 func (d *decoder) factorLine(msg string) (string, int) {
 	var i int
-	if _, err := fmt.Sscanf(msg, "factor %d", &i); err != nil {
+	if _, err := fmt.Sscanf(msg, "factor %d", &i); err != nil || i < 1 {
 		return "", 0
 	}
 	_, after, _ := strings.Cut(msg, "): ")
 	key, _, _ := strings.Cut(after, ": ")
-	return d.src.arrayLine("topology.factors", i, key)
+	return d.src.arrayLine("topology.factors", i-1, key)
 }
 
 // routing decodes [routing].

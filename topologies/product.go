@@ -82,21 +82,22 @@ func buildProduct(s Spec) (*Network, error) {
 	return cartesian(nets, c, switches, radix), nil
 }
 
-// buildFactor builds factor i of a product, with one host per switch.
+// buildFactor builds factor i (from 0) of a product, with one host per
+// switch; messages count factors from 1.
 func buildFactor(i int, f Spec) (*Network, error) {
 	if kinds := productFactorKinds(); !slices.Contains(kinds, f.Kind) {
-		return nil, fmt.Errorf("factors: factor %d has kind %q, expected one of %s", i, f.Kind, strings.Join(kinds, ", "))
+		return nil, fmt.Errorf("factors: factor %d has kind %q, expected one of %s", i+1, f.Kind, strings.Join(kinds, ", "))
 	}
 	if f.Preset != "" {
-		return nil, fmt.Errorf("factors: factor %d (%s): preset is not allowed in a factor", i, f.Kind)
+		return nil, fmt.Errorf("factors: factor %d (%s): preset: not allowed in a factor", i+1, f.Kind)
 	}
 	if f.HostsPerSwitch != 0 {
-		return nil, fmt.Errorf("factors: factor %d (%s): hosts_per_switch belongs to the product, not to a factor", i, f.Kind)
+		return nil, fmt.Errorf("factors: factor %d (%s): hosts_per_switch: belongs to the product, not to a factor", i+1, f.Kind)
 	}
 	f.HostsPerSwitch = 1
 	net, err := build(f)
 	if err != nil {
-		return nil, fmt.Errorf("factors: factor %d (%s): %w", i, f.Kind, err)
+		return nil, fmt.Errorf("factors: factor %d (%s): %w", i+1, f.Kind, err)
 	}
 	net.Spec = withDefaults(f)
 	return net, nil
