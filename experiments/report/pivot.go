@@ -193,6 +193,9 @@ func axes(sel []Result, kind string, spec Spec) (cols string, rows []string, err
 		return "", nil, fmt.Errorf("rows: no field given")
 	}
 	for i, k := range rows {
+		if k == "" {
+			return "", nil, fmt.Errorf("rows: field %d is empty (expected comma-separated field names)", i+1)
+		}
 		if k == cols {
 			return "", nil, fmt.Errorf("rows: %q is also the column field", k)
 		}

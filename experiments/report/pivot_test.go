@@ -215,6 +215,7 @@ func TestPivotErrors(t *testing.T) {
 		{"point field on saturation", Spec{Cols: "offered"}, `field "offered": no saturation result has it`},
 		{"rows contain cols", Spec{Rows: []string{"topology", "pattern"}}, `rows: "pattern" is also the column field`},
 		{"twice", Spec{Rows: []string{"topology", "topology"}}, `rows: "topology" given twice`},
+		{"empty field", Spec{Rows: []string{"topology", ""}}, `rows: field 2 is empty (expected comma-separated field names)`},
 		{"no rows", Spec{Rows: []string{}}, "rows: no field given"},
 	}
 	for _, tc := range tests {
