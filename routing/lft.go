@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -68,134 +69,475 @@ func WriteLFT(w io.Writer, t *Tables, net *topologies.Network) error {
 	return bw.Flush()
 }
 
+// Lines of LFT text: a block header (OpenSM writes its LID range in
+// decimal, ibroute and older OpenSM in hexadecimal), an entry "0xLID
+// PORT-or-SL ...", and the node an entry's info names.
+var (
+	lftHeader = regexp.MustCompile(`^(Unicast lids \[(?:0x)?[0-9a-fA-F]+-(?:0x)?[0-9a-fA-F]+\] of|SL of paths from) switch (?:Lid (\d+) )?.*\(('([^']*)'|([^()]*))\):\s*$`)
+	lftEntry  = regexp.MustCompile(`^0x([0-9a-fA-F]+)\s+(\d+)\s*(.*)$`)
+	lftInfo   = regexp.MustCompile(`(Channel Adapter|Switch) portguid 0x[0-9a-fA-F]+: '([^']*)'`)
+)
+
+const (
+	noSL   = 0xFF   // marks a path without an SL line while reading
+	maxLID = 0xFFFF // LIDs have 16 bits
+)
+
 // ReadLFT reads forwarding tables for net from text as WriteLFT writes it,
-// or as OpenSM's LFT dump (opensm-lfts.dump) and ibroute print it: a
-// switch is found by the name in parentheses at the end of its header, a
-// destination by the Channel Adapter name of its line or else as LID − 1
-// (hosts numbered as net's; lines for switch LIDs and port 0 are skipped).
-// Errors name file and line. The tables must give every switch a path to
-// every host.
+// or as OpenSM's LFT dump (opensm-lfts.dump) and ibroute print it. Names,
+// not LIDs, identify the nodes, so that the tables of a real subnet
+// manager, with its own LIDs, apply to a network with the same node names:
+// a block's header names its switch in parentheses at its end, and an
+// entry may name its destination in its info ("Channel Adapter portguid
+// …: 'H1'" or "Switch portguid …: 'S1'"). These names and the headers'
+// "Lid N" map LIDs to nodes, one node per LID and one LID per node in the
+// whole file. An entry without a name is for the node that map gives its
+// LID, from any line before or after it; when no entry of the file names
+// a node, a LID the map lacks is netsim's: LID h+1 is host h and LID
+// hosts+1+s switch s (h and s from 0). Entries "unknown node and type"
+// are skipped. Every switch has one "Unicast lids" block with at most one
+// line per LID: its hosts' lines give the tables, its own LID is on port
+// 0 and other switches' LIDs on connected ports (those lines are checked
+// and skipped: the tables route hosts only). When any switch has an "SL
+// of paths from" block, every switch has one with a line for every host.
+// The tables must send every host's packets from every switch to that
+// host. Errors are *topologies.FileError values naming the file and line
+// and the switches, hosts and ports (from 1) as the file writes them.
 func ReadLFT(r io.Reader, file string, net *topologies.Network, vls int) (*Tables, error) {
-	var (
-		lftHeader = regexp.MustCompile(`^(Unicast lids \[0x[0-9a-fA-F]+-0x[0-9a-fA-F]+\] of|SL of paths from) switch .*\(('([^']*)'|([^()]*))\):\s*$`)
-		lftEntry  = regexp.MustCompile(`^0x([0-9a-fA-F]+)\s+(\d+)\s*(.*)$`)
-		lftCAName = regexp.MustCompile(`Channel Adapter portguid 0x[0-9a-fA-F]+: '([^']*)'`)
-	)
-	swNames, hostNames := net.DisplayNames()
-	swOf := make(map[string]int, len(swNames))
-	for s, n := range swNames {
-		swOf[n] = s
-	}
-	hostOf := make(map[string]int, len(hostNames))
-	for h, n := range hostNames {
-		hostOf[n] = h
-	}
-	t := newTables("file", net, vls)
-	var layer []uint8
+	lr := newLFTReader(file, net, vls)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	line, sw, slBlock := 0, -1, false
+	line := 0
 	for sc.Scan() {
 		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "Lid ") || strings.HasPrefix(text, "Port ") || strings.HasSuffix(text, "lids dumped") {
-			continue
+		if err := lr.parse(line, strings.TrimSpace(sc.Text())); err != nil {
+			return nil, err
 		}
-		if m := lftHeader.FindStringSubmatch(text); m != nil {
-			name := m[3] + strings.TrimSpace(m[4])
-			s, ok := swOf[name]
-			if !ok {
-				return nil, fmt.Errorf("%s:%d: switch %q is not in the network", file, line, name)
-			}
-			sw, slBlock = s, strings.HasPrefix(m[1], "SL")
-			continue
-		}
-		m := lftEntry.FindStringSubmatch(text)
-		if m == nil {
-			return nil, fmt.Errorf("%s:%d: expected a switch header or a line \"0xLID PORT ...\", got %q", file, line, text)
-		}
-		if sw < 0 {
-			return nil, fmt.Errorf("%s:%d: entry before any switch header", file, line)
-		}
-		lid, err1 := strconv.ParseUint(m[1], 16, 32)
-		val, err2 := strconv.Atoi(m[2])
-		if err1 != nil || err2 != nil {
-			return nil, fmt.Errorf("%s:%d: bad LID or number in %q", file, line, text)
-		}
-		d := int(lid) - 1
-		if ca := lftCAName.FindStringSubmatch(m[3]); ca != nil {
-			h, ok := hostOf[ca[1]]
-			if !ok {
-				return nil, fmt.Errorf("%s:%d: host %q is not in the network", file, line, ca[1])
-			}
-			d = h
-		} else if strings.Contains(m[3], "Switch") || d < 0 || d >= t.hosts {
-			continue // a switch's LID: the tables route hosts only
-		}
-		if slBlock {
-			if val > MaxSLs-1 {
-				return nil, fmt.Errorf("%s:%d: SL %d exceeds %d", file, line, val, MaxSLs-1)
-			}
-			if layer == nil {
-				layer = make([]uint8, t.sws*t.hosts)
-			}
-			layer[sw*t.hosts+d] = uint8(val)
-			continue
-		}
-		if val == 0 {
-			continue // the switch itself
-		}
-		if val > len(net.Switches[sw].Ports) || net.Switches[sw].Ports[val-1].Kind == topologies.Unused {
-			return nil, fmt.Errorf("%s:%d: switch %s has no connected port %d", file, line, swNames[sw], val)
-		}
-		t.lft[sw*t.hosts+d] = uint16(val - 1)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", file, line, err)
 	}
-	if layer != nil {
-		t.layer = layer
-		for _, l := range layer {
-			t.layers = max(t.layers, int(l)+1)
+	return lr.finish()
+}
+
+// lftReader is the state of ReadLFT. Nodes are numbered hosts first, then
+// switches: node n is host n, node hosts+s switch s.
+type lftReader struct {
+	file               string
+	net                *topologies.Network
+	t                  *Tables
+	swNames, hostNames []string
+	swOf, hostOf       map[string]int
+	layer              []uint8 // noSL where no line gave the SL; nil without SL blocks
+	// entryLine[s·hosts+d] is the line of switch s's port for host d, 0
+	// when none.
+	entryLine []int32
+	// blockLine[2s] and blockLine[2s+1] are the header lines of switch s's
+	// port and SL blocks, 0 when none.
+	blockLine []int
+	sw, kind  int // switch and kind (0 ports, 1 SLs) of the current block; sw -1 before the first
+	hdr       int // header line of the current block
+	lids      []lftLID
+	// nodeLID[n] is the LID of node n and nodeLine[n] the line that gave
+	// it, 0 when none has.
+	nodeLID, nodeLine []int32
+	named             bool      // an entry names its node
+	pending           []lftLine // entries whose LID no line had named when read
+}
+
+// lftLID is what the file says of a LID.
+type lftLID struct {
+	node int32 // node+1, 0 while no line has named it
+	from int32 // the line that named it
+	last int32 // its last line, to find a second one in a block
+}
+
+// lftLine is an entry of a block.
+type lftLine struct {
+	line, sw int32
+	lid      uint16
+	kind     uint8
+	val      int
+}
+
+// newLFTReader returns a reader of LFT text from file for net.
+func newLFTReader(file string, net *topologies.Network, vls int) *lftReader {
+	lr := &lftReader{file: file, net: net, t: newTables("file", net, vls), sw: -1}
+	lr.swNames, lr.hostNames = net.DisplayNames()
+	lr.swOf, lr.hostOf = indexNames(lr.swNames), indexNames(lr.hostNames)
+	lr.entryLine = make([]int32, len(lr.t.lft))
+	lr.blockLine = make([]int, 2*lr.t.sws)
+	lr.lids = make([]lftLID, maxLID+1)
+	lr.nodeLID = make([]int32, lr.t.hosts+lr.t.sws)
+	lr.nodeLine = make([]int32, lr.t.hosts+lr.t.sws)
+	return lr
+}
+
+// indexNames maps each name to its index.
+func indexNames(names []string) map[string]int {
+	m := make(map[string]int, len(names))
+	for i, n := range names {
+		m[n] = i
+	}
+	return m
+}
+
+// errorf returns a *topologies.FileError for line (0: the whole file).
+func (lr *lftReader) errorf(line int, format string, args ...any) error {
+	return &topologies.FileError{File: lr.file, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// blockKind names the block kinds in errors.
+var blockKind = [2]string{`"Unicast lids"`, `"SL of paths from"`}
+
+// parse reads one trimmed line of text.
+func (lr *lftReader) parse(line int, text string) error {
+	if text == "" || strings.HasPrefix(text, "Lid ") || strings.HasPrefix(text, "Port ") || strings.HasSuffix(text, "lids dumped") {
+		return nil
+	}
+	if m := lftHeader.FindStringSubmatch(text); m != nil {
+		return lr.header(line, m)
+	}
+	m := lftEntry.FindStringSubmatch(text)
+	if m == nil {
+		return lr.errorf(line, "expected a switch header or a line \"0xLID PORT ...\", got %q", text)
+	}
+	if lr.sw < 0 {
+		return lr.errorf(line, "entry before any switch header (expected a header \"Unicast lids [...] of switch ... ('NAME'):\" first)")
+	}
+	lid, err1 := strconv.ParseUint(m[1], 16, 32)
+	val, err2 := strconv.Atoi(m[2])
+	if err1 != nil || err2 != nil {
+		return lr.errorf(line, "bad LID or number in %q (expected a hexadecimal LID and a decimal port or SL)", text)
+	}
+	if lid == 0 || lid > maxLID {
+		return lr.errorf(line, "LID 0x%04x is out of range (expected 0x0001-0x%04x)", lid, maxLID)
+	}
+	l := &lr.lids[lid]
+	if int(l.last) > lr.hdr {
+		return lr.errorf(line, "second line for LID 0x%04x in the %s block of switch %q (expected one line per LID; the first is at line %d)",
+			lid, blockKind[lr.kind], lr.swNames[lr.sw], l.last)
+	}
+	l.last = int32(line)
+	e := lftLine{line: int32(line), sw: int32(lr.sw), lid: uint16(lid), kind: uint8(lr.kind), val: val}
+	switch info := lftInfo.FindStringSubmatch(m[3]); {
+	case info != nil:
+		lr.named = true
+		n, err := lr.nodeNamed(line, info[1] == "Switch", info[2])
+		if err == nil {
+			err = lr.setLID(line, int(lid), n)
+		}
+		if err != nil {
+			return err
+		}
+		return lr.entry(e, n)
+	case strings.Contains(m[3], "unknown node and type"):
+		return nil
+	case l.node != 0:
+		return lr.entry(e, int(l.node)-1)
+	}
+	lr.pending = append(lr.pending, e)
+	return nil
+}
+
+// header starts the block whose header line m matched lftHeader.
+func (lr *lftReader) header(line int, m []string) error {
+	name := m[4] + strings.TrimSpace(m[5])
+	n, err := lr.nodeNamed(line, true, name)
+	if err != nil {
+		return err
+	}
+	if m[2] != "" {
+		lid, err := strconv.Atoi(m[2])
+		if err != nil || lid == 0 || lid > maxLID {
+			return lr.errorf(line, "Lid %s is out of range (expected 1-%d)", m[2], maxLID)
+		}
+		if err := lr.setLID(line, lid, n); err != nil {
+			return err
 		}
 	}
-	if err := t.check(net); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+	s, kind := n-lr.t.hosts, 0
+	if strings.HasPrefix(m[1], "SL") {
+		kind = 1
+	}
+	if first := lr.blockLine[2*s+kind]; first != 0 {
+		return lr.errorf(line, "second %s block for switch %q (expected one per switch; the first is at line %d)", blockKind[kind], name, first)
+	}
+	lr.blockLine[2*s+kind] = line
+	lr.sw, lr.kind, lr.hdr = s, kind, line
+	return nil
+}
+
+// nodeNamed returns the node of the switch or host called name.
+func (lr *lftReader) nodeNamed(line int, isSwitch bool, name string) (int, error) {
+	kind, of, base := "host", lr.hostOf, 0
+	if isSwitch {
+		kind, of, base = "switch", lr.swOf, lr.t.hosts
+	}
+	i, ok := of[name]
+	if !ok {
+		return 0, lr.errorf(line, "%s %q is not in the network (expected the name of a %s of the network)", kind, name, kind)
+	}
+	return base + i, nil
+}
+
+// setLID records that line gives node n the LID lid.
+func (lr *lftReader) setLID(line, lid, n int) error {
+	l := &lr.lids[lid]
+	switch {
+	case l.node != 0 && int(l.node) != n+1:
+		return lr.errorf(line, "LID 0x%04x is %s here, but %s at line %d (expected one node per LID)", lid, lr.node(n), lr.node(int(l.node)-1), l.from)
+	case lr.nodeLID[n] != 0 && int(lr.nodeLID[n]) != lid:
+		return lr.errorf(line, "%s has LID 0x%04x here, but 0x%04x at line %d (expected one LID per node)", lr.node(n), lid, lr.nodeLID[n], lr.nodeLine[n])
+	case l.node == 0:
+		l.node, l.from = int32(n+1), int32(line)
+		lr.nodeLID[n], lr.nodeLine[n] = int32(lid), int32(line)
+	}
+	return nil
+}
+
+// node names node n in errors.
+func (lr *lftReader) node(n int) string {
+	if n < lr.t.hosts {
+		return fmt.Sprintf("host %q", lr.hostNames[n])
+	}
+	return fmt.Sprintf("switch %q", lr.swNames[n-lr.t.hosts])
+}
+
+// entry enters e, an entry for node n.
+func (lr *lftReader) entry(e lftLine, n int) error {
+	line, s, hosts := int(e.line), int(e.sw), lr.t.hosts
+	if e.kind == 1 {
+		if e.val > MaxSLs-1 {
+			return lr.errorf(line, "SL %d exceeds %d (expected an SL 0-%d)", e.val, MaxSLs-1, MaxSLs-1)
+		}
+		if n >= hosts {
+			return nil // a switch's LID: paths lead to hosts only
+		}
+		if lr.layer == nil {
+			lr.layer = make([]uint8, len(lr.t.lft))
+			for j := range lr.layer {
+				lr.layer[j] = noSL
+			}
+		}
+		lr.layer[s*hosts+n] = uint8(e.val)
+		return nil
+	}
+	name, ports := lr.swNames[s], lr.net.Switches[s].Ports
+	own := n == hosts+s
+	switch {
+	case own && e.val != 0:
+		return lr.errorf(line, "switch %q sends its own LID 0x%04x to port %d (expected port 0)", name, e.lid, e.val)
+	case !own && (e.val == 0 || e.val > len(ports) || ports[e.val-1].Kind == topologies.Unused):
+		return lr.errorf(line, "switch %q has no connected port %d toward %s (expected a connected port 1-%d)", name, e.val, lr.node(n), len(ports))
+	case n >= hosts:
+		return nil // a switch's LID: the tables route hosts only
+	}
+	i := s*hosts + n
+	lr.t.lft[i] = uint16(e.val - 1)
+	lr.entryLine[i] = e.line
+	return nil
+}
+
+// want is the line expected for host d with a port or an SL.
+func (lr *lftReader) want(d int, what string) string {
+	switch {
+	case lr.nodeLID[d] != 0:
+		return fmt.Sprintf("0x%04x %s", lr.nodeLID[d], what)
+	case !lr.named:
+		return fmt.Sprintf("0x%04x %s", d+1, what)
+	}
+	return fmt.Sprintf("0xLID %s : (Channel Adapter portguid 0xGUID: '%s')", what, lr.hostNames[d])
+}
+
+// finish resolves the pending entries and checks that the blocks are
+// complete and the tables consistent.
+func (lr *lftReader) finish() (*Tables, error) {
+	t := lr.t
+	for s, name := range lr.swNames {
+		if lr.blockLine[2*s] == 0 {
+			return nil, lr.errorf(0, "switch %q has no %s block (expected one per switch)", name, blockKind[0])
+		}
+	}
+	for _, e := range lr.pending {
+		n := int(lr.lids[e.lid].node) - 1
+		if n < 0 && !lr.named && int(e.lid) <= t.hosts+t.sws {
+			n = int(e.lid) - 1 // netsim's numbering
+			if err := lr.setLID(int(e.line), int(e.lid), n); err != nil {
+				return nil, err
+			}
+		}
+		if n < 0 {
+			return nil, lr.errorf(int(e.line), "LID 0x%04x names no node (expected a line of the file to name it, or netsim's numbering in a file without names)", e.lid)
+		}
+		if err := lr.entry(e, n); err != nil {
+			return nil, err
+		}
+	}
+	if lr.layer != nil {
+		for i, l := range lr.layer {
+			s, d := i/t.hosts, i%t.hosts
+			switch hdr := lr.blockLine[2*s+1]; {
+			case hdr == 0:
+				return nil, lr.errorf(0, "switch %q has no %s block (expected one per switch when any switch has one)", lr.swNames[s], blockKind[1])
+			case l == noSL:
+				return nil, lr.errorf(hdr, "the %s block of switch %q has no line for host %q (expected a line %q)", blockKind[1], lr.swNames[s], lr.hostNames[d], lr.want(d, "SL"))
+			}
+			t.layers = max(t.layers, int(l)+1)
+		}
+		t.layer = lr.layer
+	}
+	for i, p := range t.lft {
+		if s, d := i/t.hosts, i%t.hosts; p == noPort {
+			return nil, lr.errorf(lr.blockLine[2*s], "switch %q has no port for host %q (expected a line %q in its block)", lr.swNames[s], lr.hostNames[d], lr.want(d, "PORT"))
+		}
+	}
+	err := checkFileTables(t, lr.net, lr.file, func(s, d int) int {
+		if l := lr.entryLine[s*t.hosts+d]; l != 0 {
+			return int(l)
+		}
+		return lr.blockLine[2*s]
+	})
+	if err != nil {
+		return nil, err
 	}
 	return t, nil
 }
 
+// checkFileTables checks tables t read from file for net: each host's
+// switch sends it to the host's port, and every other switch sends it
+// along switches that reach the host's switch. line(s, d) is the line of
+// switch s's entry for host d (0 when unknown). Errors are
+// *topologies.FileError values that name switches and hosts by their
+// names and ports from 1.
+func checkFileTables(t *Tables, net *topologies.Network, file string, line func(s, d int) int) error {
+	swNames, hostNames := net.DisplayNames()
+	errorf := func(s, d int, format string, args ...any) error {
+		return &topologies.FileError{File: file, Line: line(s, d), Msg: fmt.Sprintf(format, args...)}
+	}
+	// state[s] is 0 before switch s is seen, 1 while on the current walk
+	// and 2 once it is known to reach the destination.
+	state := make([]uint8, t.sws)
+	var walk []int
+	for d, h := range net.Hosts {
+		at := int(h.Switch)
+		if p := t.lft[at*t.hosts+d]; p != uint16(h.Port) {
+			return errorf(at, d, "switch %q sends host %q to port %d, but %q is at its port %d (expected port %d)",
+				swNames[at], hostNames[d], int(p)+1, hostNames[d], h.Port+1, h.Port+1)
+		}
+		clear(state)
+		state[at] = 2
+		for s := range state {
+			walk = walk[:0]
+			u := s
+			for state[u] == 0 {
+				state[u] = 1
+				walk = append(walk, u)
+				p := t.lft[u*t.hosts+d]
+				if p == noPort {
+					return errorf(u, d, "switch %q has no port for host %q", swNames[u], hostNames[d])
+				}
+				port := net.Switches[u].Ports[p]
+				if port.Kind != topologies.SwitchPort {
+					to := "no link"
+					if port.Kind == topologies.HostPort {
+						to = fmt.Sprintf("host %q", hostNames[port.Peer])
+					}
+					return errorf(u, d, "switch %q sends host %q to port %d, which leads to %s (expected a port toward switch %q of %q)",
+						swNames[u], hostNames[d], p+1, to, swNames[at], hostNames[d])
+				}
+				u = int(port.Peer)
+			}
+			if state[u] == 1 {
+				loop := walk[slices.Index(walk, u):]
+				names := make([]string, 0, len(loop)+1)
+				for _, w := range append(loop, u) {
+					names = append(names, strconv.Quote(swNames[w]))
+				}
+				return errorf(u, d, "switch %q sends host %q to port %d, into the loop %s (expected a path to switch %q of %q)",
+					swNames[u], hostNames[d], t.lft[u*t.hosts+d]+1, strings.Join(names, " → "), swNames[at], hostNames[d])
+			}
+			for _, w := range walk {
+				state[w] = 2
+			}
+		}
+	}
+	return nil
+}
+
 // TablesFromDot builds forwarding tables for net from the routing comments
 // of an ORCS dot file (topologies.ReadDot), read as a network dotNet that
-// must have net's switches and ports. Every switch must list every host on
-// exactly one port.
+// must be net: the same switch and host names in the same order, and the
+// same links on the same ports. Every switch must list every host on
+// exactly one port, its own hosts on their ports, and the tables must
+// send every host's packets from every switch to that host. Errors name
+// file and the switches, hosts and ports (from 1) as the file does.
 func TablesFromDot(routes *topologies.DotRoutes, dotNet, net *topologies.Network, file string, vls int) (*Tables, error) {
 	if routes == nil {
 		return nil, fmt.Errorf("%s: the dot file has no routing comments", file)
 	}
-	if len(dotNet.Switches) != len(net.Switches) || len(dotNet.Hosts) != len(net.Hosts) {
-		return nil, fmt.Errorf("%s: the dot file has %d switches and %d hosts, the network %d and %d",
-			file, len(dotNet.Switches), len(dotNet.Hosts), len(net.Switches), len(net.Hosts))
+	if err := sameNetwork(dotNet, net); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	t := newTables("file", net, vls)
-	swNames, hostNames := dotNet.DisplayNames()
+	swNames, hostNames := net.DisplayNames()
 	for s := range net.Switches {
-		if len(dotNet.Switches[s].Ports) != len(net.Switches[s].Ports) {
-			return nil, fmt.Errorf("%s: switch %s has %d ports, the network's switch %d has %d", file, swNames[s], len(dotNet.Switches[s].Ports), s, len(net.Switches[s].Ports))
-		}
 		for h, ports := range routes.Table(s, len(net.Hosts)) {
 			switch len(ports) {
 			case 0:
-				return nil, fmt.Errorf("%s: switch %s routes host %s on no port", file, swNames[s], hostNames[h])
+				return nil, fmt.Errorf("%s: switch %q routes host %q on no port (expected the comment of one of its edges to list %q or be \"*\")", file, swNames[s], hostNames[h], hostNames[h])
 			case 1:
 				t.lft[s*t.hosts+h] = uint16(ports[0])
 			default:
-				return nil, fmt.Errorf("%s: switch %s routes host %s on several ports (%d and %d); tables need one", file, swNames[s], hostNames[h], ports[0]+1, ports[1]+1)
+				return nil, fmt.Errorf("%s: switch %q routes host %q on several ports (%d and %d; expected one)", file, swNames[s], hostNames[h], ports[0]+1, ports[1]+1)
 			}
 		}
 	}
-	if err := t.check(net); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+	if err := checkFileTables(t, net, file, func(int, int) int { return 0 }); err != nil {
+		return nil, err
 	}
 	return t, nil
+}
+
+// sameNetwork checks that the network read from a dot file is net: the
+// same switches and hosts, by name and order, with the same links on the
+// same ports.
+func sameNetwork(dotNet, net *topologies.Network) error {
+	if len(dotNet.Switches) != len(net.Switches) || len(dotNet.Hosts) != len(net.Hosts) {
+		return fmt.Errorf("the dot file has %d switches and %d hosts (expected the network's %d and %d)",
+			len(dotNet.Switches), len(dotNet.Hosts), len(net.Switches), len(net.Hosts))
+	}
+	fileSw, fileHost := dotNet.DisplayNames()
+	swNames, hostNames := net.DisplayNames()
+	for i := range swNames {
+		if fileSw[i] != swNames[i] {
+			return fmt.Errorf("switch %d of the dot file is %q (expected the network's switch %d, %q)", i+1, fileSw[i], i+1, swNames[i])
+		}
+	}
+	for i := range hostNames {
+		if fileHost[i] != hostNames[i] {
+			return fmt.Errorf("host %d of the dot file is %q (expected the network's host %d, %q)", i+1, fileHost[i], i+1, hostNames[i])
+		}
+	}
+	peer := func(p topologies.Port) string {
+		switch p.Kind {
+		case topologies.SwitchPort:
+			return fmt.Sprintf("switch %q", swNames[p.Peer])
+		case topologies.HostPort:
+			return fmt.Sprintf("host %q", hostNames[p.Peer])
+		}
+		return "no link"
+	}
+	for s, sw := range net.Switches {
+		filePorts := dotNet.Switches[s].Ports
+		if len(filePorts) != len(sw.Ports) {
+			return fmt.Errorf("switch %q has %d ports in the dot file (expected the network's %d)", swNames[s], len(filePorts), len(sw.Ports))
+		}
+		for p, port := range sw.Ports {
+			if fp := filePorts[p]; fp.Kind != port.Kind || (fp.Kind != topologies.Unused && fp.Peer != port.Peer) {
+				return fmt.Errorf("port %d of switch %q leads to %s in the dot file (expected the network's link, to %s)", p+1, swNames[s], peer(fp), peer(port))
+			}
+		}
+	}
+	return nil
 }
