@@ -53,21 +53,39 @@ func checkLFTServiceLevels(t *testing.T, text string, r Routing, net *topologies
 	}
 }
 
-func TestTablesRoundTrip(t *testing.T) {
-	for _, tc := range []struct {
-		alg  string
-		spec topologies.Spec
-	}{
+// tableCase is a table engine on a small network, for the tests that
+// write and read its tables.
+type tableCase struct {
+	alg  string
+	spec topologies.Spec
+}
+
+// tableCases returns the table engines the LFT tests write and read: with
+// layers (dfsssp), on an irregular network (updn), and on a fat tree
+// (dmodk).
+func tableCases() []tableCase {
+	return []tableCase{
 		{"dfsssp", topologies.Spec{Kind: "ring", Switches: 5, HostsPerSwitch: 2}},
 		{"updn", topologies.Spec{Kind: "random", Switches: 10, HostsPerSwitch: 2, Links: 16, Seed: 5}},
 		{"dmodk", topologies.Spec{Kind: "fattree", K: 4, N: 2}},
-	} {
-		net := mustBuild(t, tc.spec)
-		r, err := New(Spec{Algorithm: tc.alg, VLs: 4}, net)
-		if err != nil {
-			t.Fatal(err)
-		}
-		orig := r.(*Tables)
+	}
+}
+
+// build returns tc's network and the engine's tables on it, with 4 VLs.
+func (tc tableCase) build(t *testing.T) (*topologies.Network, *Tables) {
+	t.Helper()
+	net := mustBuild(t, tc.spec)
+	r, err := New(Spec{Algorithm: tc.alg, VLs: 4}, net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return net, r.(*Tables)
+}
+
+func TestTablesRoundTrip(t *testing.T) {
+	for _, tc := range tableCases() {
+		net, orig := tc.build(t)
+		r := Routing(orig)
 		dir := t.TempDir()
 		var lft, dot bytes.Buffer
 		if err := WriteLFT(&lft, orig, net); err != nil {
@@ -416,18 +434,9 @@ func realDump(t *Tables, net *topologies.Network) string {
 // are read as the same tables written by WriteLFT, and a nameless line
 // for a LID no line names is an error.
 func TestReadLFTRealLIDs(t *testing.T) {
-	for _, tc := range []struct {
-		alg  string
-		spec topologies.Spec
-	}{
-		{"dfsssp", topologies.Spec{Kind: "ring", Switches: 5, HostsPerSwitch: 2}},
-		{"updn", topologies.Spec{Kind: "random", Switches: 10, HostsPerSwitch: 2, Links: 16, Seed: 5}},
-	} {
-		net := mustBuild(t, tc.spec)
-		r, err := New(Spec{Algorithm: tc.alg, VLs: 4}, net)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, tc := range tableCases()[:2] {
+		net, tables := tc.build(t)
+		r := Routing(tables)
 		var lft bytes.Buffer
 		if err := WriteLFT(&lft, r.(*Tables), net); err != nil {
 			t.Fatal(err)
