@@ -395,7 +395,7 @@ func (b *dotBuilder) routes(sw []Switch) (*DotRoutes, error) {
 }
 
 // comment parses the routing comment of e: "*" or host names separated by
-// commas (blanks around names are ignored).
+// commas (blanks around names are ignored), each host once.
 func (b *dotBuilder) comment(e dotEdge) (DotRoute, error) {
 	c := DotRoute{Given: true}
 	text := strings.TrimSpace(e.comment)
@@ -420,6 +420,10 @@ func (b *dotBuilder) comment(e dotEdge) (DotRoute, error) {
 		c.Hosts = append(c.Hosts, int32(n.index))
 	}
 	slices.Sort(c.Hosts)
-	c.Hosts = slices.Compact(c.Hosts)
+	for i := 1; i < len(c.Hosts); i++ {
+		if h := c.Hosts[i]; h == c.Hosts[i-1] {
+			return c, fileErrorf(b.file, e.line, "comment: host %q is listed twice (expected each host once)", b.names.Hosts[h])
+		}
+	}
 	return c, nil
 }

@@ -427,6 +427,7 @@ func TestReadDotErrors(t *testing.T) {
 		{"host dstport wrong", "digraph {\nS1 -> H1\nH1 -> S1 [dstport = 2]\n}", "test.dot:3: dstport: host \"H1\" reaches port 2 of switch \"S1\", but the edge on line 2 leaves port 1"},
 		{"comment unknown host", "digraph {\nS1 -> H1 [comment = \"H1,H9\"]\nH1 -> S1\n}", "test.dot:2: comment: unknown host \"H9\""},
 		{"comment names switch", "digraph {\nS1 -> H1 [comment = \"S1\"]\nH1 -> S1\n}", "test.dot:2: comment: \"S1\" is a switch"},
+		{"comment host twice", "digraph {\nS1 -> H1 [comment = \"H1, H1\"]\nH1 -> S1\n}", "test.dot:2: comment: host \"H1\" is listed twice (expected each host once)"},
 		{"comment empty name", "digraph {\nS1 -> H1\nH1 -> S1 [comment = \"H1,\"]\n}", "test.dot:3: comment: empty host name"},
 		{"bad host name", "digraph {\nS1 -> \"H,1\"\n\"H,1\" -> S1\n}", "test.dot:3: host name \"H,1\" contains a comma"},
 		{"quote in name", "digraph {\nS1 -> \"H\\\"1\"\n\"H\\\"1\" -> S1\n}", "test.dot:3: node name \"H\\\"1\" contains a quote"},
