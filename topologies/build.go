@@ -116,12 +116,17 @@ type Spec struct {
 // Errors name the offending TOML key of the [topology] section and say
 // what was expected. The network's Spec is the resolved s.
 func Build(s Spec) (*Network, error) {
+	preset := s.Preset
 	s, err := expandPreset(s)
 	if err != nil {
 		return nil, err
 	}
 	net, err := build(s)
 	if err != nil {
+		if preset != "" {
+			// The key at fault may be one the file left to the preset.
+			err = fmt.Errorf("%w (on preset %q, whose values fill the keys not given)", err, preset)
+		}
 		return nil, err
 	}
 	net.Spec = withDefaults(s)
