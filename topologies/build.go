@@ -3,6 +3,7 @@ package topologies
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Limits on the size of a network Build accepts. They are far above the
@@ -116,16 +117,16 @@ type Spec struct {
 // Errors name the offending TOML key of the [topology] section and say
 // what was expected. The network's Spec is the resolved s.
 func Build(s Spec) (*Network, error) {
-	preset := s.Preset
+	orig, preset := s, s.Preset
 	s, err := expandPreset(s)
 	if err != nil {
 		return nil, err
 	}
 	net, err := build(s)
 	if err != nil {
-		if preset != "" {
-			// The key at fault may be one the file left to the preset.
-			err = fmt.Errorf("%w (on preset %q, whose values fill the keys not given)", err, preset)
+		if key, _, _ := strings.Cut(err.Error(), ":"); preset != "" && !keyGiven(orig, key) {
+			// The key at fault is one the file left to the preset.
+			err = fmt.Errorf("%w (%s from preset %q)", err, key, preset)
 		}
 		return nil, err
 	}

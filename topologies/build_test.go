@@ -108,7 +108,7 @@ func TestBuildErrors(t *testing.T) {
 		{"unknown preset", Spec{Preset: "torus5d"}, `preset: unknown preset "torus5d" (known: torus3d, torus4d, flatfly, hypercube, dragonfly, sfxff1, sfxff2, myrinet512, deimos)`},
 		{"preset kind mismatch", Spec{Preset: "torus3d", Kind: "flatfly"}, `kind: preset "torus3d" is a torus topology, got kind "flatfly" (leave kind out, or give the same)`},
 		{"preset stray key", Spec{Preset: "torus3d", Q: 5}, "q: not used by topology torus (it uses dims, widths, hosts_per_switch)"},
-		{"preset scaled inconsistently", Spec{Preset: "torus3d", Dims: []int{4, 4}}, "widths: has 3 entries but dims has 2"},
+		{"preset scaled inconsistently", Spec{Preset: "torus3d", Dims: []int{4, 4}}, "widths: has 3 entries but dims has 2 (widths from preset \"torus3d\")"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,13 +6,16 @@ import (
 	"strings"
 )
 
-// checkUsed reports the first key set in s that the topology kind does not
-// use; used lists the keys it does use.
-func checkUsed(s Spec, kind string, used ...string) error {
-	keys := []struct {
-		key string
-		set bool
-	}{
+// specKey is a key of [topology] and whether a Spec sets it.
+type specKey struct {
+	key string
+	set bool
+}
+
+// specKeys lists the keys of [topology] that s sets or leaves unset
+// (kind and preset aside).
+func specKeys(s Spec) []specKey {
+	return []specKey{
 		{"dims", s.Dims != nil},
 		{"widths", s.Widths != nil},
 		{"hosts_per_switch", s.HostsPerSwitch != 0},
@@ -40,7 +43,22 @@ func checkUsed(s Spec, kind string, used ...string) error {
 		{"links", s.Links != 0},
 		{"seed", s.Seed != 0},
 	}
-	for _, k := range keys {
+}
+
+// keyGiven reports whether s sets key.
+func keyGiven(s Spec, key string) bool {
+	for _, k := range specKeys(s) {
+		if k.key == key {
+			return k.set
+		}
+	}
+	return false
+}
+
+// checkUsed reports the first key set in s that the topology kind does not
+// use; used lists the keys it does use.
+func checkUsed(s Spec, kind string, used ...string) error {
+	for _, k := range specKeys(s) {
 		if !k.set || slices.Contains(used, k.key) {
 			continue
 		}
