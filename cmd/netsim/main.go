@@ -5,7 +5,7 @@
 //
 //	netsim run [FILE.toml ...] [-o DIR] [-j N] [--json] [--dry-run] [-q] [--shard I/N]
 //	netsim validate FILE.toml ...
-//	netsim merge RESULTS.jsonl ... [-o OUT.jsonl] [--check FILE.toml ...]
+//	netsim merge RESULTS.jsonl ... [-o OUT.jsonl] [--check FILE.toml]...
 //	netsim table RESULTS.jsonl ... [--rows KEYS] [--cols KEY] [--value V] [--format md|csv] [-o FILE]
 //	netsim plot RESULTS.jsonl ... -o DIR [--by routing|pattern]
 //	netsim congestion FILE.toml [--json] [--runs N] [-j N] [-o DIR]

@@ -9,7 +9,7 @@ Usage:
         run experiments (the embedded quick start when no file is given)
   netsim validate FILE.toml ...
         check experiment files without running them
-  netsim merge RESULTS.jsonl ... [-o OUT.jsonl] [--check FILE.toml ...]
+  netsim merge RESULTS.jsonl ... [-o OUT.jsonl] [--check FILE.toml]...
         combine the results of shards, reporting missing or duplicated points
   netsim table RESULTS.jsonl ... [--rows KEYS] [--cols KEY] [--value V] [--format md|csv] [-o FILE]
         pivot results into a markdown or CSV table (saturation per pattern, ...)
@@ -80,7 +80,7 @@ Exits with status 2 if any file has a problem.
 `
 
 // mergeUsage describes netsim merge.
-const mergeUsage = `netsim merge RESULTS.jsonl ... [-o OUT.jsonl] [--check FILE.toml ...]
+const mergeUsage = `netsim merge RESULTS.jsonl ... [-o OUT.jsonl] [--check FILE.toml]...
 
 Combines results files, typically the results.jsonl of the shards of one
 run (netsim run --shard I/N), into one with every point once, on stdout or
