@@ -421,7 +421,9 @@ func (d *decoder) sweep(e *Experiment, t map[string]any) {
 	}
 	if e.Traffic.Kind == KindExchange {
 		for _, key := range slices.Sorted(maps.Keys(t)) {
-			d.fail(sec, key, "not used with kind = %q (an exchange is one task per pattern, not a load sweep)", KindExchange)
+			if slices.Contains(sectionKeys(sec), key) { // others: unknown key, below
+				d.fail(sec, key, "not used with kind = %q (an exchange is one task per pattern, not a load sweep)", KindExchange)
+			}
 		}
 	}
 	d.checkKeys(t, sec, sectionKeys(sec)...)

@@ -222,7 +222,11 @@ func TestLoadAll(t *testing.T) {
 		t.Errorf("duplicate names: got %v", err)
 	}
 	again := dir + string(filepath.Separator) + "." + string(filepath.Separator) + "a.toml"
-	for _, paths := range [][]string{{a, a}, {a, again}} {
+	link := filepath.Join(dir, "link.toml")
+	if err := os.Symlink(a, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, paths := range [][]string{{a, a}, {a, again}, {a, link}} {
 		_, err = LoadAll(paths)
 		if want := paths[1] + ": given twice (also as " + a; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("LoadAll(%q): got %v, want %q…", paths, err, want)

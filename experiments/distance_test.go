@@ -7,7 +7,6 @@ import "testing"
 func TestParseDistanceRouting(t *testing.T) {
 	for _, tc := range []struct{ algorithm, topology, name string }{
 		{"distance", "kind = \"crossbar\"\nhosts = 16", "distance"},
-		{"distance+0", "kind = \"crossbar\"\nhosts = 16", "distance"},
 		{"deflection+2", "kind = \"ring\"\nswitches = 8\nhosts_per_switch = 2", "deflection+2"},
 		{"distance+3", "kind = \"flatfly\"\ndims = [4, 4]\nhosts_per_switch = 1", "distance+3"},
 	} {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -98,20 +99,33 @@ func LoadAll(paths []string) ([]*Experiment, error) {
 }
 
 // DistinctFiles checks that no experiment file is given twice among paths
-// (as the same path, or two that lead to it): its points would run twice.
+// (as the same path, or two that lead to it, links included): its points
+// would run twice. Paths that cannot be read are compared by their
+// absolute names (reading them reports the problem).
 func DistinctFiles(paths []string) error {
 	var errs []error
-	seen := map[string]string{}
+	type file struct {
+		path, abs string
+		info      os.FileInfo
+	}
+	var seen []file
 	for _, p := range paths {
-		key := filepath.Clean(p)
+		f := file{path: p, abs: filepath.Clean(p)}
 		if abs, err := filepath.Abs(p); err == nil {
-			key = abs
+			f.abs = abs
 		}
-		if first, ok := seen[key]; ok {
-			errs = append(errs, fmt.Errorf("%s: given twice (also as %s; expected each experiment file once)", p, first))
+		f.info, _ = os.Stat(p)
+		i := slices.IndexFunc(seen, func(g file) bool {
+			if f.info != nil && g.info != nil {
+				return os.SameFile(f.info, g.info)
+			}
+			return f.info == nil && g.info == nil && f.abs == g.abs
+		})
+		if i >= 0 {
+			errs = append(errs, fmt.Errorf("%s: given twice (also as %s; expected each experiment file once)", p, seen[i].path))
 			continue
 		}
-		seen[key] = p
+		seen = append(seen, f)
 	}
 	return errors.Join(errs...)
 }

@@ -66,15 +66,15 @@ func parseDistance(name string) (extra int, deflect, ok bool, err error) {
 	if err != nil || arg == "" || arg[0] < '0' || arg[0] > '9' {
 		return 0, false, false, fmt.Errorf("algorithm: %q: extra hops E must be a non-negative integer, got %q", name, arg)
 	}
-	if arg != strconv.Itoa(extra) {
-		// One routing, one name: results and tables key on it.
-		return 0, false, false, fmt.Errorf("algorithm: %q: write E without leading zeros, as %q", name, distanceName(extra, deflect))
-	}
 	if extra > MaxExtraHops {
 		return 0, false, false, fmt.Errorf("algorithm: %q: extra hops E = %d exceed the limit of %d", name, extra, MaxExtraHops)
 	}
 	if deflect && extra < 2 {
 		return 0, false, false, fmt.Errorf("algorithm: %q: deflection needs E ≥ 2 extra hops, got %d", name, extra)
+	}
+	if canon := distanceName(extra, deflect); name != canon {
+		// One routing, one name: results and tables key on it.
+		return 0, false, false, fmt.Errorf("algorithm: %q: write it %q (one name per routing)", name, canon)
 	}
 	return extra, deflect, true, nil
 }

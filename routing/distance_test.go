@@ -402,7 +402,8 @@ func TestParseDistance(t *testing.T) {
 		err     string
 	}{
 		{"distance", 0, false, true, ""},
-		{"distance+0", 0, false, true, ""},
+		{"distance+0", 0, false, false, `algorithm: "distance+0": write it "distance" (one name per routing)`},
+		{"deflection+00", 0, false, false, `algorithm: "deflection+00": deflection needs E ≥ 2 extra hops, got 0`},
 		{"distance+3", 3, false, true, ""},
 		{"distance+255", 255, false, true, ""},
 		{"deflection+2", 2, true, true, ""},
@@ -413,8 +414,8 @@ func TestParseDistance(t *testing.T) {
 		{"distance+x", 0, false, false, `algorithm: "distance+x": extra hops E must be a non-negative integer, got "x"`},
 		{"distance+-1", 0, false, false, `algorithm: "distance+-1": extra hops E must be a non-negative integer, got "-1"`},
 		{"distance++1", 0, false, false, `algorithm: "distance++1": extra hops E must be a non-negative integer, got "+1"`},
-		{"distance+01", 0, false, false, `algorithm: "distance+01": write E without leading zeros, as "distance+1"`},
-		{"deflection+007", 0, false, false, `algorithm: "deflection+007": write E without leading zeros, as "deflection+7"`},
+		{"distance+01", 0, false, false, `algorithm: "distance+01": write it "distance+1" (one name per routing)`},
+		{"deflection+007", 0, false, false, `algorithm: "deflection+007": write it "deflection+7" (one name per routing)`},
 		{"distance+1.5", 0, false, false, `algorithm: "distance+1.5": extra hops E must be a non-negative integer, got "1.5"`},
 		{"distance+256", 0, false, false, `algorithm: "distance+256": extra hops E = 256 exceed the limit of 255`},
 		{"distance+99999999999999999999", 0, false, false, `algorithm: "distance+99999999999999999999": extra hops E must be a non-negative integer, got "99999999999999999999"`},
@@ -436,7 +437,7 @@ func TestParseDistance(t *testing.T) {
 
 func TestDistanceNames(t *testing.T) {
 	net := mustBuild(t, topologies.Spec{Kind: "ring", Switches: 3, HostsPerSwitch: 1})
-	for alg, want := range map[string]string{"distance": "distance", "distance+0": "distance", "distance+2": "distance+2", "deflection+3": "deflection+3"} {
+	for alg, want := range map[string]string{"distance": "distance", "distance+2": "distance+2", "deflection+3": "deflection+3"} {
 		r, err := New(Spec{Algorithm: alg, VLs: 2}, net)
 		if err != nil {
 			t.Fatal(err)

@@ -124,7 +124,7 @@ func Build(s Spec) (*Network, error) {
 	}
 	net, err := build(s)
 	if err != nil {
-		if key, _, _ := strings.Cut(err.Error(), ":"); preset != "" && !keyGiven(orig, key) {
+		if key, _, _ := strings.Cut(err.Error(), ":"); preset != "" && !anyKeyGiven(orig, key) {
 			// The key at fault is one the file left to the preset.
 			err = fmt.Errorf("%w (%s from preset %q)", err, key, preset)
 		}

@@ -31,6 +31,8 @@ func TestBuildErrors(t *testing.T) {
 		{"ff negative hosts", Spec{Kind: "flatfly", Dims: []int{2}, HostsPerSwitch: -1}, "hosts_per_switch: need at least 1, got -1"},
 		{"ff too many hosts", Spec{Kind: "flatfly", Dims: []int{64, 64}, HostsPerSwitch: 1024}, "hosts_per_switch: 1024 hosts per switch on 4096 switches gives 4194304 hosts, more than the limit of 2097152"},
 		{"ff radix too large", Spec{Kind: "flatfly", Dims: []int{2, 3}, Widths: []int{1 << 22, 1 << 22}, HostsPerSwitch: 1}, "dims/widths: radix 12582913 exceeds the limit of 8388608 ports"},
+		{"hypercube too wide", Spec{Kind: "hypercube", Dimension: 2, Width: 3000000, HostsPerSwitch: 1}, "width: radix 6000001 on 4 switches gives 24000004 ports, more than the limit of 8388608"},
+		{"preset given widths too wide", Spec{Preset: "flatfly", Widths: []int{3000000, 1, 1, 1}}, "dims/widths: radix 9000029 exceeds the limit of 8388608 ports"},
 		{"slimfly too many ports", Spec{Kind: "slimfly", Q: 361, HostsPerSwitch: 1}, "q: radix 542 on 260642 switches gives 141267964 ports, more than the limit of 8388608"},
 		{"ff too many ports", Spec{Kind: "flatfly", Dims: []int{4096, 2}, HostsPerSwitch: 1}, "dims/widths: radix 4097 on 8192 switches gives 33562624 ports, more than the limit of 8388608"},
 		{"ff stray hosts", Spec{Kind: "flatfly", Dims: []int{2}, HostsPerSwitch: 1, Hosts: 4}, "hosts: not used by topology flatfly (it uses dims, widths, hosts_per_switch)"},

@@ -45,6 +45,17 @@ func specKeys(s Spec) []specKey {
 	}
 }
 
+// anyKeyGiven reports whether s sets one of keys, written as in messages
+// ("dims/widths" names two).
+func anyKeyGiven(s Spec, keys string) bool {
+	for k := range strings.SplitSeq(keys, "/") {
+		if keyGiven(s, k) {
+			return true
+		}
+	}
+	return false
+}
+
 // keyGiven reports whether s sets key.
 func keyGiven(s Spec, key string) bool {
 	for _, k := range specKeys(s) {
@@ -65,6 +76,15 @@ func checkUsed(s Spec, kind string, used ...string) error {
 		return fmt.Errorf("%s: not used by topology %s (it uses %s)", k.key, kind, strings.Join(used, ", "))
 	}
 	return nil
+}
+
+// sizeKey is the key to blame for too many ports in a family sized by key
+// whose links are width wide: width when it is set above 1, else key.
+func sizeKey(key string, width int) string {
+	if width > 1 {
+		return "width"
+	}
+	return key
 }
 
 // checkCount reports whether v, the value of key, lies in [lo, hi].

@@ -41,7 +41,7 @@ func buildHypercube(s Spec) (*Network, error) {
 	}
 	switches := 1 << s.Dimension
 	radix := s.HostsPerSwitch + s.Dimension*width
-	if err := checkTotals(switches, radix, s.HostsPerSwitch, "hosts_per_switch", "dimension"); err != nil {
+	if err := checkTotals(switches, radix, s.HostsPerSwitch, "hosts_per_switch", sizeKey("dimension", s.Width)); err != nil {
 		return nil, err
 	}
 	net := flatFly(dims, widths, s.HostsPerSwitch, switches, radix)

@@ -73,7 +73,7 @@ func buildSlimFly(s Spec) (*Network, error) {
 		delta = -1
 	}
 	radix := s.HostsPerSwitch + width*(3*q-delta)/2
-	if err := checkTotals(2*q*q, radix, s.HostsPerSwitch, "hosts_per_switch", "q"); err != nil {
+	if err := checkTotals(2*q*q, radix, s.HostsPerSwitch, "hosts_per_switch", sizeKey("q", s.Width)); err != nil {
 		return nil, err
 	}
 	f, err := newField(q)

@@ -94,8 +94,8 @@ func helpCommand(args []string, stdout, stderr io.Writer) int {
 
 // parseArgs parses args with fs, allowing flags before, between and after
 // the positional arguments, which it returns in order; every argument after
-// "--" is positional, even one starting with "-". A flag given with an
-// empty value (-o ”) is an error: it would read as not given.
+// "--" is positional, even one starting with "-". A string flag given
+// with an empty value (-o "") is an error: it would read as not given.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	var tail, pos []string
 	if i := slices.Index(args, "--"); i >= 0 {
@@ -114,14 +114,32 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	var err error
 	fs.Visit(func(f *flag.Flag) {
 		if g, ok := f.Value.(flag.Getter); ok && err == nil && g.Get() == "" {
-			what, _ := flag.UnquoteUsage(f)
-			err = fmt.Errorf("-%s: empty value (expected %s)", f.Name, what)
+			err = fmt.Errorf("%s: empty value (expected %s)", flagName(f.Name), expectedValue(f))
 		}
 	})
 	if err != nil {
 		return nil, err
 	}
 	return append(pos, tail...), nil
+}
+
+// flagName writes the flag name as the messages of netsim do: -o for a
+// one-letter flag, --format for a longer one.
+func flagName(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// expectedValue describes the value flag f takes: the back-quoted name in
+// its usage (DIR, FILE), else "a value".
+func expectedValue(f *flag.Flag) string {
+	what, _ := flag.UnquoteUsage(f)
+	if what == "" || what == "string" || what == "value" {
+		return "a value"
+	}
+	return what
 }
 
 // given reports whether the flag name was set on the command line, so

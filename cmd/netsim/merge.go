@@ -24,6 +24,9 @@ func mergeCommand(args []string, stdout, stderr io.Writer) int {
 	var checks []string
 	fs.StringVar(&outPath, "o", "", "write the merged results to `FILE` (default: stdout)")
 	fs.Func("check", "experiment `FILE.toml` the shards ran (repeat for several)", func(s string) error {
+		if s == "" {
+			return errors.New("empty value (expected FILE.toml)")
+		}
 		checks = append(checks, s)
 		return nil
 	})

@@ -71,7 +71,7 @@ func parseTableFlags(args []string) (tableFlags, error) {
 	fs.StringVar(&f.rows, "rows", "", "comma-separated `KEYS` making a row")
 	fs.StringVar(&f.cols, "cols", "", "the `KEY` making the columns")
 	fs.StringVar(&f.value, "value", "", "the `VALUE` in the cells")
-	fs.StringVar(&f.format, "format", "", "md or csv")
+	fs.StringVar(&f.format, "format", "", "`md or csv`")
 	fs.StringVar(&f.out, "o", "", "write to `FILE`")
 	files, err := parseArgs(fs, args)
 	if err != nil {

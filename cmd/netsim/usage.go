@@ -74,7 +74,8 @@ Reads, checks and builds each experiment file as netsim run would, without
 simulating, and prints "FILE: ok (N points, M saturation searches)" (the
 lines --dry-run lists, by kind; a search tests several loads; "K
 exchanges" for bisection exchanges; ", V variants" when the file sweeps
-keys) or every problem as FILE:LINE: [section] key: what is wrong
+keys; "a congestion study" for a file with [congestion] and no
+[traffic]) or every problem as FILE:LINE: [section] key: what is wrong
 (expected ...).
 Exits with status 2 if any file has a problem.
 `

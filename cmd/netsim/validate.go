@@ -13,8 +13,9 @@ import (
 // validateCommand implements netsim validate: every file is read, checked
 // and built as netsim run would (network, routing, patterns, flow
 // control), nothing is simulated. It prints "FILE: ok (N points, M
-// saturation searches, V variants)" for a good file (see planCounts), or the file's problems; the status is 2 if
-// any file has one.
+// saturation searches, V variants)" for a good file (see planCounts), "ok
+// (a congestion study ...)" for a file without [traffic], or the file's
+// problems; the status is 2 if any file has one.
 func validateCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("netsim validate", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
