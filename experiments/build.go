@@ -187,10 +187,9 @@ func (d *decoder) builderError(home string, err error) {
 // parameters of families without such dimensions ("hypercube d11 w2 c8",
 // "dragonfly k16 g8 c8 absolute omit", "slimfly q5 w1 c4",
 // "product[slimfly q4 w2; flatfly 8x8 w1,1] c8", "kautz b3 n4 c2",
-// "random s64 l128 c16 seed1", with " p32" for a port limit), or the host
-// count otherwise ("crossbar h16").
-// count otherwise ("crossbar h16"), or the parameters of a tree family
-// (treeLabel).
+// "random s64 l128 c16 seed1", with " p32" for a port limit), the
+// parameters of a tree family (treeLabel), or the host count otherwise
+// ("crossbar h16").
 func topologyLabel(n *topologies.Network) string {
 	if l := treeLabel(n); l != "" {
 		return l
