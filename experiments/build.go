@@ -149,7 +149,9 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 
 // builderError records err, whose message starts with the key at fault
 // ("dims: need at least one dimension"), against that key: in home when
-// home has it, else in the section that does.
+// home has it, else in the section that does. A compound key
+// ("dims/widths: ...") is reported once, on the line of the first of its
+// keys the files set.
 func (d *decoder) builderError(home string, err error) {
 	msg := err.Error()
 	key, rest, ok := strings.Cut(msg, ": ")
@@ -157,10 +159,10 @@ func (d *decoder) builderError(home string, err error) {
 		d.fail(home, "", "%s", msg)
 		return
 	}
-	first, _, _ := strings.Cut(key, "/") // "dims/widths: ..."
+	parts := strings.Split(key, "/")
 	section := ""
 	for _, s := range append([]string{home}, sectionNames()...) {
-		if slices.Contains(sectionKeys(s), first) {
+		if slices.Contains(sectionKeys(s), parts[0]) {
 			section = s
 			break
 		}
@@ -169,16 +171,21 @@ func (d *decoder) builderError(home string, err error) {
 		d.fail(home, "", "%s", msg)
 		return
 	}
-	if first != key {
-		rest = key + ": " + rest
-	}
-	if first == "factors" {
+	if key == "factors" {
 		if file, line := d.factorLine(rest); line > 0 {
-			d.failAt(file, line, section, first, "%s", rest)
+			d.failAt(file, line, section, key, "%s", rest)
 			return
 		}
 	}
-	d.fail(section, first, "%s", rest)
+	at := parts[0]
+	for _, p := range parts {
+		if d.src.has(section, p) {
+			at = p
+			break
+		}
+	}
+	file, line := d.src.locate(section, at)
+	d.failAt(file, line, section, key, "%s", rest)
 }
 
 // topologyLabel describes a network compactly and stably: the family, the

@@ -53,6 +53,12 @@ func (s *sources) locate(section, key string) (string, int) {
 	return s.files[0].file, s.files[0].lines.line(section, key)
 }
 
+// has reports whether some file sets key of section.
+func (s *sources) has(section, key string) bool {
+	_, ok := s.origin[joinPath(section, key)]
+	return ok
+}
+
 // arrayLine returns the file and line of key in the index-th table of the
 // array of tables [[path]] (see keyLines.arrayLine), looked up in the file
 // that set the array.
