@@ -471,7 +471,10 @@ func checkFileTables(t *Tables, net *topologies.Network, file string, line func(
 // same links on the same ports. Every switch must list every host on
 // exactly one port, its own hosts on their ports, and the tables must
 // send every host's packets from every switch to that host. Errors name
-// file and the switches, hosts and ports (from 1) as the file does.
+// file and the switches, hosts and ports (from 1) as the file does; those
+// about the routing comments are *topologies.FileError values with the
+// line of the comment at fault (of the switch's first edge when no comment
+// lists a host).
 func TablesFromDot(routes *topologies.DotRoutes, dotNet, net *topologies.Network, file string, vls int) (*Tables, error) {
 	if routes == nil {
 		return nil, fmt.Errorf("%s: the dot file has no routing comments", file)
@@ -479,24 +482,54 @@ func TablesFromDot(routes *topologies.DotRoutes, dotNet, net *topologies.Network
 	if err := sameNetwork(dotNet, net); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
+	if len(routes.Ports) != len(net.Switches) {
+		return nil, fmt.Errorf("%s: routing comments for %d switches (expected the network's %d)", file, len(routes.Ports), len(net.Switches))
+	}
 	t := newTables("file", net, vls)
 	swNames, hostNames := net.DisplayNames()
+	errorf := func(line int, format string, args ...any) error {
+		return &topologies.FileError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
+	}
 	for s := range net.Switches {
+		comments := routes.Ports[s]
 		for h, ports := range routes.Table(s, len(net.Hosts)) {
 			switch len(ports) {
 			case 0:
-				return nil, fmt.Errorf("%s: switch %q routes host %q on no port (expected the comment of one of its edges to list %q or be \"*\")", file, swNames[s], hostNames[h], hostNames[h])
+				return nil, errorf(firstLine(comments), "switch %q routes host %q on no port (expected the comment of one of its edges to list %q or be \"*\")", swNames[s], hostNames[h], hostNames[h])
 			case 1:
 				t.lft[s*t.hosts+h] = uint16(ports[0])
 			default:
-				return nil, fmt.Errorf("%s: switch %q routes host %q on several ports (%d and %d; expected one)", file, swNames[s], hostNames[h], ports[0]+1, ports[1]+1)
+				a, b := ports[0], ports[1]
+				la, lb := comments[a].Line, comments[b].Line
+				if lb < la {
+					a, b, la, lb = b, a, lb, la
+				}
+				return nil, errorf(lb, "switch %q routes host %q on several ports (%d here and %d on line %d; expected one)", swNames[s], hostNames[h], b+1, a+1, la)
 			}
 		}
 	}
-	if err := checkFileTables(t, net, file, func(int, int) int { return 0 }); err != nil {
+	err := checkFileTables(t, net, file, func(s, d int) int {
+		if p := int(t.lft[s*t.hosts+d]); p < len(routes.Ports[s]) {
+			return routes.Ports[s][p].Line
+		}
+		return firstLine(routes.Ports[s])
+	})
+	if err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+// firstLine returns the first line of the file among comments, the routing
+// comments of one switch's ports; 0 when none has a line.
+func firstLine(comments []topologies.DotRoute) int {
+	line := 0
+	for _, c := range comments {
+		if c.Line > 0 && (line == 0 || c.Line < line) {
+			line = c.Line
+		}
+	}
+	return line
 }
 
 // sameNetwork checks that the network read from a dot file is net: the

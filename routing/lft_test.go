@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -487,14 +488,17 @@ const ringDot = `digraph network {
 
 // TestTablesFromDotErrors: a dot file whose network is not the simulated
 // one, or whose routing comments contradict it, is an error naming the
-// file, the switch and host names and ports from 1.
+// file, the switch and host names and ports from 1; an error about the
+// routing comments is a *topologies.FileError naming the line of the
+// comment at fault (of the switch's first edge when no comment lists the
+// host).
 func TestTablesFromDotErrors(t *testing.T) {
 	net := mustBuild(t, topologies.Spec{Kind: "ring", Switches: 3, HostsPerSwitch: 1})
 	for _, tc := range []struct {
 		name  string
 		net   *topologies.Network
 		edits []string // old, new pairs for strings.Replace once each
-		want  string
+		want  string   // starts with x.dot:LINE: when the error has a line
 	}{
 		{"other size", mustBuild(t, topologies.Spec{Kind: "ring", Switches: 4, HostsPerSwitch: 1}), nil,
 			`x.dot: the dot file has 3 switches and 3 hosts (expected the network's 4 and 4)`},
@@ -509,16 +513,21 @@ func TestTablesFromDotErrors(t *testing.T) {
 			`"S3" -> "S1" [ comment = "H1", srcport = 2, dstport = 3 ]`, `"S3" -> "S1" [ comment = "H1", srcport = 2, dstport = 2 ]`},
 			`x.dot: port 2 of switch "S1" leads to switch "S3" in the dot file (expected the network's link, to switch "S2")`},
 		{"no port", net, []string{`comment = "H3", srcport = 2, dstport = 3`, `comment = "", srcport = 2, dstport = 3`},
-			`x.dot: switch "S2" routes host "H3" on no port (expected the comment of one of its edges to list "H3" or be "*")`},
+			`x.dot:5: switch "S2" routes host "H3" on no port (expected the comment of one of its edges to list "H3" or be "*")`},
 		{"several ports", net, []string{`comment = "H3", srcport = 2, dstport = 3`, `comment = "H3,H1", srcport = 2, dstport = 3`},
-			`x.dot: switch "S2" routes host "H1" on several ports (2 and 3; expected one)`},
+			`x.dot:7: switch "S2" routes host "H1" on several ports (3 here and 2 on line 6; expected one)`},
+		{"several ports, comment below its edge", net, []string{`"S2" -> "S1" [ comment = "H1",`, "\"S2\" -> \"S1\" [\n\t\tcomment = \"H1,H3\","},
+			`x.dot:8: switch "S2" routes host "H3" on several ports (3 here and 2 on line 6; expected one)`},
+		{"several ports, higher port first in the file", net, []string{"\t\"S2\" -> \"S1\" [ comment = \"H1\", srcport = 3, dstport = 2 ];\n", "",
+			`"S2" -> "S3" [`, "\"S2\" -> \"S1\" [ comment = \"H1,H3\", srcport = 3, dstport = 2 ];\n\t\"S2\" -> \"S3\" ["},
+			`x.dot:7: switch "S2" routes host "H3" on several ports (2 here and 3 on line 6; expected one)`},
 		{"own host elsewhere", net, []string{`comment = "H1", srcport = 1`, `comment = "", srcport = 1`, `comment = "H2", srcport = 2`, `comment = "H1,H2", srcport = 2`},
-			`x.dot: switch "S1" sends host "H1" to port 2, but "H1" is at its port 1 (expected port 1)`},
+			`x.dot:3: switch "S1" sends host "H1" to port 2, but "H1" is at its port 1 (expected port 1)`},
 		{"port to another host", net, []string{`comment = "H2", srcport = 1`, `comment = "H1,H2", srcport = 1`, `comment = "H1", srcport = 3, dstport = 2`, `comment = "", srcport = 3, dstport = 2`},
-			`x.dot: switch "S2" sends host "H1" to port 1, which leads to host "H2" (expected a port toward switch "S1" of "H1")`},
+			`x.dot:5: switch "S2" sends host "H1" to port 1, which leads to host "H2" (expected a port toward switch "S1" of "H1")`},
 		{"loop", net, []string{`"S2" -> "S3" [ comment = "H3"`, `"S2" -> "S3" [ comment = "H1,H3"`, `"S2" -> "S1" [ comment = "H1"`, `"S2" -> "S1" [ comment = ""`,
 			`"S3" -> "S1" [ comment = "H1"`, `"S3" -> "S1" [ comment = ""`, `"S3" -> "S2" [ comment = "H2"`, `"S3" -> "S2" [ comment = "H1,H2"`},
-			`x.dot: switch "S2" sends host "H1" to port 2, into the loop "S2" → "S3" → "S2" (expected a path to switch "S1" of "H1")`},
+			`x.dot:6: switch "S2" sends host "H1" to port 2, into the loop "S2" → "S3" → "S2" (expected a path to switch "S1" of "H1")`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			text := ringDot
@@ -535,6 +544,12 @@ func TestTablesFromDotErrors(t *testing.T) {
 			_, err = TablesFromDot(routes, dotNet, tc.net, "x.dot", 1)
 			if err == nil || err.Error() != tc.want {
 				t.Fatalf("error\n%v\nwant\n%s", err, tc.want)
+			}
+			var fe *topologies.FileError
+			if line, ok := strings.CutPrefix(tc.want, "x.dot:"); ok && line[0] != ' ' {
+				if !errors.As(err, &fe) || fe.File != "x.dot" || !strings.HasPrefix(line, strconv.Itoa(fe.Line)+":") {
+					t.Errorf("error %#v is not a *topologies.FileError for the line of x.dot in %q", err, tc.want)
+				}
 			}
 		})
 	}

@@ -191,6 +191,10 @@ type DotRoutes struct {
 type DotRoute struct {
 	// Given reports whether the edge had a comment attribute.
 	Given bool
+	// Line is the 1-based line of the file where the comment's value is
+	// written, or the line of the edge when it has no comment; 0 for a
+	// port without an edge. Errors about the routing name it.
+	Line int
 	// All is set by the comment "*": the edge leads to every host.
 	All bool
 	// Hosts are the destination hosts the comment names, in increasing

@@ -171,6 +171,9 @@ type dotEdge struct {
 	line       int
 	comment    string
 	hasComment bool
+	// commentLine is the line of the comment attribute's value, 0 when
+	// the edge has none.
+	commentLine int
 	// srcport and dstport are the port attributes, 0 when absent.
 	srcport, dstport int
 }
@@ -338,7 +341,7 @@ func (p *dotParser) edges(tail dotToken) error {
 		}
 		p.graph.edges = append(p.graph.edges, dotEdge{
 			tail: nodes[i-1].text, head: nodes[i].text, line: nodes[i-1].line,
-			comment: attr.comment, hasComment: attr.hasComment,
+			comment: attr.comment, hasComment: attr.hasComment, commentLine: attr.commentLine,
 			srcport: attr.srcport, dstport: attr.dstport,
 		})
 	}
@@ -347,9 +350,11 @@ func (p *dotParser) edges(tail dotToken) error {
 
 // dotAttrs are the edge attributes netsim reads; others are ignored.
 type dotAttrs struct {
-	comment          string
-	hasComment       bool
-	srcport, dstport int
+	comment     string
+	hasComment  bool
+	commentLine int // line of the comment's value
+	srcport     int
+	dstport     int
 }
 
 // attributes parses one or more attribute lists [a = b, c = d; ...],
@@ -377,7 +382,7 @@ func (p *dotParser) attributes() (dotAttrs, error) {
 			val := p.tok
 			switch key.text {
 			case "comment":
-				a.comment, a.hasComment = val.text, true
+				a.comment, a.hasComment, a.commentLine = val.text, true, val.line
 			case "srcport", "dstport":
 				n, err := strconv.Atoi(val.text)
 				if err != nil || n < 1 || n > maxFilePort {

@@ -26,10 +26,11 @@ import (
 // file order (the k-th edge A→B with the k-th edge B→A).
 //
 // Routing comments (the edge attribute comment) are returned in
-// *DotRoutes, nil when no edge has one: "*" stands for every host,
-// otherwise a comma-separated list of host names. Other attributes,
-// attribute statements (graph/node/edge [...]) and graph attributes are
-// ignored; subgraphs, node ports (a:p) and HTML strings are rejected.
+// *DotRoutes, each with its line, nil when no edge has one: "*" stands
+// for every host, otherwise a comma-separated list of host names. Other
+// attributes, attribute statements (graph/node/edge [...]) and graph
+// attributes are ignored; subgraphs, node ports (a:p) and HTML strings
+// are rejected.
 //
 // The network has Kind "file", no coordinates, Names set from the file,
 // and HostsPerSwitch C when every switch has C hosts numbered switch-major.
@@ -369,7 +370,8 @@ func (b *dotBuilder) linkHosts(net *Network) error {
 	return nil
 }
 
-// routes collects the routing comments; nil when no edge has one.
+// routes collects the routing comments, each with its line (the edge's
+// line for an edge without one); nil when no edge has one.
 func (b *dotBuilder) routes(sw []Switch) (*DotRoutes, error) {
 	edges := b.g.edges
 	if !slices.ContainsFunc(edges, func(e dotEdge) bool { return e.hasComment }) {
@@ -380,12 +382,12 @@ func (b *dotBuilder) routes(sw []Switch) (*DotRoutes, error) {
 		r.Ports[s] = make([]DotRoute, len(sw[s].Ports))
 	}
 	for i, e := range edges {
-		if !e.hasComment {
-			continue
-		}
-		c, err := b.comment(e)
-		if err != nil {
-			return nil, err
+		c := DotRoute{Line: e.line}
+		if e.hasComment {
+			var err error
+			if c, err = b.comment(e); err != nil {
+				return nil, err
+			}
 		}
 		if t := b.nodes[e.tail]; !t.host {
 			r.Ports[t.index][b.pos[i]] = c
@@ -395,9 +397,10 @@ func (b *dotBuilder) routes(sw []Switch) (*DotRoutes, error) {
 }
 
 // comment parses the routing comment of e: "*" or host names separated by
-// commas (blanks around names are ignored), each host once.
+// commas (blanks around names are ignored), each host once. Errors name
+// the line of the comment.
 func (b *dotBuilder) comment(e dotEdge) (DotRoute, error) {
-	c := DotRoute{Given: true}
+	c := DotRoute{Given: true, Line: e.commentLine}
 	text := strings.TrimSpace(e.comment)
 	if text == "*" {
 		c.All = true
@@ -411,18 +414,18 @@ func (b *dotBuilder) comment(e dotEdge) (DotRoute, error) {
 		n, ok := b.nodes[name]
 		switch {
 		case name == "":
-			return c, fileErrorf(b.file, e.line, "comment: empty host name in %q (expected \"*\" or host names separated by commas)", e.comment)
+			return c, fileErrorf(b.file, e.commentLine, "comment: empty host name in %q (expected \"*\" or host names separated by commas)", e.comment)
 		case !ok:
-			return c, fileErrorf(b.file, e.line, "comment: unknown host %q (expected \"*\" or names of hosts of the file)", name)
+			return c, fileErrorf(b.file, e.commentLine, "comment: unknown host %q (expected \"*\" or names of hosts of the file)", name)
 		case !n.host:
-			return c, fileErrorf(b.file, e.line, "comment: %q is a switch (expected \"*\" or host names)", name)
+			return c, fileErrorf(b.file, e.commentLine, "comment: %q is a switch (expected \"*\" or host names)", name)
 		}
 		c.Hosts = append(c.Hosts, int32(n.index))
 	}
 	slices.Sort(c.Hosts)
 	for i := 1; i < len(c.Hosts); i++ {
 		if h := c.Hosts[i]; h == c.Hosts[i-1] {
-			return c, fileErrorf(b.file, e.line, "comment: host %q is listed twice (expected each host once)", b.names.Hosts[h])
+			return c, fileErrorf(b.file, e.commentLine, "comment: host %q is listed twice (expected each host once)", b.names.Hosts[h])
 		}
 	}
 	return c, nil

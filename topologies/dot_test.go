@@ -282,8 +282,8 @@ func TestReadDotSeedListing(t *testing.T) {
 	}
 	// Routes: S11 sends H1,H2 on port 0 and H3,H4 on port 1; S1 sends H6
 	// on port 5.
-	if r := routes.Ports[1][1]; !r.Given || r.All || !slices.Equal(r.Hosts, []int32{2, 3}) {
-		t.Errorf("S11 port 1 route %+v, want H3,H4", r)
+	if r := routes.Ports[1][1]; !r.Given || r.All || !slices.Equal(r.Hosts, []int32{2, 3}) || r.Line != 18 {
+		t.Errorf("S11 port 1 route %+v, want H3,H4 on line 18", r)
 	}
 	table := routes.Table(0, len(net.Hosts))
 	for h, ports := range [][]int32{{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}} {
@@ -331,14 +331,14 @@ func TestReadDotSyntax(t *testing.T) {
 	if net.Links() != 2 || net.HostsPerSwitch != 0 {
 		t.Errorf("links %d hosts per switch %d, want 2 and 0", net.Links(), net.HostsPerSwitch)
 	}
-	if r := routes.Ports[1][1]; !r.All {
-		t.Errorf("B port 1 route %+v, want all", r)
+	if r := routes.Ports[1][1]; !r.All || r.Line != 7 {
+		t.Errorf("B port 1 route %+v, want all on line 7", r)
 	}
-	if r := routes.Ports[0][0]; !slices.Equal(r.Hosts, []int32{0}) {
-		t.Errorf("A port 0 route %+v, want H1", r)
+	if r := routes.Ports[0][0]; !slices.Equal(r.Hosts, []int32{0}) || r.Line != 5 {
+		t.Errorf("A port 0 route %+v, want H1 on line 5", r)
 	}
-	if r := routes.Ports[0][2]; r.Given {
-		t.Errorf("A port 2 route %+v, want none given", r)
+	if r := routes.Ports[0][2]; r.Given || r.Line != 10 {
+		t.Errorf("A port 2 route %+v, want none given, the edge on line 10", r)
 	}
 	// B: port 0 (to A, from the chain) lists H1, port 1 is "*".
 	table := routes.Table(1, len(net.Hosts))
@@ -429,6 +429,8 @@ func TestReadDotErrors(t *testing.T) {
 		{"comment names switch", "digraph {\nS1 -> H1 [comment = \"S1\"]\nH1 -> S1\n}", "test.dot:2: comment: \"S1\" is a switch"},
 		{"comment host twice", "digraph {\nS1 -> H1 [comment = \"H1, H1\"]\nH1 -> S1\n}", "test.dot:2: comment: host \"H1\" is listed twice (expected each host once)"},
 		{"comment empty name", "digraph {\nS1 -> H1\nH1 -> S1 [comment = \"H1,\"]\n}", "test.dot:3: comment: empty host name"},
+		{"comment below its edge", "digraph {\nS1 -> H1 [\n\tsrcport = 1,\n\tcomment = \"H9\"\n]\nH1 -> S1\n}", "test.dot:4: comment: unknown host \"H9\""},
+		{"comment of a chain", "digraph {\nS1 -> H1 -> S1\n[comment = \"S1\"]\n}", "test.dot:3: comment: \"S1\" is a switch"},
 		{"bad host name", "digraph {\nS1 -> \"H,1\"\n\"H,1\" -> S1\n}", "test.dot:3: host name \"H,1\" contains a comma"},
 		{"quote in name", "digraph {\nS1 -> \"H\\\"1\"\n\"H\\\"1\" -> S1\n}", "test.dot:3: node name \"H\\\"1\" contains a quote"},
 	}
