@@ -77,7 +77,14 @@ type channelLoad struct {
 	load      []float64
 	buf       []Candidate
 	cur, next []subFlow
+	// queues, when not nil, collects the flows that leave each input
+	// queue (switch, input port, VL) towards each neighbour switch.
+	queues map[queueHop]float64
 }
+
+// queueHop is the hop of a flow from the input queue (sw, in, vl) to the
+// neighbour switch peer.
+type queueHop struct{ sw, in, vl, peer int }
 
 // subFlow is the share w of a flow at a switch, arrived on port in with vl.
 type subFlow struct {
@@ -135,6 +142,9 @@ func (c *channelLoad) add(src, dst int, w float64) {
 				share := f.w / float64(n)
 				c.load[c.base[f.sw]+int(cd.Port)] += share
 				port := net.Switches[f.sw].Ports[cd.Port]
+				if c.queues != nil {
+					c.queues[queueHop{f.sw, f.in, f.vl, int(port.Peer)}] += share
+				}
 				c.push(subFlow{int(port.Peer), int(port.PeerPort), c.r.OutVL(f.sw, f.in, f.vl, sl, int(cd.Port)), share})
 			}
 		}
@@ -152,6 +162,41 @@ func (c *channelLoad) push(f subFlow) {
 		}
 	}
 	c.next = append(c.next, f)
+}
+
+// sharedBusiestQueues returns the share of the flows crossing a busiest
+// link (a link with the largest load, c.max) that wait, at the switch
+// before it, in an input queue which also holds flows bound for another
+// busiest link: there a head waiting for one of them blocks the packets
+// behind it bound for the other. c must have been made with queues set.
+func (c *channelLoad) sharedBusiestQueues() float64 {
+	m := c.max()
+	busiest := map[[2]int]bool{} // (switch, neighbour)
+	for s, sw := range c.net.Switches {
+		for p, port := range sw.Ports {
+			if port.Kind == topologies.SwitchPort && c.load[c.base[s]+p] > m-1e-9 {
+				busiest[[2]int{s, int(port.Peer)}] = true
+			}
+		}
+	}
+	type queue struct{ sw, in, vl int }
+	peers := map[queue]int{}
+	for h := range c.queues {
+		if busiest[[2]int{h.sw, h.peer}] {
+			peers[queue{h.sw, h.in, h.vl}]++
+		}
+	}
+	var shared, all float64
+	for h, w := range c.queues {
+		if !busiest[[2]int{h.sw, h.peer}] {
+			continue
+		}
+		all += w
+		if peers[queue{h.sw, h.in, h.vl}] > 1 {
+			shared += w
+		}
+	}
+	return shared / all
 }
 
 // max returns the largest load on one link.
