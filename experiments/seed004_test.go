@@ -175,7 +175,7 @@ func TestSeed004Checks(t *testing.T) {
 		}
 		switch name := filepath.Base(f); name {
 		case "flatfly-dor.toml":
-		case "lanes.toml", "dragonfly-buffers.toml":
+		case "lanes.toml", "dragonfly-buffers.toml", "dragonfly-deflection.toml":
 			scaled[name] = exps
 		default:
 			t.Errorf("%s: a check file without assertions in TestSeed004Checks", f)
@@ -207,6 +207,36 @@ func TestSeed004Checks(t *testing.T) {
 	for _, buf := range []int{64, 1024} {
 		if one := lanes[[2]int{1, buf}]; one <= 0 || one+2.0/32 > four {
 			t.Errorf("one lane of %d flits saturates at %v, want at least 2/32 below four lanes of 64 (%v)", buf, one, four)
+		}
+	}
+
+	// dragonfly-deflection.toml: points by routing and load.
+	points := map[string]map[float64]Record{}
+	err = Runner{}.Run(context.Background(), scaled["dragonfly-deflection.toml"], func(r Record) error {
+		switch r.Kind {
+		case KindError:
+			t.Errorf("%s: %v", r.Experiment, r.Err)
+		case KindPoint:
+			alg := r.Experiment.Routing
+			if points[alg] == nil {
+				points[alg] = map[float64]Record{}
+			}
+			points[alg][r.Offered] = r
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, load := range []float64{0.125, 0.1875} {
+		g, dist, defl := points["G"][load], points["distance+4"][load], points["deflection+4"][load]
+		t.Logf("dragonfly-deflection.toml at %v: accepted G %.4f, distance+4 %.4f, deflection+4 %.4f; hops %.3f, %.3f, %.3f",
+			load, g.Stats.Accepted, dist.Stats.Accepted, defl.Stats.Accepted, g.Stats.HopsAvg, dist.Stats.HopsAvg, defl.Stats.HopsAvg)
+		if !g.Stable || dist.Stable || defl.Stable {
+			t.Errorf("at %v: stable G %v, distance+4 %v, deflection+4 %v; want G only", load, g.Stable, dist.Stable, defl.Stable)
+		}
+		if d := defl.Stats.HopsAvg - dist.Stats.HopsAvg; d < -0.02 || d > 0.02 || dist.Stats.HopsAvg == 0 {
+			t.Errorf("at %v: deflection+4 takes %.3f hops per packet, distance+4 %.3f: want within 0.02 (deflection adds no detours)", load, defl.Stats.HopsAvg, dist.Stats.HopsAvg)
 		}
 	}
 
