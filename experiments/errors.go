@@ -17,7 +17,8 @@ type InputError struct {
 	// top-level keys.
 	Section string
 	// Key is the offending key within Section, empty when the problem
-	// concerns the whole section or file.
+	// concerns the whole section or file; keys that decide together are
+	// written as one ("dims/widths").
 	Key string
 	// Msg says what is wrong and what was expected.
 	Msg string

@@ -153,15 +153,18 @@ func TestSeed004ScaledTable(t *testing.T) {
 	}
 }
 
-// TestSeed004Checks loads every file of seed004/checks and runs the two
-// scaled ones (about two seconds of CPU; flatfly-dor.toml is full scale),
-// which show head-of-line blocking, as the README's reading of the full
-// table says: one lane per input port saturates the FlatFly's dor under
-// uniform traffic below four lanes, with 64 flits per lane or with 1,024
-// (lanes.toml), and the Dragonfly's static routing gains at most one step
-// from 1,024 flits per VL instead of 64 (dragonfly-buffers.toml). A check
-// file this test does not know fails it, so that a new one gets its
-// assertions here.
+// TestSeed004Checks loads every file of seed004/checks and runs the three
+// scaled ones (about four seconds of CPU; flatfly-dor.toml is full scale),
+// which show what the README's reading of the full table says:
+// head-of-line blocking, as one lane per input port saturates the
+// FlatFly's dor under uniform traffic below four lanes, with 64 flits per
+// lane or with 1,024 (lanes.toml), and the Dragonfly's static routing
+// gains at most one step from 1,024 flits per VL instead of 64
+// (dragonfly-buffers.toml); and that on the Dragonfly's complement G
+// carries loads Distance Based and Deflection do not, with Deflection
+// taking the hops per packet of Distance Based, so hardly ever its
+// deflections (dragonfly-deflection.toml). A check file this test does
+// not know fails it, so that a new one gets its assertions here.
 func TestSeed004Checks(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("seed004", "checks", "*.toml"))
 	if err != nil || len(files) < 3 {
@@ -228,11 +231,11 @@ func TestSeed004Checks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, load := range []float64{0.125, 0.1875} {
+	for _, load := range []float64{0.03125, 0.125, 0.1875} {
 		g, dist, defl := points["G"][load], points["distance+4"][load], points["deflection+4"][load]
 		t.Logf("dragonfly-deflection.toml at %v: accepted G %.4f, distance+4 %.4f, deflection+4 %.4f; hops %.3f, %.3f, %.3f",
 			load, g.Stats.Accepted, dist.Stats.Accepted, defl.Stats.Accepted, g.Stats.HopsAvg, dist.Stats.HopsAvg, defl.Stats.HopsAvg)
-		if !g.Stable || dist.Stable || defl.Stable {
+		if load > 0.1 && (!g.Stable || dist.Stable || defl.Stable) {
 			t.Errorf("at %v: stable G %v, distance+4 %v, deflection+4 %v; want G only", load, g.Stable, dist.Stable, defl.Stable)
 		}
 		if d := defl.Stats.HopsAvg - dist.Stats.HopsAvg; d < -0.02 || d > 0.02 || dist.Stats.HopsAvg == 0 {

@@ -321,7 +321,7 @@ func annotateVariantErrors(axes []sweepAxis, universe []int, perVariant [][]*Inp
 			a := *e
 			switch {
 			case len(s) == 0:
-			case len(s) == 1 && axes[s[0]].section == e.Section && axes[s[0]].key == e.Key:
+			case len(s) == 1 && axes[s[0]].section == e.Section && slices.Contains(strings.Split(e.Key, "/"), axes[s[0]].key):
 				k := s[0]
 				a.Msg = fmt.Sprintf("sweep value %d (%s): %s", idx[k]+1, formatValue(axes[k].values[idx[k]]), e.Msg)
 			default:

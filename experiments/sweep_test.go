@@ -139,6 +139,8 @@ func TestSweepErrors(t *testing.T) {
 			[]string{"f.toml:8: [routing] algorithm: sweep value 2 (3): expected a string, got integer 3"}},
 		{"bad element of a dims sweep", rep("[[2, 2], [4, 2]]", "[[2, 2], [4, 0]]"),
 			[]string{"f.toml:5: [topology] dims: sweep value 2 ([4,0]): element 2: 0 is out of range (expected 1..2147483647)"}},
+		{"swept key of a compound problem", rep("[[2, 2], [4, 2]]", "[[2, 2], [4096, 2]]", "hosts_per_switch = 2", "hosts_per_switch = 1"),
+			[]string{"f.toml:5: [topology] dims/widths: sweep value 2 ([4096,2]): radix 4097 on 8192 switches gives 33562624 ports, more than the limit of 8388608"}},
 		{"duplicate value", rep("buffer_flits = [16, 64]", "buffer_flits = [16, 64, 16]"),
 			[]string{"f.toml:11: [flow_control] buffer_flits: sweep value 3 (16) appears twice"}},
 		{"empty sweep", rep("vls = 4", "vls = []"),

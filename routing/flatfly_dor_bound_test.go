@@ -165,10 +165,13 @@ func (c *channelLoad) push(f subFlow) {
 }
 
 // sharedBusiestQueues returns the share of the flows crossing a busiest
-// link (a link with the largest load, c.max) that wait, at the switch
-// before it, in an input queue which also holds flows bound for another
-// busiest link: there a head waiting for one of them blocks the packets
-// behind it bound for the other. c must have been made with queues set.
+// link that wait, at the switch before it, in an input queue which also
+// holds flows bound for another busiest link: there a head waiting for one
+// of them blocks the packets behind it bound for the other. A link here is
+// the bundle of parallel links from a switch to one neighbour (a flow
+// splits evenly over them, see channelLoad, so they carry equal loads),
+// busiest when its links carry the largest load, c.max. c must have been
+// made with queues set; the share is 0 when no flow crosses a link.
 func (c *channelLoad) sharedBusiestQueues() float64 {
 	m := c.max()
 	busiest := map[[2]int]bool{} // (switch, neighbour)
@@ -195,6 +198,9 @@ func (c *channelLoad) sharedBusiestQueues() float64 {
 		if peers[queue{h.sw, h.in, h.vl}] > 1 {
 			shared += w
 		}
+	}
+	if all == 0 {
+		return 0
 	}
 	return shared / all
 }

@@ -504,6 +504,9 @@ func TablesFromDot(routes *topologies.DotRoutes, dotNet, net *topologies.Network
 				if lb < la {
 					a, b, la, lb = b, a, lb, la
 				}
+				if la == lb {
+					return nil, errorf(lb, "switch %q routes host %q on several ports (%d and %d, both on this line; expected one)", swNames[s], hostNames[h], min(a, b)+1, max(a, b)+1)
+				}
 				return nil, errorf(lb, "switch %q routes host %q on several ports (%d here and %d on line %d; expected one)", swNames[s], hostNames[h], b+1, a+1, la)
 			}
 		}

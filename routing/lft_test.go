@@ -516,6 +516,8 @@ func TestTablesFromDotErrors(t *testing.T) {
 			`x.dot:5: switch "S2" routes host "H3" on no port (expected the comment of one of its edges to list "H3" or be "*")`},
 		{"several ports", net, []string{`comment = "H3", srcport = 2, dstport = 3`, `comment = "H3,H1", srcport = 2, dstport = 3`},
 			`x.dot:7: switch "S2" routes host "H1" on several ports (3 here and 2 on line 6; expected one)`},
+		{"several ports on one line", net, []string{"comment = \"H3\", srcport = 2, dstport = 3 ];\n\t\"S2\" -> \"S1\" [ comment = \"H1\"", "comment = \"H1,H3\", srcport = 2, dstport = 3 ]; \"S2\" -> \"S1\" [ comment = \"H1\""},
+			`x.dot:6: switch "S2" routes host "H1" on several ports (2 and 3, both on this line; expected one)`},
 		{"several ports, comment below its edge", net, []string{`"S2" -> "S1" [ comment = "H1",`, "\"S2\" -> \"S1\" [\n\t\tcomment = \"H1,H3\","},
 			`x.dot:8: switch "S2" routes host "H3" on several ports (3 here and 2 on line 6; expected one)`},
 		{"several ports, higher port first in the file", net, []string{"\t\"S2\" -> \"S1\" [ comment = \"H1\", srcport = 3, dstport = 2 ];\n", "",
