@@ -32,7 +32,7 @@ func sectionKeys(section string) []string {
 	case "flow_control":
 		return []string{"kind", "vls", "buffer_flits", "stop_mark", "go_mark"}
 	case "switch":
-		return []string{"switching", "speedup", "link_latency", "routing_delay", "crossbar_delay"}
+		return []string{"switching", "speedup", "link_latency", "routing_delay", "crossbar_delay", "selection"}
 	case "nic":
 		return []string{"dispersion", "threshold", "probability", "max_probes", "receive_rate", "route_lag"}
 	case "traffic":

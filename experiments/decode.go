@@ -27,6 +27,7 @@ const (
 	DefaultLinkLatency    = 1             // [switch] link_latency
 	DefaultRoutingDelay   = 1             // [switch] routing_delay
 	DefaultCrossbarDelay  = 1             // [switch] crossbar_delay
+	DefaultSelection      = "credits"     // [switch] selection
 	DefaultPacketFlits    = 16            // [traffic] packet_flits
 	DefaultWarmup         = 2000          // [sim] warmup
 	DefaultMeasure        = 10000         // [sim] measure
@@ -308,6 +309,7 @@ func (d *decoder) switchSection(e *Experiment, t map[string]any) {
 	s.LinkLatency = int(d.integer(t, sec, "link_latency", DefaultLinkLatency, 1, maxDelay))
 	s.RoutingDelay = int(d.integer(t, sec, "routing_delay", DefaultRoutingDelay, 0, maxDelay))
 	s.CrossbarDelay = int(d.integer(t, sec, "crossbar_delay", DefaultCrossbarDelay, 0, maxDelay))
+	s.Selection = d.oneOf(t, sec, "selection", DefaultSelection, "credits", "idle")
 }
 
 // flowControl decodes [flow_control]; it needs e.Switch decoded first for
@@ -479,7 +481,11 @@ func (e *Experiment) DisplayName() string {
 
 // String describes the experiment's configuration on one line.
 func (e *Experiment) String() string {
-	return fmt.Sprintf("%s: %s, %s, %s %d VL × %d flits, %s, %d-flit packets",
+	sel := ""
+	if e.Switch.Selection != "" && e.Switch.Selection != DefaultSelection {
+		sel = ", " + e.Switch.Selection + " selection"
+	}
+	return fmt.Sprintf("%s: %s, %s, %s %d VL × %d flits, %s%s, %d-flit packets",
 		e.DisplayName(), e.label, e.Routing, e.FlowControl.Kind, e.FlowControl.VLs,
-		e.FlowControl.BufferFlits, e.Switch.Switching, e.Traffic.PacketFlits)
+		e.FlowControl.BufferFlits, e.Switch.Switching, sel, e.Traffic.PacketFlits)
 }

@@ -56,7 +56,7 @@ func TestParseValid(t *testing.T) {
 		File: "small.toml", Name: "small", Seed: 7,
 		Routing:     "dor",
 		FlowControl: FlowControl{Kind: "credit", VLs: 2, BufferFlits: 32},
-		Switch:      Switch{Switching: "cut-through", Speedup: 1, LinkLatency: 1, RoutingDelay: 1, CrossbarDelay: 1},
+		Switch:      Switch{Switching: "cut-through", Speedup: 1, LinkLatency: 1, RoutingDelay: 1, CrossbarDelay: 1, Selection: "credits"},
 		NIC:         NIC{Dispersion: "static", Threshold: 4, Probability: 0.5, MaxProbes: 32},
 		Traffic:     Traffic{Kind: "load", Patterns: []string{"uniform", "complement"}, PacketFlits: 8},
 		Sim:         Sim{Warmup: 100, Measure: 1000, Drain: 1000, DeadlockWindow: DefaultDeadlockWindow},
@@ -135,6 +135,8 @@ func TestParseErrors(t *testing.T) {
 		{"missing kind", edit(t, "kind = \"crossbar\"\n", ""), "f.toml:3: [topology] kind: missing"},
 		{"unknown topology", edit(t, `kind = "crossbar"`, `kind = "torus9"`), `f.toml:4: [topology] kind: unknown topology "torus9"`},
 		{"topology key for another kind", edit(t, "hosts = 16", "hosts = 16\ndims = [4]"), "f.toml:6: [topology] dims: not used by topology crossbar"},
+		{"unknown selection", edit(t, `switching = "cut-through"`, "switching = \"cut-through\"\nselection = \"greedy\""),
+			`f.toml:14: [switch] selection: unknown value "greedy" (expected one of: credits, idle)`},
 		{"zero hosts", edit(t, "hosts = 16", "hosts = 0"), "f.toml:5: [topology] hosts: 0 is out of range (expected 1..2147483647)"},
 		{"compound key named once, on the line of dims", edit(t, "kind = \"crossbar\"\nhosts = 16", "kind = \"flatfly\"\ndims = [4096, 2]\nhosts_per_switch = 1"),
 			"f.toml:5: [topology] dims/widths: radix 4097 on 8192 switches gives 33562624 ports, more than the limit of 8388608"},
@@ -253,5 +255,59 @@ func TestQuickStartAndExampleLoad(t *testing.T) {
 	}
 	if e.TopologyLabel() != "flatfly 8x8 w1,1 c8" || e.Hosts() != 512 {
 		t.Errorf("example: label %q, %d hosts", e.TopologyLabel(), e.Hosts())
+	}
+}
+
+// TestSelectionKey: [switch] selection reaches the fabric's configuration,
+// the run's description and, when not the default, the results lines; its
+// default "credits" leaves the configuration hash as it was before the key
+// existed (the full seed-004 table, run before it, resumes), which the
+// hash recorded by that run pins.
+func TestSelectionKey(t *testing.T) {
+	parse := func(text string) *Experiment {
+		t.Helper()
+		exps, err := ParseFile("f.toml", []byte(text))
+		if err != nil || len(exps) != 1 {
+			t.Fatalf("%d experiments, error %v", len(exps), err)
+		}
+		return exps[0]
+	}
+	with := func(v string) string {
+		return edit(t, `switching = "cut-through"`, "switching = \"cut-through\"\nselection = \""+v+"\"")
+	}
+	plain, credits, idle := parse(base), parse(with("credits")), parse(with("idle"))
+	if plain.Switch.Selection != "credits" || idle.Switch.Selection != "idle" {
+		t.Fatalf("selections %q and %q, want credits and idle", plain.Switch.Selection, idle.Switch.Selection)
+	}
+	if plain.config != credits.config || plain.config == idle.config {
+		t.Errorf("hashes %s (no key), %s (credits), %s (idle): want the first two equal, the third different", plain.config, credits.config, idle.config)
+	}
+	if got := idle.Config(0, 0.5).Selection; got != "idle" {
+		t.Errorf("fabric selection %q, want idle", got)
+	}
+	if s := idle.String(); !strings.Contains(s, "cut-through, idle selection, 8-flit packets") {
+		t.Errorf("description %q does not name the idle selection", s)
+	}
+	if s := plain.String(); strings.Contains(s, "selection") {
+		t.Errorf("description %q names the default selection", s)
+	}
+	for _, e := range []*Experiment{plain, idle} {
+		var b strings.Builder
+		if err := WriteJSON(&b, Record{Kind: KindSaturation, Experiment: e, Pattern: "uniform", Saturation: 0.5}); err != nil {
+			t.Fatal(err)
+		}
+		if has := strings.Contains(b.String(), `"selection":"idle"`); has != (e == idle) {
+			t.Errorf("results line %s: selection field %v, want %v", b.String(), has, e == idle)
+		}
+		if strings.Contains(b.String(), `"selection":"credits"`) {
+			t.Errorf("results line %s names the default selection", b.String())
+		}
+	}
+	exps, err := LoadFile(filepath.Join("seed004", "torus3d.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "96addae4bbe202b8"; exps[0].config != want {
+		t.Errorf("seed004/torus3d.toml hashes to %s, want %s (the hash its full-scale results carry)", exps[0].config, want)
 	}
 }

@@ -21,6 +21,10 @@ import (
 func configHash(e *Experiment) string {
 	topo := e.Topology
 	topo.Path = filepath.Base(topo.Path) // the same file from another directory
+	sw := e.Switch
+	if sw.Selection == DefaultSelection {
+		sw.Selection = "" // omitted: the hash of files without the key is unchanged
+	}
 	routing := e.Routing
 	if e.RoutingPath != "" || e.RoutingFormat != "" {
 		routing += "\x00" + filepath.Base(e.RoutingPath) + "\x00" + e.RoutingFormat
@@ -37,7 +41,7 @@ func configHash(e *Experiment) string {
 		Tolerance   float64
 		NIC         *NIC     `json:",omitempty"`
 		Traffic     *Traffic `json:",omitempty"`
-	}{e.Seed, topo, e.label, routing, e.FlowControl, e.Switch, e.Traffic.PacketFlits, e.Sim, e.Sweep.Tolerance, e.nicHash(), e.exchangeHash()})
+	}{e.Seed, topo, e.label, routing, e.FlowControl, sw, e.Traffic.PacketFlits, e.Sim, e.Sweep.Tolerance, e.nicHash(), e.exchangeHash()})
 	if err != nil {
 		b = fmt.Appendf(nil, "%v", err) // cannot happen: plain data
 	}

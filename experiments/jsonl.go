@@ -41,6 +41,7 @@ type identity struct {
 	Pattern     string          `json:"pattern"`
 	FlowControl string          `json:"flow_control"`
 	Switching   string          `json:"switching"`
+	Selection   string          `json:"selection,omitempty"` // left out when "credits", the default
 	VLs         int             `json:"vls"`
 	PacketFlits int             `json:"packet_flits"`
 	Seed        uint64          `json:"seed"`
@@ -94,6 +95,7 @@ func WriteJSON(w io.Writer, r Record) error {
 		Pattern:     r.Pattern,
 		FlowControl: e.FlowControl.Kind,
 		Switching:   e.Switch.Switching,
+		Selection:   nonDefault(e.Switch.Selection, DefaultSelection),
 		VLs:         e.FlowControl.VLs,
 		PacketFlits: e.Traffic.PacketFlits,
 		Seed:        r.Seed,
@@ -156,4 +158,14 @@ func WriteJSON(w io.Writer, r Record) error {
 		return fmt.Errorf("writing JSON: %w", err)
 	}
 	return nil
+}
+
+// nonDefault returns v, or "" if it is the default def: a field left out
+// of results lines when it has its default keeps them as they were before
+// the field existed.
+func nonDefault(v, def string) string {
+	if v == def {
+		return ""
+	}
+	return v
 }

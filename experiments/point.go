@@ -37,6 +37,7 @@ func (e *Experiment) hardware() fabric.Config {
 		StopMark:       e.FlowControl.StopMark,
 		GoMark:         e.FlowControl.GoMark,
 		Switching:      e.Switch.Switching,
+		Selection:      e.Switch.Selection,
 		Speedup:        e.Switch.Speedup,
 		LinkLatency:    e.Switch.LinkLatency,
 		RoutingDelay:   e.Switch.RoutingDelay,

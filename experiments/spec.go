@@ -104,6 +104,10 @@ type Switch struct {
 	Speedup int
 	// LinkLatency, RoutingDelay and CrossbarDelay are in cycles.
 	LinkLatency, RoutingDelay, CrossbarDelay int
+	// Selection is the selection function, "credits" or "idle"
+	// (switching.Selection); the configuration hash leaves out the
+	// default, "credits", so it is what it was before the key existed.
+	Selection string `json:",omitempty"`
 }
 
 // NIC is the [nic] section: how NICs choose among the routes of a

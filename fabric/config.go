@@ -36,6 +36,9 @@ type Config struct {
 
 	// Switching is "cut-through" (virtual cut-through) or "wormhole".
 	Switching string
+	// Selection is the switches' selection function, "credits" or "idle"
+	// (switching.ParseSelection); the zero value "" is "credits".
+	Selection string
 	// Speedup is the crossbar speedup: flits an input port may forward per
 	// cycle (≥ 1).
 	Speedup int

@@ -14,9 +14,10 @@ import (
 // TestRandomConfigurationsConserve runs many small random configurations —
 // sizes, VLs, buffers, STOP/GO marks at their limits, both switching
 // modes, speedups, zero and non-zero delays, packets longer and shorter
-// than the buffers, light and overloaded traffic, runs capped or not — and
-// checks that every flit is delivered exactly once and nothing deadlocks
-// (DOR on a FlatFly cannot).
+// than the buffers, light and overloaded traffic, runs capped or not, both
+// selection functions (they differ where double links give DOR two
+// ports) — and checks that every flit is delivered exactly once and
+// nothing deadlocks (DOR on a FlatFly cannot).
 func TestRandomConfigurationsConserve(t *testing.T) {
 	rng := kernel.NewRNG(2026)
 	pick := func(lo, hi int) int { return lo + rng.IntN(hi-lo+1) }
@@ -55,11 +56,12 @@ func TestRandomConfigurationsConserve(t *testing.T) {
 		cfg.Load = []float64{0.05, 0.3, 0.7, 1}[rng.IntN(4)]
 		cfg.Warmup, cfg.Measure, cfg.Drain = 100, 600, 300
 		cfg.Seed = uint64(i)
-		cfg.maxRun = []int{0, 0, 1, 3}[rng.IntN(4)] // unlimited runs, flit by flit, or short runs
-		name := fmt.Sprintf("#%d %v/w%v c%d vls%d %s %s speedup%d lat%d/%d/%d packet%d buffer%d marks%d/%d %s@%.2f maxrun%d",
+		cfg.maxRun = []int{0, 0, 1, 3}[rng.IntN(4)]      // unlimited runs, flit by flit, or short runs
+		cfg.Selection = []string{"credits", "idle"}[i%2] // not drawn: the other draws stay as they were
+		name := fmt.Sprintf("#%d %v/w%v c%d vls%d %s %s speedup%d lat%d/%d/%d packet%d buffer%d marks%d/%d %s@%.2f maxrun%d %s",
 			i, dims, widths, c, vls, cfg.FlowControl, cfg.Switching, cfg.Speedup,
 			cfg.LinkLatency, cfg.RoutingDelay, cfg.CrossbarDelay, cfg.PacketFlits, cfg.BufferFlits,
-			cfg.StopMark, cfg.GoMark, pat, cfg.Load, cfg.maxRun)
+			cfg.StopMark, cfg.GoMark, pat, cfg.Load, cfg.maxRun, cfg.Selection)
 		st, err := RunFlushed(context.Background(), cfg)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -138,23 +140,34 @@ func TestRunsMatchFlitByFlit(t *testing.T) {
 // and checks that the results are exactly those of the event-driven run:
 // a tick that finds nothing to do changes nothing, and the components' own
 // wake-ups (run ends, arrivals, routing delays, credits) miss no cycle in
-// which something could move.
+// which something could move. The adaptive cases, under the idle
+// selection too, check the wake-ups of heads that wait for a busy port.
 func TestExtraWakeUpsChangeNothing(t *testing.T) {
 	for _, c := range []struct {
-		fc, sw  string
-		speedup int
-		load    float64
+		fc, sw           string
+		speedup          int
+		load             float64
+		routing, pattern string
+		selection        string
 	}{
-		{"credit", "cut-through", 1, 0.5},
-		{"credit", "cut-through", 1, 0.95},
-		{"credit", "wormhole", 1, 0.7},
-		{"credit", "cut-through", 2, 0.9},
-		{"stopgo", "cut-through", 1, 0.8},
-		{"stopgo", "wormhole", 2, 0.8},
+		{"credit", "cut-through", 1, 0.5, "dor", "uniform", ""},
+		{"credit", "cut-through", 1, 0.95, "dor", "uniform", ""},
+		{"credit", "wormhole", 1, 0.7, "dor", "uniform", ""},
+		{"credit", "cut-through", 2, 0.9, "dor", "uniform", ""},
+		{"stopgo", "cut-through", 1, 0.8, "dor", "uniform", ""},
+		{"stopgo", "wormhole", 2, 0.8, "dor", "uniform", ""},
+		{"credit", "cut-through", 1, 0.6, "deflection+2", "complement", "credits"},
+		{"credit", "cut-through", 1, 0.6, "deflection+2", "complement", "idle"},
+		{"credit", "wormhole", 1, 0.9, "distance+2", "uniform", "idle"},
+		{"stopgo", "cut-through", 2, 0.8, "deflection+2", "uniform", "idle"},
 	} {
 		var st [2]Stats
 		for i, wake := range []bool{false, true} {
-			cfg := testConfig(t, flatfly4x4, "dor", "uniform", 2)
+			cfg := testConfig(t, flatfly4x4, c.routing, c.pattern, 8)
+			if c.routing == "dor" {
+				cfg = testConfig(t, flatfly4x4, "dor", "uniform", 2)
+			}
+			cfg.Selection = c.selection
 			cfg.FlowControl, cfg.Switching, cfg.Speedup, cfg.Load = c.fc, c.sw, c.speedup, c.load
 			cfg.PacketFlits, cfg.BufferFlits = 8, 16
 			if c.sw == "wormhole" {

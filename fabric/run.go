@@ -91,6 +91,9 @@ func (c *Config) ValidateHardware() error {
 	if err != nil {
 		return fmt.Errorf("switching: %w", err)
 	}
+	if _, err := c.selection(); err != nil {
+		return err
+	}
 	if mode == switching.CutThrough && c.BufferFlits < c.PacketFlits {
 		return fmt.Errorf("buffer_flits: virtual cut-through needs room for a whole packet (packet_flits = %d), got %d",
 			c.PacketFlits, c.BufferFlits)
@@ -108,6 +111,14 @@ func (c *Config) ValidateHardware() error {
 		}
 	}
 	return nil
+}
+
+// selection returns the switches' selection function: "" is "credits".
+func (c *Config) selection() (switching.Selection, error) {
+	if c.Selection == "" {
+		return switching.SelectCredits, nil
+	}
+	return switching.ParseSelection(c.Selection)
 }
 
 func (c *Config) linkParams(delay int) flowctl.Params {
@@ -225,6 +236,7 @@ func (p *point) inFlight() int64 { return p.meter.Injected - p.meter.Ejected }
 
 func assemble(cfg *Config) (*point, error) {
 	mode, _ := switching.ParseMode(cfg.Switching)
+	sel, _ := cfg.selection()
 	proc, err := traffic.NewBernoulli(cfg.Load, cfg.PacketFlits)
 	if err != nil {
 		return nil, fmt.Errorf("load: %w", err)
@@ -249,6 +261,7 @@ func assemble(cfg *Config) (*point, error) {
 			FlitDelay:    fd,
 			TickKind:     kindSwitchTick,
 			MaxRun:       cfg.maxRun,
+			Selection:    sel,
 		}
 	}
 	// All switches' ports, lanes and buffers live in a few huge-page slabs.

@@ -9,7 +9,9 @@
 // flow control admits it — the whole packet under virtual cut-through, one
 // flit under wormhole — then the one with the most free space downstream,
 // then the output with the fewest packets in progress, and breaks remaining
-// ties at random from the switch's seeded stream.
+// ties at random from the switch's seeded stream. That is SelectCredits,
+// the default; SelectIdle also passes over candidates whose port is in the
+// middle of another packet's run (see Selection).
 //
 // Allocation is a greedy maximal matching, oldest first: each cycle the
 // eligible waiting heads, in order of the cycle they became eligible
@@ -116,6 +118,48 @@ func ParseMode(s string) (Mode, error) {
 	return 0, fmt.Errorf("switching: unknown mode %q (known: cut-through, wormhole)", s)
 }
 
+// Selection is the selection function of seed 004 §3.1: how a switch
+// chooses one output among the candidates the routing gives a head packet.
+// Both take the highest priority first, then the most free space
+// downstream, then the fewest packets in progress, then a fair coin; they
+// differ in which candidates are available.
+type Selection uint8
+
+const (
+	// SelectCredits counts a candidate available when its output VL is
+	// free (no packet in progress holds it) and has credits for the packet
+	// (for one flit under wormhole). A head whose choice is busy sending
+	// another packet's run waits for the run's end and chooses again, so
+	// a busy port with credits keeps the heads that prefer it: adaptive
+	// routings leave it only when its VL is held or its credits run out.
+	SelectCredits Selection = iota
+	// SelectIdle also requires the output port to be able to start the
+	// packet now, not in the middle of another packet's run: a head takes
+	// the best candidate it can start on at once rather than wait for a
+	// busy better one, and waits only when every candidate is busy.
+	SelectIdle
+)
+
+// ParseSelection parses a selection function as written in experiment
+// files: "credits" (SelectCredits) or "idle" (SelectIdle).
+func ParseSelection(s string) (Selection, error) {
+	switch s {
+	case "credits":
+		return SelectCredits, nil
+	case "idle":
+		return SelectIdle, nil
+	}
+	return 0, fmt.Errorf("selection: unknown selection function %q (known: credits, idle)", s)
+}
+
+// String returns the selection function's name in experiment files.
+func (s Selection) String() string {
+	if s == SelectIdle {
+		return "idle"
+	}
+	return "credits"
+}
+
 // Limits of a switch, from the compact per-lane state.
 const (
 	// MaxLanes is the largest number of ports × VLs.
@@ -146,6 +190,9 @@ type Params struct {
 	// MaxRun, if positive, caps the flits of a run: a testing aid, where 1
 	// sends flit by flit to compare with runs.
 	MaxRun int
+	// Selection is the selection function; the zero value is
+	// SelectCredits.
+	Selection Selection
 }
 
 const (
@@ -276,6 +323,7 @@ type Switch struct {
 	route        routing.Routing
 	rng          kernel.RNG
 	mode         Mode
+	selection    Selection
 	vls          int32
 	speedup      int32
 	maxRun       int32
@@ -401,6 +449,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		route:        r,
 		rng:          rng,
 		mode:         p.Mode,
+		selection:    p.Selection,
 		vls:          int32(p.VLs),
 		speedup:      int32(max(p.Speedup, 1)),
 		routingDelay: kernel.Time(p.RoutingDelay),
@@ -851,9 +900,10 @@ func (s *Switch) compactBusy() {
 
 // selectOutput runs the selection function for the head packet of lane li:
 // among the routing's candidates whose output VL is free and whose flow
-// control admits the packet, the highest priority, then the most free space
-// downstream, then the fewest packets in progress, then a fair coin. It
-// returns the port and output VL, or -1.
+// control admits the packet (with SelectIdle, whose port is not sending a
+// run either), the highest priority, then the most free space downstream,
+// then the fewest packets in progress, then a fair coin. It returns the
+// port and output VL, or -1.
 func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (port, outVL int32) {
 	l := &s.lanes[li]
 	inPort := int(li / s.vls)
@@ -876,7 +926,8 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 	var bestPrio routing.Priority
 	bestFree, ties := -1, 0 // bestFree < 0: not looked up yet
 	s.closed = s.closed[:0]
-	var outs uint64 // the candidates' output VLs (park.bits), if none is free
+	var outs uint64           // the candidates' output VLs (park.bits), if none is free
+	busyUntil := kernel.Never // SelectIdle: when the first busy candidate's run ends
 	for _, c := range s.cand {
 		if best >= 0 && c.Priority < bestPrio {
 			// It cannot win, whatever its state: not looking it up saves
@@ -895,6 +946,14 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 			// can be taken: it is looked up then.
 			s.closed = append(s.closed, closedOut{port: c.Port, vl: int32(ovl)})
 			continue
+		}
+		if s.selection == SelectIdle {
+			if f := s.freeAt(c.Port); f > now {
+				// Busy with a run: the head may go when it ends.
+				outs |= 1 << s.outIndex(c.Port, int32(ovl))
+				busyUntil = min(busyUntil, f)
+				continue
+			}
 		}
 		if best < 0 || c.Priority > bestPrio {
 			best, bestVL, bestPrio, bestFree, ties = c.Port, int32(ovl), c.Priority, -1, 1
@@ -926,6 +985,7 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 		for _, c := range s.closed {
 			retry = min(retry, s.sel[c.port].fc.ReadyAt(now, int(c.vl), need))
 		}
+		retry = min(retry, busyUntil)
 		if fcBlocked {
 			s.blocked = true
 		}

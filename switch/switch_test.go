@@ -166,6 +166,64 @@ func TestSelectionPrefersPriorityThenFreeSpace(t *testing.T) {
 	}
 }
 
+// TestSelectionBusyPort: two 16-flit packets from two inputs on two VLs
+// prefer output 2 (High) to output 3 (Low). The first takes port 2; under
+// SelectCredits the second waits for it too (its VL is free and has
+// credits), under SelectIdle it leaves at once on port 3, which can start
+// it now.
+func TestSelectionBusyPort(t *testing.T) {
+	for _, tc := range []struct {
+		sel        Selection
+		secondPort int
+		secondLast kernel.Time // when the second packet's last flit leaves, at most
+	}{
+		{SelectCredits, 2, 40},
+		{SelectIdle, 3, 20},
+	} {
+		t.Run(tc.sel.String(), func(t *testing.T) {
+			h := newHarness(t, 4, 2, 64, CutThrough, 1,
+				routing.Candidate{Port: 2, Priority: routing.High}, routing.Candidate{Port: 3, Priority: routing.Low})
+			h.sw.selection = tc.sel
+			first := h.inject(0, 0, 16)
+			second := h.inject(1, 1, 16)
+			h.run(100)
+			if len(h.got) != 32 {
+				t.Fatalf("%d flits left, want 32", len(h.got))
+			}
+			var last kernel.Time
+			for _, d := range h.got {
+				switch d.pkt {
+				case first:
+					if d.port != 2 {
+						t.Fatalf("first packet left on port %d, want 2", d.port)
+					}
+				case second:
+					if d.port != tc.secondPort {
+						t.Fatalf("second packet left on port %d, want %d", d.port, tc.secondPort)
+					}
+					last = max(last, d.at)
+				}
+			}
+			if last > tc.secondLast {
+				t.Errorf("second packet's last flit left at %d, want by %d", last, tc.secondLast)
+			}
+		})
+	}
+}
+
+// TestParseSelection: the names of experiment files, and a clear error.
+func TestParseSelection(t *testing.T) {
+	for _, name := range []string{"credits", "idle"} {
+		sel, err := ParseSelection(name)
+		if err != nil || sel.String() != name {
+			t.Errorf("ParseSelection(%q) = %v, %v", name, sel, err)
+		}
+	}
+	if _, err := ParseSelection("greedy"); err == nil || !strings.Contains(err.Error(), `unknown selection function "greedy" (known: credits, idle)`) {
+		t.Errorf("ParseSelection(greedy): %v", err)
+	}
+}
+
 // TestRandomTieBreak: equal candidates are chosen at random, each about
 // half the time.
 func TestRandomTieBreak(t *testing.T) {

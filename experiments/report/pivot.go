@@ -276,7 +276,7 @@ func extension(conflicts []conflict) string {
 	// These first, in order; then the others alphabetically, then
 	// experiment. seed is never tried: a point's seed differs from load
 	// to load.
-	for _, f := range []string{"flow_control", "switching", "vls", "packet_flits", "resolution", "tolerance"} {
+	for _, f := range []string{"flow_control", "switching", "selection", "vls", "packet_flits", "resolution", "tolerance"} {
 		if slices.Contains(diff, f) {
 			return f
 		}
