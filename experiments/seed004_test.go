@@ -27,11 +27,12 @@ func seed004Routings() map[string][]string {
 // seed004Patterns are the six patterns of seed 004 §4, in its order.
 var seed004Patterns = []string{"uniform", "complement", "reverse", "rotation", "shuffle", "transpose"}
 
-// TestSeed004Files loads every file of seed004/ and seed004/scaled/ and
-// checks that together they define the seed's evaluation: each topology
-// preset at 16,384 hosts with its routings, the six patterns, a
-// saturation search at 1/128, and a scaled file per topology with the
-// same routings, patterns and hardware on 256–1,024 hosts.
+// TestSeed004Files loads every file of seed004/, seed004/scaled/ and
+// seed004/scaled-idle/ and checks that together they define the seed's
+// evaluation: each topology preset at 16,384 hosts with its routings, the
+// six patterns, a saturation search at 1/128, a scaled file per topology
+// with the same routings, patterns and hardware on 256–1,024 hosts, and
+// the same scaled file under the idle selection function.
 func TestSeed004Files(t *testing.T) {
 	for topo, want := range seed004Routings() {
 		t.Run(topo, func(t *testing.T) {
@@ -42,6 +43,21 @@ func TestSeed004Files(t *testing.T) {
 			scaled, err := LoadFile(filepath.Join("seed004", "scaled", topo+".toml"))
 			if err != nil {
 				t.Fatal(err)
+			}
+			idle, err := LoadFile(filepath.Join("seed004", "scaled-idle", topo+".toml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(idle) != len(scaled) {
+				t.Fatalf("scaled-idle/%s.toml has %d experiments, scaled/ %d", topo, len(idle), len(scaled))
+			}
+			for i, e := range idle {
+				s := scaled[i]
+				sw := s.Switch
+				sw.Selection = "idle"
+				if e.Switch != sw || e.Routing != s.Routing || e.Hosts() != s.Hosts() || e.Name == s.Name {
+					t.Errorf("%s: want %s with the idle selection under another name", e, s)
+				}
 			}
 			for _, c := range []struct {
 				exps               []*Experiment
