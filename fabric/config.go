@@ -80,6 +80,10 @@ type Config struct {
 	// wakeAll wakes every switch and NIC in every cycle (tests check that
 	// the results do not change).
 	wakeAll bool
+	// noPark makes switches select again for every waiting head in every
+	// tick (switching.Params.NoPark; tests check that parking changes
+	// nothing).
+	noPark bool
 }
 
 // Stats are the measurements of one simulation point.

@@ -262,6 +262,7 @@ func assemble(cfg *Config) (*point, error) {
 			TickKind:     kindSwitchTick,
 			MaxRun:       cfg.maxRun,
 			Selection:    sel,
+			NoPark:       cfg.noPark,
 		}
 	}
 	// All switches' ports, lanes and buffers live in a few huge-page slabs.

@@ -33,26 +33,39 @@ func TestProbeMarking(t *testing.T) {
 		{"stopped by flow control", -1, 3, true, true},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			h := newHarness(t, 3, 1, 32, Wormhole, 1, routing.Candidate{Port: 2, Priority: routing.High})
-			if tc.stopped {
-				h.hold = true
-				h.consume(2, 0, 32)
-			}
-			if tc.data >= 0 {
-				pi := h.pool.New()
-				p := h.pool.Get(pi)
-				p.Src, p.Flits = tc.data, 16
-				h.injectRun(0, 0, pi, 0, 16)
-			}
-			pi := h.pool.New()
-			p := h.pool.Get(pi)
-			p.Src, p.Flits, p.Probe = own, 1, flit.Probe
-			h.injectRun(1, 0, pi, tc.probeAt, 1)
-			h.run(100)
-			if got := h.pool.Get(pi).Probe&flit.Blocked != 0; got != tc.want {
-				t.Errorf("blocked = %v, want %v", got, tc.want)
-			}
-		})
+		for _, sel := range []Selection{SelectCredits, SelectIdle} {
+			t.Run(tc.name+"/"+sel.String(), func(t *testing.T) {
+				if got := probeBlocked(t, sel, own, tc.data, tc.probeAt, tc.stopped); got != tc.want {
+					t.Errorf("blocked = %v, want %v", got, tc.want)
+				}
+			})
+		}
 	}
+}
+
+// probeBlocked runs one case of TestProbeMarking under selection sel: a
+// 16-flit packet from source data (−1: none) arriving at cycle 0 on port
+// 0, a probe from source own arriving at probeAt on port 1, both for
+// output 2, which has no credit left if stopped. It returns whether the
+// probe was marked Blocked.
+func probeBlocked(t *testing.T, sel Selection, own, data int32, probeAt kernel.Time, stopped bool) bool {
+	t.Helper()
+	h := newHarness(t, 3, 1, 32, Wormhole, 1, routing.Candidate{Port: 2, Priority: routing.High})
+	h.sw.selection = sel
+	if stopped {
+		h.hold = true
+		h.consume(2, 0, 32)
+	}
+	if data >= 0 {
+		pi := h.pool.New()
+		p := h.pool.Get(pi)
+		p.Src, p.Flits = data, 16
+		h.injectRun(0, 0, pi, 0, 16)
+	}
+	pi := h.pool.New()
+	p := h.pool.Get(pi)
+	p.Src, p.Flits, p.Probe = own, 1, flit.Probe
+	h.injectRun(1, 0, pi, probeAt, 1)
+	h.run(100)
+	return h.pool.Get(pi).Probe&flit.Blocked != 0
 }

@@ -62,8 +62,10 @@
 // interleaving packets otherwise; an output with nothing to send takes new
 // grants.
 //
-// A waiting head whose selected output is busy with a run waits for the
-// run's end and then selects again.
+// Under SelectCredits, a waiting head whose selected output is busy with a
+// run waits for the run's end and then selects again; under SelectIdle a
+// busy output is not selected, and a head none of whose candidates is
+// available waits for the first of their runs to end.
 //
 // The switch is event-driven: it ticks when a run ends, a run arrives for a
 // packet in progress, a routing delay expires, flow control reports room
@@ -74,7 +76,8 @@
 // whose selection failed is passed over until that could change: an
 // output VL of one of its candidate ports is set free, flow control on
 // one reports room (each output port has its own flit.Sender, Sender),
-// or the credits on their way will admit it.
+// the credits on their way will admit it, or (SelectIdle) the run of a
+// busy candidate port ends.
 //
 // A network's switches keep their ports, lanes and buffers in shared
 // huge-page slabs (Storage), and each input port keeps the flow-control
@@ -136,7 +139,8 @@ const (
 	// SelectIdle also requires the output port to be able to start the
 	// packet now, not in the middle of another packet's run: a head takes
 	// the best candidate it can start on at once rather than wait for a
-	// busy better one, and waits only when every candidate is busy.
+	// busy better one, and waits only when no candidate is available
+	// (each held, closed by flow control or busy).
 	SelectIdle
 )
 
@@ -154,10 +158,13 @@ func ParseSelection(s string) (Selection, error) {
 
 // String returns the selection function's name in experiment files.
 func (s Selection) String() string {
-	if s == SelectIdle {
+	switch s {
+	case SelectCredits:
+		return "credits"
+	case SelectIdle:
 		return "idle"
 	}
-	return "credits"
+	return fmt.Sprintf("Selection(%d)", uint8(s))
 }
 
 // Limits of a switch, from the compact per-lane state.
@@ -193,6 +200,10 @@ type Params struct {
 	// Selection is the selection function; the zero value is
 	// SelectCredits.
 	Selection Selection
+	// NoPark, a testing aid, selects again for every eligible waiting
+	// head in every tick, never passing over a parked one: results must
+	// not change.
+	NoPark bool
 }
 
 const (
@@ -236,7 +247,8 @@ type lane struct {
 // up for every eligible waiting lane, most of which stay parked.
 //
 // A head is parked when its last selection failed, every candidate's
-// output VL held or its flow control closed. Until one of the
+// output VL held or its flow control closed (or, under SelectIdle, its
+// port in the middle of a run). Until one of the
 // candidates' output VLs changes after the switch's generation gen
 // (see Switch.gen, stillParked), selecting again before retry (modulo
 // 2³²) would fail alike, and the head is passed over.
@@ -324,6 +336,7 @@ type Switch struct {
 	rng          kernel.RNG
 	mode         Mode
 	selection    Selection
+	noPark       bool
 	vls          int32
 	speedup      int32
 	maxRun       int32
@@ -374,6 +387,7 @@ type Switch struct {
 	busy     []int32 // output ports with packets in progress
 	cand     []routing.Candidate
 	closed   []closedOut // selectOutput's candidates closed by flow control
+	busyCand []int32     // selectOutput's candidate ports passed over mid-run (SelectIdle)
 
 	// FlitHops counts flits this switch has sent.
 	FlitHops int64
@@ -450,6 +464,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		rng:          rng,
 		mode:         p.Mode,
 		selection:    p.Selection,
+		noPark:       p.NoPark,
 		vls:          int32(p.VLs),
 		speedup:      int32(max(p.Speedup, 1)),
 		routingDelay: kernel.Time(p.RoutingDelay),
@@ -468,6 +483,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		waiting:      make([]uint64, (p.Ports*p.VLs+63)/64),
 		cand:         make([]routing.Candidate, 0, p.Ports),
 		closed:       make([]closedOut, 0, p.Ports),
+		busyCand:     make([]int32, 0, p.Ports),
 	}
 	for i := range s.sel {
 		s.sel[i].owner = -1
@@ -664,7 +680,7 @@ func (s *Switch) Tick(now kernel.Time) {
 			port, ovl := s.selectOutput(now, li, &next)
 			if port < 0 {
 				s.markProbe(li, -1)
-				continue // no room, or no free output VL: a tick or a credit will tell
+				continue // no room, no free output VL or (SelectIdle) every port busy: a tick or a credit will tell
 			}
 			if f := s.freeAt(port); f > now {
 				s.markProbe(li, port)
@@ -718,7 +734,10 @@ func (s *Switch) markProbe(li, port int32) {
 	for _, c := range s.cand {
 		o := &s.sel[c.Port]
 		ovl := s.route.OutVL(int(s.id), inPort, inVL, int(l.sl), int(c.Port))
-		if o.held&(1<<ovl) == 0 || o.owner != l.src {
+		// Not held and not busy with a run (SelectIdle), the candidate was
+		// closed by flow control.
+		closed := o.held&(1<<ovl) == 0 && !slices.Contains(s.busyCand, c.Port)
+		if closed || o.owner != l.src {
 			p.Probe |= flit.Blocked
 			return
 		}
@@ -847,7 +866,7 @@ func (s *Switch) eligibleOldestFirst(now kernel.Time, next *kernel.Time) []uint6
 			*next = min(*next, at)
 			continue
 		}
-		if pk := &s.parks[li]; pk.bits&parkedBit != 0 && s.stillParked(pk) {
+		if pk := &s.parks[li]; pk.bits&parkedBit != 0 && !s.noPark && s.stillParked(pk) {
 			// Its selection would fail as it did: wait for the retry
 			// time, a freed output VL or news of room downstream.
 			if pk.bits&fcBlockedBit != 0 {
@@ -926,6 +945,7 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 	var bestPrio routing.Priority
 	bestFree, ties := -1, 0 // bestFree < 0: not looked up yet
 	s.closed = s.closed[:0]
+	s.busyCand = s.busyCand[:0]
 	var outs uint64           // the candidates' output VLs (park.bits), if none is free
 	busyUntil := kernel.Never // SelectIdle: when the first busy candidate's run ends
 	for _, c := range s.cand {
@@ -952,6 +972,7 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 				// Busy with a run: the head may go when it ends.
 				outs |= 1 << s.outIndex(c.Port, int32(ovl))
 				busyUntil = min(busyUntil, f)
+				s.busyCand = append(s.busyCand, c.Port)
 				continue
 			}
 		}

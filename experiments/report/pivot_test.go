@@ -306,3 +306,22 @@ func TestSeed004Order(t *testing.T) {
 		}
 	}
 }
+
+// TestPivotSelection: a line without "selection" (netsim leaves out the
+// default) reads as "credits", so results of both selection functions
+// pivot side by side.
+func TestPivotSelection(t *testing.T) {
+	idle := strings.Replace(satLine(ff4, "dor", "uniform", 0.5), `"switching":"cut-through",`, `"switching":"cut-through","selection":"idle",`, 1)
+	rs := fixture(t, []string{satLine(ff4, "dor", "uniform", 0.75), idle})
+	if s, ok := rs[0].Text("selection"); !ok || s != "credits" {
+		t.Errorf("selection of a line without it: %q, %v; want credits", s, ok)
+	}
+	tab, err := Pivot(rs, Spec{Rows: []string{"routing"}, Cols: "selection"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, csv := render(t, tab)
+	if want := "routing,credits,idle\ndor,75,50\n"; csv != want {
+		t.Errorf("CSV:\n%s\nwant:\n%s", csv, want)
+	}
+}

@@ -192,6 +192,11 @@ func parseLine(line []byte, file string, n int) (Result, error) {
 		return Result{}, bad(`kind %q: unknown (expected "point", "saturation", "ebb" or "error")`, kind)
 	}
 	r.Kind = kind
+	if _, ok := fields["selection"]; !ok && fields["switching"] != nil {
+		// netsim leaves the default selection function out of its lines
+		// (and wrote none before the key existed): it is "credits".
+		fields["selection"] = json.RawMessage(`"credits"`)
+	}
 	for _, f := range fs {
 		raw, present := fields[f.key]
 		switch {
