@@ -147,11 +147,10 @@ const (
 // ParseSelection parses a selection function as written in experiment
 // files: "credits" (SelectCredits) or "idle" (SelectIdle).
 func ParseSelection(s string) (Selection, error) {
-	switch s {
-	case "credits":
-		return SelectCredits, nil
-	case "idle":
-		return SelectIdle, nil
+	for sel := SelectCredits; sel <= SelectIdle; sel++ {
+		if sel.String() == s {
+			return sel, nil
+		}
 	}
 	return 0, fmt.Errorf("selection: unknown selection function %q (known: credits, idle)", s)
 }
