@@ -152,3 +152,37 @@ func TestRunReportWriteFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestRunSelectionSweep sweeps [switch] selection through netsim run and
+// pivots the two selection functions side by side with netsim table.
+func TestRunSelectionSweep(t *testing.T) {
+	dir := t.TempDir()
+	file := writeFile(t, dir, "sel.toml", `name = "sel"
+[topology]
+kind = "flatfly"
+dims = [4, 4]
+hosts_per_switch = 4
+[routing]
+algorithm = "deflection+2"
+[flow_control]
+vls = 8
+[switch]
+selection = ["credits", "idle"]
+[traffic]
+pattern = "complement"
+[sim]
+warmup = 200
+measure = 800
+[sweep]
+loads = [0.4]
+`)
+	out := filepath.Join(dir, "out")
+	code, stdout, errs := netsim(t, "run", file, "-o", out, "-q")
+	if code != exitOK || !strings.Contains(stdout, "deflection+2, credit 8 VL × 64 flits, cut-through, idle selection, 16-flit packets") {
+		t.Fatalf("run: exit %d, stderr %q, stdout:\n%s", code, errs, stdout)
+	}
+	code, stdout, errs = netsim(t, "table", filepath.Join(out, "results.jsonl"), "--rows", "routing,offered", "--cols", "selection", "--value", "hops_avg", "--format", "csv")
+	if code != exitOK || !strings.HasPrefix(stdout, "routing,offered,credits,idle\ndeflection+2,0.4,") {
+		t.Errorf("table: exit %d, stderr %q, stdout:\n%s", code, errs, stdout)
+	}
+}
