@@ -200,23 +200,31 @@ func TestSeed004Checks(t *testing.T) {
 			t.Errorf("%s: a check file without assertions in TestSeed004Checks", f)
 		}
 	}
-	// saturation runs exps and returns their saturation by (vls,
-	// buffer_flits).
-	saturation := func(exps []*Experiment) map[[2]int]float64 {
-		sat := map[[2]int]float64{}
+	// run runs exps, failing on a failed point, and passes every other
+	// record to keep.
+	run := func(exps []*Experiment, keep func(Record)) {
 		err := Runner{}.Run(context.Background(), exps, func(r Record) error {
-			switch r.Kind {
-			case KindError:
+			if r.Kind == KindError {
 				t.Errorf("%s: %v", r.Experiment, r.Err)
-			case KindSaturation:
-				fc := r.Experiment.FlowControl
-				sat[[2]int{fc.VLs, fc.BufferFlits}] = r.Saturation
+			} else {
+				keep(r)
 			}
 			return nil
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+	// saturation runs exps and returns their saturation by (vls,
+	// buffer_flits).
+	saturation := func(exps []*Experiment) map[[2]int]float64 {
+		sat := map[[2]int]float64{}
+		run(exps, func(r Record) {
+			if r.Kind == KindSaturation {
+				fc := r.Experiment.FlowControl
+				sat[[2]int{fc.VLs, fc.BufferFlits}] = r.Saturation
+			}
+		})
 		return sat
 	}
 
@@ -231,22 +239,15 @@ func TestSeed004Checks(t *testing.T) {
 
 	// dragonfly-deflection.toml: points by routing and load.
 	points := map[string]map[float64]Record{}
-	err = Runner{}.Run(context.Background(), scaled["dragonfly-deflection.toml"], func(r Record) error {
-		switch r.Kind {
-		case KindError:
-			t.Errorf("%s: %v", r.Experiment, r.Err)
-		case KindPoint:
+	run(scaled["dragonfly-deflection.toml"], func(r Record) {
+		if r.Kind == KindPoint {
 			alg := r.Experiment.Routing
 			if points[alg] == nil {
 				points[alg] = map[float64]Record{}
 			}
 			points[alg][r.Offered] = r
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, load := range []float64{0.03125, 0.125, 0.1875} {
 		g, dist, defl := points["G"][load], points["distance+4"][load], points["deflection+4"][load]
 		t.Logf("dragonfly-deflection.toml at %v: accepted G %.4f, distance+4 %.4f, deflection+4 %.4f; hops %.3f, %.3f, %.3f",

@@ -945,8 +945,7 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 	bestFree, ties := -1, 0 // bestFree < 0: not looked up yet
 	s.closed = s.closed[:0]
 	s.busyCand = s.busyCand[:0]
-	var outs uint64           // the candidates' output VLs (park.bits), if none is free
-	busyUntil := kernel.Never // SelectIdle: when the first busy candidate's run ends
+	var outs uint64 // the candidates' output VLs (park.bits), if none is free
 	for _, c := range s.cand {
 		if best >= 0 && c.Priority < bestPrio {
 			// It cannot win, whatever its state: not looking it up saves
@@ -967,10 +966,9 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 			continue
 		}
 		if s.selection == SelectIdle {
-			if f := s.freeAt(c.Port); f > now {
+			if s.freeAt(c.Port) > now {
 				// Busy with a run: the head may go when it ends.
 				outs |= 1 << s.outIndex(c.Port, int32(ovl))
-				busyUntil = min(busyUntil, f)
 				s.busyCand = append(s.busyCand, c.Port)
 				continue
 			}
@@ -1005,7 +1003,9 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 		for _, c := range s.closed {
 			retry = min(retry, s.sel[c.port].fc.ReadyAt(now, int(c.vl), need))
 		}
-		retry = min(retry, busyUntil)
+		for _, p := range s.busyCand {
+			retry = min(retry, s.freeAt(p))
+		}
 		if fcBlocked {
 			s.blocked = true
 		}
