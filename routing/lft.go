@@ -184,7 +184,7 @@ func indexNames(names []string) map[string]int {
 
 // errorf returns a *topologies.FileError for line (0: the whole file).
 func (lr *lftReader) errorf(line int, format string, args ...any) error {
-	return &topologies.FileError{File: lr.file, Line: line, Msg: fmt.Sprintf(format, args...)}
+	return topologies.FileErrorf(lr.file, line, format, args...)
 }
 
 // blockKind names the block kinds in errors.
@@ -413,7 +413,7 @@ func (lr *lftReader) finish() (*Tables, error) {
 func checkFileTables(t *Tables, net *topologies.Network, file string, line func(s, d int) int) error {
 	swNames, hostNames := net.DisplayNames()
 	errorf := func(s, d int, format string, args ...any) error {
-		return &topologies.FileError{File: file, Line: line(s, d), Msg: fmt.Sprintf(format, args...)}
+		return topologies.FileErrorf(file, line(s, d), format, args...)
 	}
 	// state[s] is 0 before switch s is seen, 1 while on the current walk
 	// and 2 once it is known to reach the destination.
@@ -487,15 +487,12 @@ func TablesFromDot(routes *topologies.DotRoutes, dotNet, net *topologies.Network
 	}
 	t := newTables("file", net, vls)
 	swNames, hostNames := net.DisplayNames()
-	errorf := func(line int, format string, args ...any) error {
-		return &topologies.FileError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
-	}
 	for s := range net.Switches {
 		comments := routes.Ports[s]
 		for h, ports := range routes.Table(s, len(net.Hosts)) {
 			switch len(ports) {
 			case 0:
-				return nil, errorf(firstLine(comments), "switch %q routes host %q on no port (expected the comment of one of its edges to list %q or be \"*\")", swNames[s], hostNames[h], hostNames[h])
+				return nil, topologies.FileErrorf(file, firstLine(comments), "switch %q routes host %q on no port (expected the comment of one of its edges to list %q or be \"*\")", swNames[s], hostNames[h], hostNames[h])
 			case 1:
 				t.lft[s*t.hosts+h] = uint16(ports[0])
 			default:
@@ -505,9 +502,9 @@ func TablesFromDot(routes *topologies.DotRoutes, dotNet, net *topologies.Network
 					a, b, la, lb = b, a, lb, la
 				}
 				if la == lb {
-					return nil, errorf(lb, "switch %q routes host %q on several ports (%d and %d, both on this line; expected one)", swNames[s], hostNames[h], min(a, b)+1, max(a, b)+1)
+					return nil, topologies.FileErrorf(file, lb, "switch %q routes host %q on several ports (%d and %d, both on this line; expected one)", swNames[s], hostNames[h], min(a, b)+1, max(a, b)+1)
 				}
-				return nil, errorf(lb, "switch %q routes host %q on several ports (%d here and %d on line %d; expected one)", swNames[s], hostNames[h], b+1, a+1, la)
+				return nil, topologies.FileErrorf(file, lb, "switch %q routes host %q on several ports (%d here and %d on line %d; expected one)", swNames[s], hostNames[h], b+1, a+1, la)
 			}
 		}
 	}

@@ -72,9 +72,9 @@ func (l *dotLexer) next() (dotToken, error) {
 		}
 		return dotToken{text: l.src[start:l.pos], id: true, line: line}, nil
 	case c == '<':
-		return dotToken{}, fileErrorf(l.file, line, "HTML strings <...> are not supported (expected a quoted or plain name)")
+		return dotToken{}, FileErrorf(l.file, line, "HTML strings <...> are not supported (expected a quoted or plain name)")
 	}
-	return dotToken{}, fileErrorf(l.file, line, "unexpected character %q (expected a name, a quoted string, '->', or one of { } [ ] ; , =)", c)
+	return dotToken{}, FileErrorf(l.file, line, "unexpected character %q (expected a name, a quoted string, '->', or one of { } [ ] ; , =)", c)
 }
 
 // skip passes blanks, comments (// and /* */) and preprocessor lines (#).
@@ -98,7 +98,7 @@ func (l *dotLexer) skip() error {
 		case strings.HasPrefix(l.src[l.pos:], "/*"):
 			end := strings.Index(l.src[l.pos+2:], "*/")
 			if end < 0 {
-				return fileErrorf(l.file, l.line, "unterminated comment /* (expected */)")
+				return FileErrorf(l.file, l.line, "unterminated comment /* (expected */)")
 			}
 			l.line += strings.Count(l.src[l.pos:l.pos+2+end], "\n")
 			l.pos += end + 4
@@ -135,7 +135,7 @@ func (l *dotLexer) quoted() (dotToken, error) {
 			l.pos++
 		}
 	}
-	return dotToken{}, fileErrorf(l.file, line, "unterminated quoted string (expected a closing \")")
+	return dotToken{}, FileErrorf(l.file, line, "unterminated quoted string (expected a closing \")")
 }
 
 // numeral reads a dot numeral: [-]digits[.digits] or [-].digits.
@@ -151,7 +151,7 @@ func (l *dotLexer) numeral() (dotToken, error) {
 		l.pos++
 	}
 	if !digits {
-		return dotToken{}, fileErrorf(l.file, line, "malformed number %q (expected digits)", l.src[start:l.pos])
+		return dotToken{}, FileErrorf(l.file, line, "malformed number %q (expected digits)", l.src[start:l.pos])
 	}
 	return dotToken{text: l.src[start:l.pos], id: true, line: line}, nil
 }
@@ -386,7 +386,7 @@ func (p *dotParser) attributes() (dotAttrs, error) {
 			case "srcport", "dstport":
 				n, err := strconv.Atoi(val.text)
 				if err != nil || n < 1 || n > maxFilePort {
-					return a, fileErrorf(p.lex.file, val.line, "%s: expected a port number from 1 to %d, got %s", key.text, maxFilePort, val.describe())
+					return a, FileErrorf(p.lex.file, val.line, "%s: expected a port number from 1 to %d, got %s", key.text, maxFilePort, val.describe())
 				}
 				if key.text == "srcport" {
 					a.srcport = n
@@ -430,5 +430,5 @@ func (p *dotParser) expect(s string) error {
 
 // errorf reports a problem at the current token's line.
 func (p *dotParser) errorf(format string, args ...any) error {
-	return fileErrorf(p.lex.file, p.tok.line, format, args...)
+	return FileErrorf(p.lex.file, p.tok.line, format, args...)
 }

@@ -108,13 +108,13 @@ func (b *dotBuilder) numberNodes() error {
 		}
 	}
 	if found {
-		return fileErrorf(b.file, line, "node %q has no edge leaving it (expected an edge in each direction of every link)", missing)
+		return FileErrorf(b.file, line, "node %q has no edge leaving it (expected an edge in each direction of every link)", missing)
 	}
 	b.nodes = make(map[string]dotNode, len(g.order))
 	for i, name := range g.order {
 		host := strings.HasPrefix(name, "H")
 		if err := checkName(name, host); err != nil {
-			return fileErrorf(b.file, g.lines[i], "%v", err)
+			return FileErrorf(b.file, g.lines[i], "%v", err)
 		}
 		list := &b.names.Switches
 		if host {
@@ -124,13 +124,13 @@ func (b *dotBuilder) numberNodes() error {
 		*list = append(*list, name)
 	}
 	if len(b.names.Switches) == 0 {
-		return fileErrorf(b.file, 0, "no switches (expected at least one node whose name does not start with H)")
+		return FileErrorf(b.file, 0, "no switches (expected at least one node whose name does not start with H)")
 	}
 	if len(b.names.Switches) > MaxSwitches {
-		return fileErrorf(b.file, 0, "%d switches, more than the limit of %d", len(b.names.Switches), MaxSwitches)
+		return FileErrorf(b.file, 0, "%d switches, more than the limit of %d", len(b.names.Switches), MaxSwitches)
 	}
 	if len(b.names.Hosts) > MaxHosts {
-		return fileErrorf(b.file, 0, "%d hosts, more than the limit of %d", len(b.names.Hosts), MaxHosts)
+		return FileErrorf(b.file, 0, "%d hosts, more than the limit of %d", len(b.names.Hosts), MaxHosts)
 	}
 	return nil
 }
@@ -147,23 +147,23 @@ func (b *dotBuilder) sortEdges() error {
 		t, h := b.nodes[e.tail], b.nodes[e.head]
 		switch {
 		case e.tail == e.head:
-			return fileErrorf(b.file, e.line, "edge %q -> %q is a loop (expected a link between two different nodes)", e.tail, e.head)
+			return FileErrorf(b.file, e.line, "edge %q -> %q is a loop (expected a link between two different nodes)", e.tail, e.head)
 		case t.host && h.host:
-			return fileErrorf(b.file, e.line, "edge %q -> %q joins two hosts (expected every host to attach to a switch)", e.tail, e.head)
+			return FileErrorf(b.file, e.line, "edge %q -> %q joins two hosts (expected every host to attach to a switch)", e.tail, e.head)
 		case t.host && e.srcport != 0:
-			return fileErrorf(b.file, e.line, "srcport: host %q has a single, unnumbered port (expected srcport only on switches' edges)", e.tail)
+			return FileErrorf(b.file, e.line, "srcport: host %q has a single, unnumbered port (expected srcport only on switches' edges)", e.tail)
 		case h.host && e.dstport != 0:
-			return fileErrorf(b.file, e.line, "dstport: host %q has a single, unnumbered port (expected dstport only on edges to switches)", e.head)
+			return FileErrorf(b.file, e.line, "dstport: host %q has a single, unnumbered port (expected dstport only on edges to switches)", e.head)
 		}
 		if h.host {
 			if prev := b.hostIn[h.index]; prev >= 0 {
-				return fileErrorf(b.file, e.line, "host %q has a second link (the first is on line %d; expected one link per host)", e.head, b.g.edges[prev].line)
+				return FileErrorf(b.file, e.line, "host %q has a second link (the first is on line %d; expected one link per host)", e.head, b.g.edges[prev].line)
 			}
 			b.hostIn[h.index] = i
 		}
 		if t.host {
 			if prev := b.hostOut[t.index]; prev >= 0 {
-				return fileErrorf(b.file, e.line, "host %q has a second link (the first is on line %d; expected one link per host)", e.tail, b.g.edges[prev].line)
+				return FileErrorf(b.file, e.line, "host %q has a second link (the first is on line %d; expected one link per host)", e.tail, b.g.edges[prev].line)
 			}
 			b.hostOut[t.index] = i
 			continue
@@ -202,7 +202,7 @@ func (b *dotBuilder) assignPorts() error {
 					without = edges[e]
 				}
 			}
-			return fileErrorf(b.file, without.line, "srcport: edge %q -> %q has none but the edge on line %d from the same switch has one (expected srcport on all or none of a switch's edges)",
+			return FileErrorf(b.file, without.line, "srcport: edge %q -> %q has none but the edge on line %d from the same switch has one (expected srcport on all or none of a switch's edges)",
 				without.tail, without.head, with.line)
 		default:
 			used := make(map[int]int, len(out))
@@ -210,7 +210,7 @@ func (b *dotBuilder) assignPorts() error {
 			for _, e := range out {
 				p := edges[e].srcport - 1
 				if prev, dup := used[p]; dup {
-					return fileErrorf(b.file, edges[e].line, "srcport: port %d of switch %q is also used on line %d (expected one edge per port)", p+1, b.names.Switches[s], prev)
+					return FileErrorf(b.file, edges[e].line, "srcport: port %d of switch %q is also used on line %d (expected one edge per port)", p+1, b.names.Switches[s], prev)
 				}
 				used[p] = edges[e].line
 				b.pos[e] = p
@@ -219,7 +219,7 @@ func (b *dotBuilder) assignPorts() error {
 			total += ports
 		}
 		if total > MaxPorts {
-			return fileErrorf(b.file, 0, "more than the limit of %d switch ports in all", MaxPorts)
+			return FileErrorf(b.file, 0, "more than the limit of %d switch ports in all", MaxPorts)
 		}
 	}
 	return nil
@@ -299,7 +299,7 @@ func (b *dotBuilder) pair(ab, ba []int) ([][2]int, error) {
 			} else {
 				e = edges[ba[len(ab)]]
 			}
-			return nil, fileErrorf(b.file, e.line, "edge %q -> %q has no reverse edge %q -> %q (there are %d edges %s -> %s and %d back; expected one edge per direction of every link)",
+			return nil, FileErrorf(b.file, e.line, "edge %q -> %q has no reverse edge %q -> %q (there are %d edges %s -> %s and %d back; expected one edge per direction of every link)",
 				e.tail, e.head, e.head, e.tail, max(len(ab), len(ba)), e.tail, e.head, min(len(ab), len(ba)))
 		}
 		pairs := make([][2]int, len(ab))
@@ -311,7 +311,7 @@ func (b *dotBuilder) pair(ab, ba []int) ([][2]int, error) {
 		for _, e := range slices.Concat(ab, ba) {
 			if edges[e].dstport == 0 {
 				x := edges[e]
-				return nil, fileErrorf(b.file, x.line, "dstport: edge %q -> %q has none but other edges between the same switches have one (expected dstport on all or none of them)", x.tail, x.head)
+				return nil, FileErrorf(b.file, x.line, "dstport: edge %q -> %q has none but other edges between the same switches have one (expected dstport on all or none of them)", x.tail, x.head)
 			}
 		}
 	}
@@ -324,7 +324,7 @@ func (b *dotBuilder) pair(ab, ba []int) ([][2]int, error) {
 		x := edges[e]
 		f, ok := byPos[x.dstport-1]
 		if !ok || edges[f].dstport-1 != b.pos[e] {
-			return nil, fileErrorf(b.file, x.line, "edge %q -> %q (port %d to port %d) has no reverse edge %q -> %q with srcport %d and dstport %d (expected one edge per direction of every link)",
+			return nil, FileErrorf(b.file, x.line, "edge %q -> %q (port %d to port %d) has no reverse edge %q -> %q with srcport %d and dstport %d (expected one edge per direction of every link)",
 				x.tail, x.head, b.pos[e]+1, x.dstport, x.head, x.tail, x.dstport, b.pos[e]+1)
 		}
 		delete(byPos, x.dstport-1)
@@ -333,7 +333,7 @@ func (b *dotBuilder) pair(ab, ba []int) ([][2]int, error) {
 	for _, f := range ba {
 		if _, left := byPos[b.pos[f]]; left {
 			y := edges[f]
-			return nil, fileErrorf(b.file, y.line, "edge %q -> %q (port %d to port %d) has no reverse edge %q -> %q with srcport %d and dstport %d (expected one edge per direction of every link)",
+			return nil, FileErrorf(b.file, y.line, "edge %q -> %q (port %d to port %d) has no reverse edge %q -> %q with srcport %d and dstport %d (expected one edge per direction of every link)",
 				y.tail, y.head, b.pos[f]+1, y.dstport, y.head, y.tail, y.dstport, b.pos[f]+1)
 		}
 	}
@@ -348,20 +348,20 @@ func (b *dotBuilder) linkHosts(net *Network) error {
 		switch {
 		case in < 0 && out < 0:
 			line := b.g.lines[slices.Index(b.g.order, name)]
-			return fileErrorf(b.file, line, "host %q has no link (expected one edge to its switch and one back)", name)
+			return FileErrorf(b.file, line, "host %q has no link (expected one edge to its switch and one back)", name)
 		case in < 0:
 			e := edges[out]
-			return fileErrorf(b.file, e.line, "host %q has no edge from switch %q (expected an edge in each direction of every link)", name, e.head)
+			return FileErrorf(b.file, e.line, "host %q has no edge from switch %q (expected an edge in each direction of every link)", name, e.head)
 		case out < 0:
 			e := edges[in]
-			return fileErrorf(b.file, e.line, "host %q has no edge to switch %q (expected an edge in each direction of every link)", name, e.tail)
+			return FileErrorf(b.file, e.line, "host %q has no edge to switch %q (expected an edge in each direction of every link)", name, e.tail)
 		}
 		x, y := edges[in], edges[out]
 		if x.tail != y.head {
-			return fileErrorf(b.file, y.line, "host %q links to switch %q but switch %q links to it on line %d (expected both directions of one link)", name, y.head, x.tail, x.line)
+			return FileErrorf(b.file, y.line, "host %q links to switch %q but switch %q links to it on line %d (expected both directions of one link)", name, y.head, x.tail, x.line)
 		}
 		if y.dstport != 0 && y.dstport != b.pos[in]+1 {
-			return fileErrorf(b.file, y.line, "dstport: host %q reaches port %d of switch %q, but the edge on line %d leaves port %d", name, y.dstport, y.head, x.line, b.pos[in]+1)
+			return FileErrorf(b.file, y.line, "dstport: host %q reaches port %d of switch %q, but the edge on line %d leaves port %d", name, y.dstport, y.head, x.line, b.pos[in]+1)
 		}
 		s := b.nodes[x.tail].index
 		net.Switches[s].Ports[b.pos[in]] = Port{Kind: HostPort, Peer: int32(h), Dim: -1}
@@ -414,18 +414,18 @@ func (b *dotBuilder) comment(e dotEdge) (DotRoute, error) {
 		n, ok := b.nodes[name]
 		switch {
 		case name == "":
-			return c, fileErrorf(b.file, e.commentLine, "comment: empty host name in %q (expected \"*\" or host names separated by commas)", e.comment)
+			return c, FileErrorf(b.file, e.commentLine, "comment: empty host name in %q (expected \"*\" or host names separated by commas)", e.comment)
 		case !ok:
-			return c, fileErrorf(b.file, e.commentLine, "comment: unknown host %q (expected \"*\" or names of hosts of the file)", name)
+			return c, FileErrorf(b.file, e.commentLine, "comment: unknown host %q (expected \"*\" or names of hosts of the file)", name)
 		case !n.host:
-			return c, fileErrorf(b.file, e.commentLine, "comment: %q is a switch (expected \"*\" or host names)", name)
+			return c, FileErrorf(b.file, e.commentLine, "comment: %q is a switch (expected \"*\" or host names)", name)
 		}
 		c.Hosts = append(c.Hosts, int32(n.index))
 	}
 	slices.Sort(c.Hosts)
 	for i := 1; i < len(c.Hosts); i++ {
 		if h := c.Hosts[i]; h == c.Hosts[i-1] {
-			return c, fileErrorf(b.file, e.commentLine, "comment: host %q is listed twice (expected each host once)", b.names.Hosts[h])
+			return c, FileErrorf(b.file, e.commentLine, "comment: host %q is listed twice (expected each host once)", b.names.Hosts[h])
 		}
 	}
 	return c, nil

@@ -40,8 +40,9 @@ func (e *FileError) Error() string {
 	return e.File + ": " + e.Msg
 }
 
-// fileErrorf returns a *FileError for line of file.
-func fileErrorf(file string, line int, format string, args ...any) error {
+// FileErrorf returns a *FileError for line of file (0: the whole file),
+// its message formatted as by fmt.Sprintf.
+func FileErrorf(file string, line int, format string, args ...any) error {
 	return &FileError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 

@@ -115,7 +115,7 @@ func parseIBNetDiscover(r io.Reader, file string) ([]*ibNode, error) {
 		case text == "" || text[0] == '#':
 		case text[0] == '[':
 			if cur == nil {
-				return nil, fileErrorf(file, line, "port line before any node header (expected a Switch or Ca line first)")
+				return nil, FileErrorf(file, line, "port line before any node header (expected a Switch or Ca line first)")
 			}
 			err = parsePortLine(cur, text, line)
 		case strings.HasPrefix(text, "Switch") || strings.HasPrefix(text, "Ca") || strings.HasPrefix(text, "Rt"):
@@ -128,14 +128,14 @@ func parseIBNetDiscover(r io.Reader, file string) ([]*ibNode, error) {
 			err = errors.New(`expected a node header (Switch N "S-…" or Ca N "H-…"), a port line ([N] "…"[M]) or key=value`)
 		}
 		if err != nil {
-			return nil, fileErrorf(file, line, "%v", err)
+			return nil, FileErrorf(file, line, "%v", err)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fileErrorf(file, line+1, "%v", err)
+		return nil, FileErrorf(file, line+1, "%v", err)
 	}
 	if len(nodes) == 0 {
-		return nil, fileErrorf(file, 0, "no Switch or Ca blocks (expected ibnetdiscover output)")
+		return nil, FileErrorf(file, 0, "no Switch or Ca blocks (expected ibnetdiscover output)")
 	}
 	return nodes, nil
 }
@@ -358,7 +358,7 @@ func buildIB(nodes []*ibNode, file string) (*Network, *IBInfo, error) {
 	total := 0
 	for _, n := range nodes {
 		if prev, dup := byID[n.id]; dup {
-			return nil, nil, fileErrorf(file, n.line, "node %q is already described on line %d", n.id, prev.line)
+			return nil, nil, FileErrorf(file, n.line, "node %q is already described on line %d", n.id, prev.line)
 		}
 		byID[n.id] = n
 		if !n.host {
@@ -368,13 +368,13 @@ func buildIB(nodes []*ibNode, file string) (*Network, *IBInfo, error) {
 		}
 	}
 	if len(switches) == 0 {
-		return nil, nil, fileErrorf(file, 0, "no Switch blocks (expected at least one switch)")
+		return nil, nil, FileErrorf(file, 0, "no Switch blocks (expected at least one switch)")
 	}
 	if len(switches) > MaxSwitches {
-		return nil, nil, fileErrorf(file, 0, "%d switches, more than the limit of %d", len(switches), MaxSwitches)
+		return nil, nil, FileErrorf(file, 0, "%d switches, more than the limit of %d", len(switches), MaxSwitches)
 	}
 	if total > MaxPorts {
-		return nil, nil, fileErrorf(file, 0, "%d switch ports, more than the limit of %d", total, MaxPorts)
+		return nil, nil, FileErrorf(file, 0, "%d switch ports, more than the limit of %d", total, MaxPorts)
 	}
 	for _, n := range nodes {
 		for p, port := range n.ports {
@@ -412,7 +412,7 @@ func buildIB(nodes []*ibNode, file string) (*Network, *IBInfo, error) {
 			}
 			h := len(net.Hosts)
 			if h >= MaxHosts {
-				return nil, nil, fileErrorf(file, 0, "more than the limit of %d hosts", MaxHosts)
+				return nil, nil, FileErrorf(file, 0, "more than the limit of %d hosts", MaxHosts)
 			}
 			net.Switches[s].Ports[p-1] = Port{Kind: HostPort, Peer: int32(h), Dim: -1}
 			net.Hosts = append(net.Hosts, Host{Switch: int32(s), Port: int32(p - 1)})
@@ -441,21 +441,21 @@ func checkIBLink(file string, byID map[string]*ibNode, n *ibNode, p int, port ib
 	peer, ok := byID[port.peer]
 	switch {
 	case !ok:
-		return fileErrorf(file, port.line, "peer %q is not described in the file (expected a Switch or Ca block for it)", port.peer)
+		return FileErrorf(file, port.line, "peer %q is not described in the file (expected a Switch or Ca block for it)", port.peer)
 	case peer == n:
-		return fileErrorf(file, port.line, "%s[%d] links to its own port [%d] (expected a link between two different nodes)", n.id, p, port.peerPort)
+		return FileErrorf(file, port.line, "%s[%d] links to its own port [%d] (expected a link between two different nodes)", n.id, p, port.peerPort)
 	case n.host && peer.host:
-		return fileErrorf(file, port.line, "link between two CAs %s and %s (expected CAs to attach to switches)", n.id, peer.id)
+		return FileErrorf(file, port.line, "link between two CAs %s and %s (expected CAs to attach to switches)", n.id, peer.id)
 	case port.peerPort >= len(peer.ports):
-		return fileErrorf(file, port.line, "peer port [%d] out of range: %s (line %d) has ports 1 to %d", port.peerPort, peer.id, peer.line, len(peer.ports)-1)
+		return FileErrorf(file, port.line, "peer port [%d] out of range: %s (line %d) has ports 1 to %d", port.peerPort, peer.id, peer.line, len(peer.ports)-1)
 	}
 	back := peer.ports[port.peerPort]
 	switch {
 	case back.line == 0:
-		return fileErrorf(file, port.line, "%s[%d] links to %s[%d], but the block of %s (line %d) does not list port [%d] (expected both ends of every link)",
+		return FileErrorf(file, port.line, "%s[%d] links to %s[%d], but the block of %s (line %d) does not list port [%d] (expected both ends of every link)",
 			n.id, p, peer.id, port.peerPort, peer.id, peer.line, port.peerPort)
 	case back.peer != n.id || back.peerPort != p:
-		return fileErrorf(file, port.line, "%s[%d] links to %s[%d], but line %d links %s[%d] to %s[%d]",
+		return FileErrorf(file, port.line, "%s[%d] links to %s[%d], but line %d links %s[%d] to %s[%d]",
 			n.id, p, peer.id, port.peerPort, back.line, peer.id, port.peerPort, back.peer, back.peerPort)
 	}
 	return nil
