@@ -163,10 +163,11 @@ func TestExtraWakeUpsChangeNothing(t *testing.T) {
 	} {
 		var st [2]Stats
 		for i, wake := range []bool{false, true} {
-			cfg := testConfig(t, flatfly4x4, c.routing, c.pattern, 8)
+			vls := 8 // distance routings count hops on them
 			if c.routing == "dor" {
-				cfg = testConfig(t, flatfly4x4, "dor", "uniform", 2)
+				vls = 2
 			}
+			cfg := testConfig(t, flatfly4x4, c.routing, c.pattern, vls)
 			cfg.Selection = c.selection
 			cfg.FlowControl, cfg.Switching, cfg.Speedup, cfg.Load = c.fc, c.sw, c.speedup, c.load
 			cfg.PacketFlits, cfg.BufferFlits = 8, 16
