@@ -175,3 +175,35 @@ func TestTopoExportLFT(t *testing.T) {
 		t.Errorf("--lft with dor: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestDotRoutingFileErrorLine: a dot file written by topo export --routes
+// runs as [routing] algorithm = "file", and when one of its routing
+// comments is edited into a contradiction, netsim validate names the dot
+// file's line.
+func TestDotRoutingFileErrorLine(t *testing.T) {
+	dir := t.TempDir()
+	ff := writeFile(t, dir, "ff.toml", strings.Replace(ff2x2, `algorithm = "dor"`, `algorithm = "minhop"`, 1))
+	dot := filepath.Join(dir, "ff.dot")
+	if code, _, errs := netsim(t, "topo", "export", ff, "--routes", "-o", dot); code != exitOK {
+		t.Fatalf("export: exit %d, stderr %q", code, errs)
+	}
+	file := writeFile(t, dir, "file.toml", strings.Replace(ff2x2, `algorithm = "dor"`, "algorithm = \"file\"\npath = \"ff.dot\"", 1))
+	if code, _, errs := netsim(t, "validate", file); code != exitOK {
+		t.Fatalf("validate of the exported routing: exit %d, stderr %q", code, errs)
+	}
+	data, err := os.ReadFile(dot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// S1 already sends H4 to S2 (port 2, line 3); line 4 sends it to S3 too.
+	const edge = `"S1" -> "S3" [ comment = "H3",`
+	lines := strings.Split(string(data), "\n")
+	if len(lines) < 4 || !strings.Contains(lines[3], edge) {
+		t.Fatalf("line 4 of the export is %q, want the edge %s", lines[3], edge)
+	}
+	writeFile(t, dir, "ff.dot", strings.Replace(string(data), edge, `"S1" -> "S3" [ comment = "H3,H4",`, 1))
+	code, _, errs := netsim(t, "validate", file)
+	if want := `ff.dot:4: switch "S1" routes host "H4" on several ports (3 here and 2 on line 3; expected one)`; code != exitUsage || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, stderr %q, want %q", code, errs, want)
+	}
+}
