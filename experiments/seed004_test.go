@@ -1,10 +1,14 @@
 package experiments
 
 import (
+	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"netsim/fabric"
 )
 
 // seed004Routings returns the routings each seed-004 file lists, by
@@ -265,5 +269,71 @@ func TestSeed004Checks(t *testing.T) {
 	small, large := df[[2]int{8, 64}], df[[2]int{8, 1024}]
 	if small <= 0 || large > small+1.0/32 {
 		t.Errorf("static with 1,024 flits per VL saturates at %v, with 64 at %v: want at most one step (1/32) more", large, small)
+	}
+}
+
+// seed004FullResults is the results file of the full-scale run, committed
+// as it grows (seed004/README.md, "Full-scale run: cost").
+var seed004FullResults = filepath.Join("seed004", "full", "results.jsonl")
+
+// TestSeed004FullResults checks the committed results of the full-scale
+// run: the file ends on a whole line, every line belongs to a variant of
+// the seed-004 files with the configuration hash the files give it now (so
+// that netsim run resumes from the file instead of refusing it), and the
+// point of the lowest offered load in it, simulated again at full scale,
+// prints the same line byte for byte: the simulator still measures what
+// it measured when the run began, so the points finished in earlier
+// sessions and those still to come belong to one table.
+func TestSeed004FullResults(t *testing.T) {
+	var exps []*Experiment
+	for topo := range seed004Routings() {
+		e, err := LoadFile(filepath.Join("seed004", topo+".toml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		exps = append(exps, e...)
+	}
+	data, err := os.ReadFile(seed004FullResults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, torn, err := ReadResults(bytes.NewReader(data), seed004FullResults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if torn >= 0 {
+		t.Fatalf("%s: torn last line at byte %d", seed004FullResults, torn)
+	}
+	if _, err := NewStore(exps, lines); err != nil {
+		t.Fatal(err)
+	}
+	byVariant := map[string]*Experiment{}
+	for _, e := range exps {
+		byVariant[variantID(e.Name, e.Variant)] = e
+	}
+	var cheapest *ResultLine
+	for i, l := range lines {
+		if byVariant[variantID(l.Experiment, l.Variant)] == nil {
+			t.Errorf("%s:%d: %s is not a point of the seed-004 files", l.Source, l.Line, l.Point)
+		}
+		if l.Kind == KindPoint && (cheapest == nil || l.Offered < cheapest.Offered) {
+			cheapest = &lines[i]
+		}
+	}
+	if cheapest == nil {
+		t.Fatalf("%s holds no point", seed004FullResults)
+	}
+	e := byVariant[variantID(cheapest.Experiment, cheapest.Variant)]
+	pattern := slices.Index(e.Traffic.Patterns, cheapest.Pattern)
+	rec, err := runPoint(context.Background(), fabric.Run, e, pattern, cheapest.Offered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if err := WriteJSON(&got, rec); err != nil {
+		t.Fatal(err)
+	}
+	if want := string(cheapest.Text) + "\n"; got.String() != want {
+		t.Errorf("%s:%d simulated again:\n%s want\n%s", cheapest.Source, cheapest.Line, got.String(), want)
 	}
 }
