@@ -179,6 +179,10 @@ func (e *Experiment) TopologyLabel() string { return e.label }
 // Network returns the experiment's network, built by Load.
 func (e *Experiment) Network() *topologies.Network { return e.net }
 
+// Pattern returns the experiment's traffic pattern i (of
+// Traffic.Patterns), built by Load for its network.
+func (e *Experiment) Pattern(i int) traffic.Pattern { return e.patterns[i] }
+
 // RoutingFunc returns the experiment's routing on its network, built by
 // Load.
 func (e *Experiment) RoutingFunc() routing.Routing { return e.routing }

@@ -105,6 +105,14 @@ func addressBits(name string, hosts int) (int, error) {
 	return bits.TrailingZeros(uint(hosts)), nil
 }
 
+// Random reports whether p draws each packet's destination at random
+// (uniform, whose Dest needs an rng); every other pattern is a fixed map
+// from source to destination.
+func Random(p Pattern) bool {
+	_, ok := p.(uniform)
+	return ok
+}
+
 // uniform sends each packet to a host drawn uniformly at random, the source
 // included.
 type uniform struct {

@@ -456,3 +456,16 @@ func BenchmarkDest(b *testing.B) {
 		})
 	}
 }
+
+// TestRandom checks that only uniform draws its destinations at random.
+func TestRandom(t *testing.T) {
+	for _, name := range PatternNames() {
+		p, err := NewPattern(name, 16, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := Random(p), name == "uniform"; got != want {
+			t.Errorf("Random(%s) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -47,21 +46,9 @@ func checkCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stderr, "netsim check: -j: %d is not a valid number of jobs (expected ≥ 1, or 0 for the number of CPUs)\n", *jobs)
 		return exitUsage
 	}
-	var exps []*experiments.Experiment
-	var errs []error
-	if err := experiments.DistinctFiles(files); err != nil {
-		errs = append(errs, err)
-	}
-	for _, f := range files {
-		e, err := experiments.LoadFile(f)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		exps = append(exps, e...)
-	}
-	if len(errs) > 0 {
-		fmt.Fprintln(stderr, errors.Join(errs...))
+	exps, err := loadExperiments(files)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
 	code := exitOK

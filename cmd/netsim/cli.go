@@ -45,6 +45,7 @@ func commands() map[string]command {
 		"plot":       {plain(plotCommand), plotUsage},
 		"congestion": {withCtx(congestionCommand), congestionUsage},
 		"check":      {withCtx(checkCommand), checkUsage},
+		"load":       {withCtx(loadCommand), loadUsage},
 		"version":    {plain(versionCommand), versionUsage},
 	}
 }

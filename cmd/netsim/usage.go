@@ -25,6 +25,9 @@ Usage:
         recover FlatFly coordinates or Dragonfly groups from a link list
   netsim check FILE.toml ... [-j N]
         check routings for deadlock freedom (channel dependency graph)
+  netsim load FILE.toml ... [--json] [-j N]
+        channel load of routings under traffic patterns, and the
+        saturation bound it sets
   netsim version
         print the version
   netsim help [COMMAND]
@@ -32,7 +35,8 @@ Usage:
 
 Exit status: 0 success; 1 a simulation point failed (e.g. deadlock), the
 run was interrupted, results could not be written, merge found missing or
-conflicting points, or check found a dependency cycle; 2 bad command line,
+conflicting points, check found a dependency cycle, or load found a
+routing that loses flows; 2 bad command line,
 experiment or results file.
 
 ` + runUsage

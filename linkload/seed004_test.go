@@ -1,65 +1,28 @@
-package routing
+package linkload
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
 	"testing"
 
+	"netsim/routing"
 	"netsim/topologies"
 	"netsim/traffic"
 )
-
-// uniformLinkLoad returns the largest load on one switch-to-switch link of
-// net under r when every host sends to every other host at 1/(N−1) of its
-// injection bandwidth (uniform traffic at offered load 1), in units of
-// link bandwidth: its inverse bounds the saturation under uniform traffic.
-// It walks one source host per (source switch, destination host), weighted
-// by the hosts of the source switch, so it holds for routings whose paths
-// do not depend on the source host's index on its switch: Source must give
-// every host of a switch the same (DLID, SL, VL) for a destination, which
-// it checks, and Route and OutVL must not tell the host ports of a switch
-// apart, which holds for the routings it is used on (their host ports are
-// all of dimension −1).
-func uniformLinkLoad(t *testing.T, net *topologies.Network, r Routing, onePath bool) float64 {
-	t.Helper()
-	onSwitch := make([][]int, len(net.Switches))
-	for h, host := range net.Hosts {
-		onSwitch[host.Switch] = append(onSwitch[host.Switch], h)
-	}
-	c := newChannelLoad(t, net, r, onePath)
-	w := 1 / float64(len(net.Hosts)-1)
-	for s, hosts := range onSwitch {
-		if len(hosts) == 0 {
-			continue
-		}
-		for dst, host := range net.Hosts {
-			if int(host.Switch) == s {
-				continue
-			}
-			if dst%97 == 0 {
-				dlid, sl, vl := r.Source(hosts[0], dst)
-				for _, h := range hosts[1:] {
-					if d, l, v := r.Source(h, dst); d != dlid || l != sl || v != vl {
-						t.Fatalf("Source(%d, %d) = %d, %d, %d but Source(%d, %d) = %d, %d, %d: the path depends on the source host", hosts[0], dst, dlid, sl, vl, h, dst, d, l, v)
-					}
-				}
-			}
-			c.add(hosts[0], dst, w*float64(len(hosts)))
-		}
-	}
-	return c.max()
-}
 
 // TestSeed004ChannelLoadBounds computes channel loads of seed 004's
 // routings on its 16,384-host presets, in the simulator's host numbering:
 // the most flows of a bit permutation on one link, and, where neither
 // symmetry nor the bisection fixes it (the Dragonfly, the twisted
 // routings, the SF×FF products), the largest link load of uniform traffic
-// at offered load 1; with an even split over the parallel links of a hop,
-// and over the two-hop paths in a Slim Fly (see channelLoad). For the single-path routings (all but the DOR family on
-// SF×FF, adaptive within the Slim Fly) the inverse is an upper bound on
-// the saturation. The hypercube's turn models are left out: under
+// at offered load 1 (every host sending 1/N to every host, itself
+// included, as the simulator's uniform pattern does); with an even split
+// over the parallel links of a hop, and over the two-hop paths in a Slim
+// Fly (the package documentation). For the single-path routings (all but
+// the DOR family on SF×FF, adaptive within the Slim Fly) the inverse is
+// an upper bound on the saturation. The hypercube's turn models are left out: under
 // complement, negative-first takes every flow through switch 0, (N − C)/22
 // ≈ 744 flows on each of its links. experiments/seed004/README.md compares
 // the full table with these numbers ("The full table against the seed's
@@ -104,7 +67,7 @@ func TestSeed004ChannelLoadBounds(t *testing.T) {
 		t.Run(tc.preset+"/"+tc.routing, func(t *testing.T) {
 			t.Parallel()
 			net := nets[tc.preset]
-			r, err := New(Spec{Algorithm: tc.routing, VLs: 8}, net)
+			r, err := routing.New(routing.Spec{Algorithm: tc.routing, VLs: 8}, net)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -118,16 +81,18 @@ func TestSeed004ChannelLoadBounds(t *testing.T) {
 					continue
 				}
 				checked++
-				var got float64
-				if name == "uniform" {
-					got = uniformLinkLoad(t, net, r, onePath)
-				} else {
-					p, err := traffic.NewPattern(name, len(net.Hosts), 0)
-					if err != nil {
-						t.Fatal(err)
-					}
-					got = maxLinkLoad(t, net, r, onePath, nil, p)
+				p, err := traffic.NewPattern(name, len(net.Hosts), 0)
+				if err != nil {
+					t.Fatal(err)
 				}
+				l := New(net, r)
+				if err := l.AddPattern(context.Background(), p, 2); err != nil {
+					t.Fatal(err)
+				}
+				if onePath && l.Spread() {
+					t.Fatalf("%s: a flow has candidates leading to different switches", name)
+				}
+				got := l.Max()
 				line += fmt.Sprintf(" %s %.4g (%.1f %%)", name, got, 100/got)
 				if math.Abs(got-want) > 1e-3 {
 					t.Errorf("%s: %.6g flows per link, want %.6g", name, got, want)
@@ -169,7 +134,7 @@ func TestSeed004SharedBusiestQueues(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := New(Spec{Algorithm: "dor", VLs: 8}, net)
+			r, err := routing.New(routing.Spec{Algorithm: "dor", VLs: 8}, net)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -179,12 +144,12 @@ func TestSeed004SharedBusiestQueues(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				c := newChannelLoad(t, net, r, true)
-				c.queues = map[queueHop]float64{}
-				for a := range net.Hosts {
-					c.add(a, p.Dest(a, nil), 1)
+				l := New(net, r)
+				l.w.queues = map[queueHop]float64{}
+				if err := l.AddPattern(context.Background(), p, 1); err != nil {
+					t.Fatal(err)
 				}
-				got := c.sharedBusiestQueues()
+				got := sharedBusiestQueues(l)
 				line += fmt.Sprintf(" %s %.4g", name, got)
 				if want := tc.want[name]; math.Abs(got-want) > 1e-3 {
 					t.Errorf("%s: %.6g of the busiest links' flows wait in shared queues, want %.6g", name, got, want)
