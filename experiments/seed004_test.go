@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"netsim/fabric"
+	"netsim/linkload"
 )
 
 // seed004Routings returns the routings each seed-004 file lists, by
@@ -105,7 +106,8 @@ func TestSeed004Files(t *testing.T) {
 // TestSeed004ScaledTable runs a representative subset of the scaled
 // seed-004 table (every topology, the routings below, all six patterns)
 // and checks it: a saturation value in (0, 1] for every row and pattern,
-// no failed point, FlatFly DOR under complement at the 1/C of its one
+// no failed point, none above the channel-load bound of a routing with
+// one path per flow (linkload), FlatFly DOR under complement at the 1/C of its one
 // path per switch pair, and the tori and the hypercube below the FlatFly
 // under uniform traffic.
 func TestSeed004ScaledTable(t *testing.T) {
@@ -152,6 +154,24 @@ func TestSeed004ScaledTable(t *testing.T) {
 			v, ok := sat[[3]string{e.Name, e.Routing, p}]
 			if !ok || v <= 0 || v > 1 {
 				t.Errorf("%s %s %s: saturation %v (found %v), want one in (0, 1]", e.Name, e.Routing, p, v, ok)
+			}
+		}
+	}
+	// No stable load exceeds the channel-load bound of a routing with one
+	// path per flow: at load x the busiest link would carry x·L > 1 flit
+	// per cycle, so at most 1/L of it is accepted, and stability needs
+	// (1 − tol)·x of it.
+	for _, e := range exps {
+		for i, p := range e.Traffic.Patterns {
+			l := linkload.New(e.Network(), e.RoutingFunc())
+			if err := l.AddPattern(context.Background(), e.Pattern(i), 2); err != nil {
+				t.Fatal(err)
+			}
+			if l.Spread() || l.Detours() {
+				continue // adaptive: no bound
+			}
+			if v := sat[[3]string{e.Name, e.Routing, p}]; v > l.Bound()/(1-e.Sweep.Tolerance) {
+				t.Errorf("%s %s %s: stable at %v, above its channel-load bound %v", e.Name, e.Routing, p, v, l.Bound())
 			}
 		}
 	}

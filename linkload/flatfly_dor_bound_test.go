@@ -96,7 +96,8 @@ func sharedBusiestQueues(l *Loads) float64 {
 // maxLinkLoad returns the largest number of flows of the permutation
 // host(a) → host(p(a)) over all addresses a that cross one switch-to-switch
 // link under r (fields nil: host a is address a). With onePath set, a flow
-// spread over candidates leading to different switches fails the test:
+// spread over candidates leading to different switches, or offered
+// lower-priority ones, fails the test:
 // the routing must have one path per flow, and the inverse of the load
 // then bounds the saturation load of the permutation, in units of link
 // bandwidth.
@@ -112,8 +113,8 @@ func maxLinkLoad(t *testing.T, net *topologies.Network, r routing.Routing, onePa
 			t.Fatal(err)
 		}
 	}
-	if onePath && l.Spread() {
-		t.Fatalf("%s under %s: a flow has candidates leading to different switches", p.Name(), r.Name())
+	if onePath && (l.Spread() || l.Detours()) {
+		t.Fatalf("%s under %s: a flow has candidates leading to different switches (%v) or of lower priority (%v)", p.Name(), r.Name(), l.Spread(), l.Detours())
 	}
 	return l.Max()
 }

@@ -14,10 +14,12 @@
 // over those links, which the switch's selection function balances, and
 // the loads are exact: 1/L bounds the saturation. An adaptive routing
 // whose top candidates lead to different switches is counted as if it
-// balanced its choices evenly; Loads.Split reports it, and 1/L is then an
-// estimate, not a bound. Lower-priority candidates (sideways or
-// deflecting ports) are not counted: they are taken only when the higher
-// ones are busy.
+// balanced its choices evenly; Loads.Spread reports it, and 1/L is then an
+// estimate, not a bound. Lower-priority candidates (sideways, non-minimal
+// or deflecting ports) are not counted, as they are taken only when the
+// higher ones are busy; a routing that offers them (Loads.Detours) can
+// carry more than its preferred paths let through, and 1/L is then not a
+// bound either.
 package linkload
 
 import (
@@ -52,6 +54,7 @@ type walker struct {
 	base   []int
 	load   []float64 // in flows of rate 1, that is in link bandwidths
 	spread bool
+	detour bool
 
 	cands     []routing.Candidate
 	cur, next []subFlow
@@ -176,7 +179,7 @@ func (l *Loads) addUniform(ctx context.Context, w float64, workers int) error {
 			}
 			wk := &walkers[i]
 			clear(wk.load)
-			wk.spread = false
+			wk.spread, wk.detour = false, false
 			g.Go(func() error {
 				for _, hosts := range onSwitch[c*chunkSwitches : min(len(onSwitch), (c+1)*chunkSwitches)] {
 					if err := gctx.Err(); err != nil {
@@ -200,6 +203,7 @@ func (l *Loads) addUniform(ctx context.Context, w float64, workers int) error {
 				l.w.load[j] += v
 			}
 			l.w.spread = l.w.spread || walkers[i].spread
+			l.w.detour = l.w.detour || walkers[i].detour
 		}
 	}
 	return nil
@@ -270,6 +274,9 @@ func (wk *walker) walk(src, dst, sl int, dlid int32) error {
 					cands[n] = c
 					n++
 				}
+			}
+			if n < len(cands) {
+				wk.detour = true
 			}
 			cands = cands[:n]
 			ports := net.Switches[f.sw].Ports
@@ -357,7 +364,13 @@ func (l *Loads) Bound() float64 {
 	return 1
 }
 
-// Split reports whether some flow was spread over candidates leading to
+// Spread reports whether some flow was spread over candidates leading to
 // different switches: the loads then assume an adaptive routing balances
 // its choices evenly, and Bound is an estimate.
 func (l *Loads) Spread() bool { return l.w.spread }
+
+// Detours reports whether the routing offered some flow candidates of a
+// lower priority than those it took (sideways, non-minimal or deflecting
+// ports): an adaptive routing takes them when its preferred ports are
+// busy, so it may carry more than Bound.
+func (l *Loads) Detours() bool { return l.w.detour }

@@ -51,23 +51,28 @@ func TestKnownLoads(t *testing.T) {
 		max       float64
 		busiest   int
 		spread    bool
+		detours   bool
 	}{
 		// K = 4 switches, all linked, C = 4: each link carries the C·C
 		// flows between two switches at 1/N: C/K.
-		{"flatfly K4 C4 uniform", topologies.Spec{Kind: "flatfly", Dims: []int{4}, HostsPerSwitch: 4}, "dor", "uniform", 1, 12, false},
+		{"flatfly K4 C4 uniform", topologies.Spec{Kind: "flatfly", Dims: []int{4}, HostsPerSwitch: 4}, "dor", "uniform", 1, 12, false, false},
 		// Complement sends the C = 2 hosts of switch s to switch 3 − s
 		// over the one link between them.
-		{"flatfly K4 C2 complement", topologies.Spec{Kind: "flatfly", Dims: []int{4}, HostsPerSwitch: 2}, "dor", "complement", 2, 4, false},
+		{"flatfly K4 C2 complement", topologies.Spec{Kind: "flatfly", Dims: []int{4}, HostsPerSwitch: 2}, "dor", "complement", 2, 4, false, false},
 		// Two parallel links share the same two flows.
-		{"flatfly K4 C2 w2 complement", topologies.Spec{Kind: "flatfly", Dims: []int{4}, Widths: []int{2}, HostsPerSwitch: 2}, "dor", "complement", 1, 8, false},
+		{"flatfly K4 C2 w2 complement", topologies.Spec{Kind: "flatfly", Dims: []int{4}, Widths: []int{2}, HostsPerSwitch: 2}, "dor", "complement", 1, 8, false, false},
+		// ADOR offers the other switches of the dimension as sideways
+		// (Medium) candidates, not counted: the direct link carries the
+		// flows as under dor.
+		{"flatfly K4 C2 complement, ador", topologies.Spec{Kind: "flatfly", Dims: []int{4}, HostsPerSwitch: 2}, "ador", "complement", 2, 4, false, true},
 		// Minimal routing on a ring of 4: the opposite switch has two
 		// minimal paths, each taking half of the flow; complement sends
 		// host a (switch a) to 3 − a, so 0↔3 and 1↔2 are neighbours.
-		{"ring 4 complement, distance", topologies.Spec{Kind: "ring", Switches: 4, HostsPerSwitch: 1}, "distance", "complement", 1, 4, false},
+		{"ring 4 complement, distance", topologies.Spec{Kind: "ring", Switches: 4, HostsPerSwitch: 1}, "distance", "complement", 1, 4, false, false},
 		// Uniform on that ring: each direction of a link carries the
 		// neighbour flow (1/4) and half of each of the two opposite flows
 		// crossing it (2 · 1/8): 1/2, split over two paths.
-		{"ring 4 uniform, distance", topologies.Spec{Kind: "ring", Switches: 4, HostsPerSwitch: 1}, "distance", "uniform", 0.5, 8, true},
+		{"ring 4 uniform, distance", topologies.Spec{Kind: "ring", Switches: 4, HostsPerSwitch: 1}, "distance", "uniform", 0.5, 8, true, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -81,6 +86,9 @@ func TestKnownLoads(t *testing.T) {
 			}
 			if got := l.Spread(); got != tc.spread {
 				t.Errorf("Spread = %v, want %v", got, tc.spread)
+			}
+			if got := l.Detours(); got != tc.detours {
+				t.Errorf("Detours = %v, want %v", got, tc.detours)
 			}
 			if want := min(1, 1/tc.max); l.Bound() != want {
 				t.Errorf("Bound = %v, want %v", l.Bound(), want)

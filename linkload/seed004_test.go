@@ -89,8 +89,8 @@ func TestSeed004ChannelLoadBounds(t *testing.T) {
 				if err := l.AddPattern(context.Background(), p, 2); err != nil {
 					t.Fatal(err)
 				}
-				if onePath && l.Spread() {
-					t.Fatalf("%s: a flow has candidates leading to different switches", name)
+				if onePath && (l.Spread() || l.Detours()) {
+					t.Fatalf("%s: a flow has candidates leading to different switches (%v) or of lower priority (%v)", name, l.Spread(), l.Detours())
 				}
 				got := l.Max()
 				line += fmt.Sprintf(" %s %.4g (%.1f %%)", name, got, 100/got)

@@ -24,9 +24,12 @@ cycle), in link bandwidths. The busiest link's load L bounds what the
 network sustains: no offered load above 1/L is stable. A flow takes the
 highest-priority candidates the routing offers at each switch, an equal
 share on each; a routing with one path per flow (parallel links to one
-neighbour aside) gives exact loads and a true bound ("one path"), an
-adaptive one whose candidates lead to different switches is counted as
-if it spread its traffic evenly ("spread": an estimate, not a bound).
+neighbour aside) gives exact loads and a true bound ("one path"). An
+adaptive routing is counted as if it spread its traffic evenly over top
+candidates leading to different switches ("spread") and kept off the
+lower-priority ones it also offers (sideways, non-minimal, deflecting:
+"detours"), which it takes when the others are busy: its numbers are
+those of its preferred paths, not a bound.
 Uniform traffic sends 1/N from every host to every host, as netsim run's
 uniform pattern; the other patterns are fixed maps. Only [topology],
 [routing], [flow_control] vls and [traffic] patterns matter, but the
@@ -34,7 +37,7 @@ whole file must be valid.
 
   --json   one JSON object per (experiment, pattern) per line: file,
            experiment, variant, routing, topology, pattern, max_load,
-           bound, busiest_links, spread
+           bound, busiest_links, spread, detours
   -j N     walk uniform traffic on up to N goroutines (default: the
            number of CPUs); the loads do not depend on N
 
@@ -55,6 +58,7 @@ type loadLine struct {
 	Bound      float64 `json:"bound"`
 	Busiest    int     `json:"busiest_links"`
 	Spread     bool    `json:"spread"`
+	Detours    bool    `json:"detours"`
 }
 
 // loadCommand implements netsim load.
@@ -150,7 +154,7 @@ func loadExperiment(ctx context.Context, e *experiments.Experiment, jobs int, as
 			b, err := json.Marshal(loadLine{
 				File: e.File, Experiment: e.Name, Variant: e.Variant, Routing: e.Routing,
 				Topology: e.TopologyLabel(), Pattern: name, MaxLoad: l.Max(), Bound: l.Bound(),
-				Busiest: len(l.Busiest()), Spread: l.Spread(),
+				Busiest: len(l.Busiest()), Spread: l.Spread(), Detours: l.Detours(),
 			})
 			if err == nil {
 				_, err = fmt.Fprintf(stdout, "%s\n", b)
@@ -162,8 +166,13 @@ func loadExperiment(ctx context.Context, e *experiments.Experiment, jobs int, as
 			continue
 		}
 		paths := "one path"
-		if l.Spread() {
+		switch {
+		case l.Spread() && l.Detours():
+			paths = "spread, detours"
+		case l.Spread():
 			paths = "spread"
+		case l.Detours():
+			paths = "detours"
 		}
 		fmt.Fprintf(tw, "%s\t%.4f\t%.1f\t%d\t%s\t\n", name, l.Max(), 100*l.Bound(), len(l.Busiest()), paths)
 	}

@@ -29,6 +29,23 @@ func TestLoadCommand(t *testing.T) {
 	ring := writeFile(t, dir, "ring.toml", ring4x2)
 	bad := writeFile(t, dir, "bad.toml", strings.Replace(ring4x2, "switches = 4", "switchez = 4", 1))
 	exchange := filepath.Join("..", "..", "experiments", "seed001", "fig6.toml")
+	ff := writeFile(t, dir, "ff.toml", `name = "ff"
+[topology]
+kind = "flatfly"
+dims = [4]
+hosts_per_switch = 2
+[routing]
+algorithm = "ador"
+[flow_control]
+vls = 2
+[traffic]
+pattern = "complement"
+`)
+	// ADOR also offers sideways hops, not counted.
+	ffOut := ff + `: ador on flatfly 4 w1 c2 (8 hosts)
+     pattern  max load  bound %  busiest links    paths
+  complement    2.0000     50.0              4  detours
+`
 	// Uniform: a link carries the 4 flows of 1/8 between its two switches
 	// and half of the 4 between each of the two switch pairs two hops
 	// apart it lies between (Distance Based spreads them over both ways
@@ -51,6 +68,7 @@ func TestLoadCommand(t *testing.T) {
 	}{
 		{"table", []string{"load", ring}, exitOK, want, ""},
 		{"-j 1 after the file", []string{"load", ring, "-j", "1"}, exitOK, want, ""},
+		{"detours", []string{"load", ff}, exitOK, ffOut, ""},
 		{"-h", []string{"load", "-h"}, exitOK, loadUsage, ""},
 		{"help load", []string{"help", "load"}, exitOK, loadUsage, ""},
 		{"no file", []string{"load"}, exitUsage, "", "netsim load: need at least one experiment file"},
@@ -90,10 +108,10 @@ func TestLoadCommandJSON(t *testing.T) {
 		got = append(got, l)
 	}
 	want := []loadLine{
-		{ring, "ring", "routing.algorithm=distance", "distance", "ring 4 w1 c2", "uniform", 1, 1, 8, true},
-		{ring, "ring", "routing.algorithm=distance", "distance", "ring 4 w1 c2", "complement", 2, 0.5, 4, false},
-		{ring, "ring", "routing.algorithm=dor", "dor", "ring 4 w1 c2", "uniform", 1, 1, 8, false},
-		{ring, "ring", "routing.algorithm=dor", "dor", "ring 4 w1 c2", "complement", 2, 0.5, 4, false},
+		{ring, "ring", "routing.algorithm=distance", "distance", "ring 4 w1 c2", "uniform", 1, 1, 8, true, false},
+		{ring, "ring", "routing.algorithm=distance", "distance", "ring 4 w1 c2", "complement", 2, 0.5, 4, false, false},
+		{ring, "ring", "routing.algorithm=dor", "dor", "ring 4 w1 c2", "uniform", 1, 1, 8, false, false},
+		{ring, "ring", "routing.algorithm=dor", "dor", "ring 4 w1 c2", "complement", 2, 0.5, 4, false, false},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%d lines, want %d:\n%s", len(got), len(want), out)
