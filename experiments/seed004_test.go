@@ -163,7 +163,7 @@ func TestSeed004ScaledTable(t *testing.T) {
 	// (1 − tol)·x of it.
 	for _, e := range exps {
 		for i, p := range e.Traffic.Patterns {
-			l := linkload.New(e.Network(), e.RoutingFunc())
+			l := linkload.New(e.Network(), e.RoutingFunc(), e.FlowControl.VLs)
 			if err := l.AddPattern(context.Background(), e.Pattern(i), 2); err != nil {
 				t.Fatal(err)
 			}

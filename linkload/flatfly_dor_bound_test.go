@@ -103,7 +103,7 @@ func sharedBusiestQueues(l *Loads) float64 {
 // bandwidth.
 func maxLinkLoad(t *testing.T, net *topologies.Network, r routing.Routing, onePath bool, fields []addrField, p traffic.Pattern) float64 {
 	t.Helper()
-	l := New(net, r)
+	l := New(net, r, 8)
 	for a := range net.Hosts {
 		src, dst := a, p.Dest(a, nil)
 		if fields != nil {

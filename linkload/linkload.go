@@ -25,8 +25,7 @@ package linkload
 import (
 	"context"
 	"fmt"
-
-	"golang.org/x/sync/errgroup"
+	"sync"
 
 	"netsim/routing"
 	"netsim/topologies"
@@ -43,14 +42,16 @@ type Link struct {
 type Loads struct {
 	net  *topologies.Network
 	r    routing.Routing
-	base []int // load[base[s]+p] is the load on port p of switch s
-	w    walker
+	vls  int
+	base []int  // load[base[s]+p] is the load on port p of switch s
+	w    walker // walks AddFlow's flows and fixed patterns
 }
 
 // walker walks flows through the network, adding their shares to load.
 type walker struct {
 	net    *topologies.Network
 	r      routing.Routing
+	vls    int
 	base   []int
 	load   []float64 // in flows of rate 1, that is in link bandwidths
 	spread bool
@@ -62,7 +63,8 @@ type walker struct {
 
 	// queues, when not nil, collects the load leaving each input queue
 	// (switch, input port, VL) towards each neighbour switch (see
-	// sharedBusiestQueues in the tests).
+	// sharedBusiestQueues in the tests). Only Loads.w has it: uniform
+	// traffic, walked by walkers of their own, does not fill it.
 	queues map[queueHop]float64
 }
 
@@ -86,9 +88,10 @@ type subFlow struct {
 // neighbour switch peer.
 type queueHop struct{ sw, in, vl, peer int }
 
-// New returns empty loads on the links of net under r.
-func New(net *topologies.Network, r routing.Routing) *Loads {
-	l := &Loads{net: net, r: r, base: make([]int, len(net.Switches)+1)}
+// New returns empty loads on the links of net under r, whose links have
+// vls virtual lanes: a VL the routing gives a flow must lie below it.
+func New(net *topologies.Network, r routing.Routing, vls int) *Loads {
+	l := &Loads{net: net, r: r, vls: vls, base: make([]int, len(net.Switches)+1)}
 	for s, sw := range net.Switches {
 		l.base[s+1] = l.base[s] + len(sw.Ports)
 	}
@@ -99,15 +102,16 @@ func New(net *topologies.Network, r routing.Routing) *Loads {
 // walker returns a walker of l's network and routing with loads of its
 // own.
 func (l *Loads) walker() walker {
-	return walker{net: l.net, r: l.r, base: l.base, load: make([]float64, l.base[len(l.net.Switches)])}
+	return walker{net: l.net, r: l.r, vls: l.vls, base: l.base, load: make([]float64, l.base[len(l.net.Switches)])}
 }
 
 // AddFlow adds a flow of rate w (a fraction of a host's injection
 // bandwidth) from host src to host dst. A flow from a host to itself
 // crosses no link between switches and is ignored. It returns an error if
-// the routing gives the flow no way on at a switch, delivers it to
-// another host or does not deliver it within as many hops as the network
-// has switches; the loads are then incomplete.
+// the routing gives the flow no destination LID, an SL or VL out of
+// range, no way on at a switch or a port with nothing attached, delivers
+// it to another host or does not deliver it within as many hops as the
+// network has switches; the loads are then incomplete.
 func (l *Loads) AddFlow(src, dst int, w float64) error {
 	if n := len(l.net.Hosts); src < 0 || src >= n || dst < 0 || dst >= n {
 		return fmt.Errorf("linkload: flow %d→%d: hosts are 0 to %d", src, dst, n-1)
@@ -116,30 +120,44 @@ func (l *Loads) AddFlow(src, dst int, w float64) error {
 		return nil
 	}
 	dlid, sl, vl := l.r.Source(src, dst)
-	if dlid < 0 {
-		return noLID(l.r, src, dst)
+	if err := l.w.checkSource(src, dst, dlid, sl, vl); err != nil {
+		return err
 	}
 	h := l.net.Hosts[src]
 	l.w.cur = append(l.w.cur[:0], subFlow{int(h.Switch), int(h.Port), vl, w})
 	return l.w.walk(src, dst, sl, dlid)
 }
 
-// noLID is the error of a routing that gives a flow no destination LID.
-func noLID(r routing.Routing, src, dst int) error {
-	return fmt.Errorf("linkload: routing %s gives no destination LID from host %d to host %d", r.Name(), src, dst)
+// checkSource reports what is wrong with what the routing's Source gave
+// the flow src→dst, if anything.
+func (wk *walker) checkSource(src, dst int, dlid int32, sl, vl int) error {
+	switch {
+	case dlid < 0:
+		return fmt.Errorf("linkload: routing %s gives no destination LID from host %d to host %d", wk.r.Name(), src, dst)
+	case sl < 0 || sl >= wk.r.SLs():
+		return fmt.Errorf("linkload: routing %s gives the flow %d→%d SL %d, out of 0..%d", wk.r.Name(), src, dst, sl, wk.r.SLs()-1)
+	case vl < 0 || vl >= wk.vls:
+		return fmt.Errorf("linkload: routing %s gives the flow %d→%d VL %d at its source, out of 0..%d", wk.r.Name(), src, dst, vl, wk.vls-1)
+	}
+	return nil
 }
 
 // AddPattern adds the traffic of pattern p with every host offering rate 1:
 // host a sends to p.Dest(a) if the pattern is a fixed map (a
 // permutation), or to every host alike, 1/N each, itself included, under
 // uniform traffic (as the simulator's uniform pattern draws them). Uniform
-// traffic walks N² flows, on up to workers goroutines (0: one); the loads
-// do not depend on workers. It stops early, with ctx's error, when ctx is
-// done.
+// traffic walks N² flows, on up to workers goroutines (0: one); the loads,
+// and the error if a flow fails, do not depend on workers. It stops early,
+// with ctx's error, when ctx is done.
 func (l *Loads) AddPattern(ctx context.Context, p traffic.Pattern, workers int) error {
 	n := len(l.net.Hosts)
 	if !traffic.Random(p) {
 		for a := range n {
+			if a%1024 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
 			if err := l.AddFlow(a, p.Dest(a, nil), 1); err != nil {
 				return fmt.Errorf("pattern %s: %w", p.Name(), err)
 			}
@@ -170,8 +188,9 @@ func (l *Loads) addUniform(ctx context.Context, w float64, workers int) error {
 	for i := range walkers {
 		walkers[i] = l.walker()
 	}
+	errs := make([]error, workers)
 	for wave := 0; wave < chunks; wave += workers {
-		g, gctx := errgroup.WithContext(ctx)
+		var wg sync.WaitGroup
 		for i := range walkers {
 			c := wave + i
 			if c >= chunks {
@@ -180,20 +199,26 @@ func (l *Loads) addUniform(ctx context.Context, w float64, workers int) error {
 			wk := &walkers[i]
 			clear(wk.load)
 			wk.spread, wk.detour = false, false
-			g.Go(func() error {
+			wg.Go(func() {
+				errs[i] = nil
 				for _, hosts := range onSwitch[c*chunkSwitches : min(len(onSwitch), (c+1)*chunkSwitches)] {
-					if err := gctx.Err(); err != nil {
-						return err
+					if err := ctx.Err(); err != nil {
+						errs[i] = err
+						return
 					}
 					if err := wk.fromSwitch(hosts, w); err != nil {
-						return err
+						errs[i] = err
+						return
 					}
 				}
-				return nil
 			})
 		}
-		if err := g.Wait(); err != nil {
-			return err
+		wg.Wait()
+		// The first chunk's error, whichever goroutine stopped first.
+		for i := range walkers {
+			if wave+i < chunks && errs[i] != nil {
+				return errs[i]
+			}
 		}
 		for i := range walkers {
 			if wave+i >= chunks {
@@ -222,8 +247,8 @@ func (wk *walker) fromSwitch(hosts []int, w float64) error {
 				continue
 			}
 			dlid, sl, vl := wk.r.Source(src, dst)
-			if dlid < 0 {
-				return noLID(wk.r, src, dst)
+			if err := wk.checkSource(src, dst, dlid, sl, vl); err != nil {
+				return err
 			}
 			wk.srcs = append(wk.srcs, source{src, dlid, sl, vl, false})
 		}
@@ -286,20 +311,28 @@ func (wk *walker) walk(src, dst, sl int, dlid int32) error {
 					return fmt.Errorf("linkload: flow %d→%d under %s: port %d at switch %d, which has %d", src, dst, wk.r.Name(), c.Port, f.sw, len(ports))
 				}
 				port := ports[c.Port]
-				if port.Kind == topologies.SwitchPort && port.Peer != ports[cands[0].Port].Peer {
+				if first := ports[cands[0].Port]; port.Kind != first.Kind || port.Peer != first.Peer {
 					wk.spread = true
 				}
 				wk.load[wk.base[f.sw]+int(c.Port)] += share
-				if port.Kind != topologies.SwitchPort {
+				switch port.Kind {
+				case topologies.HostPort:
 					if int(port.Peer) != dst {
 						return fmt.Errorf("linkload: flow %d→%d under %s delivered to host %d at switch %d", src, dst, wk.r.Name(), port.Peer, f.sw)
 					}
 					continue
+				case topologies.SwitchPort:
+				default:
+					return fmt.Errorf("linkload: flow %d→%d under %s sent to port %d of switch %d, which has nothing attached", src, dst, wk.r.Name(), c.Port, f.sw)
 				}
 				if wk.queues != nil {
 					wk.queues[queueHop{f.sw, f.in, f.vl, int(port.Peer)}] += share
 				}
-				wk.push(subFlow{int(port.Peer), int(port.PeerPort), wk.r.OutVL(f.sw, f.in, f.vl, sl, int(c.Port)), share})
+				vl := wk.r.OutVL(f.sw, f.in, f.vl, sl, int(c.Port))
+				if vl < 0 || vl >= wk.vls {
+					return fmt.Errorf("linkload: flow %d→%d under %s given VL %d on port %d of switch %d, out of 0..%d", src, dst, wk.r.Name(), vl, c.Port, f.sw, wk.vls-1)
+				}
+				wk.push(subFlow{int(port.Peer), int(port.PeerPort), vl, share})
 			}
 		}
 		wk.cur, wk.next = wk.next, wk.cur
@@ -356,7 +389,8 @@ func (l *Loads) Busiest() []Link {
 }
 
 // Bound returns 1/Max, at most 1: the highest offered load the busiest
-// link lets through (exact bound only when Split is false).
+// link lets through, a bound on the saturation when neither Spread nor
+// Detours holds.
 func (l *Loads) Bound() float64 {
 	if m := l.Max(); m > 1 {
 		return 1 / m

@@ -33,7 +33,7 @@ func loadsOf(t *testing.T, net *topologies.Network, r routing.Routing, name stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := New(net, r)
+	l := New(net, r, 8)
 	if err := l.AddPattern(context.Background(), p, workers); err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestUniformIsEveryPair(t *testing.T) {
 		for _, alg := range tc.algorithms {
 			t.Run(tc.spec.Kind+"/"+alg, func(t *testing.T) {
 				net, r := build(t, tc.spec, alg)
-				want := New(net, r)
+				want := New(net, r, 8)
 				n := len(net.Hosts)
 				for src := range n {
 					for dst := range n {
@@ -161,7 +161,7 @@ func TestPermutationIsItsFlows(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := New(net, r)
+		want := New(net, r, 8)
 		for a := range net.Hosts {
 			if err := want.AddFlow(a, p.Dest(a, nil), 1); err != nil {
 				t.Fatal(err)
@@ -177,10 +177,11 @@ func TestPermutationIsItsFlows(t *testing.T) {
 }
 
 // fake is a routing of tests: it routes every packet to port, whatever
-// the switch.
+// the switch, with the SL, source VL and output VL given.
 type fake struct {
-	port int32
-	dlid int32
+	port       int32
+	dlid       int32
+	sl, vl, ov int
 }
 
 func (f fake) Name() string { return "fake" }
@@ -188,9 +189,9 @@ func (f fake) VLs() int     { return 1 }
 func (f fake) SLs() int     { return 1 }
 func (f fake) Source(src, dst int) (int32, int, int) {
 	if f.dlid != 0 {
-		return f.dlid, 0, 0
+		return f.dlid, f.sl, f.vl
 	}
-	return int32(dst), 0, 0
+	return int32(dst), f.sl, f.vl
 }
 func (f fake) Route(sw, inPort, inVL, sl int, dlid int32, out []routing.Candidate) []routing.Candidate {
 	if f.port < 0 {
@@ -198,17 +199,19 @@ func (f fake) Route(sw, inPort, inVL, sl int, dlid int32, out []routing.Candidat
 	}
 	return append(out, routing.Candidate{Port: f.port, Priority: routing.High})
 }
-func (f fake) OutVL(sw, inPort, inVL, sl, outPort int) int { return inVL }
+func (f fake) OutVL(sw, inPort, inVL, sl, outPort int) int { return inVL + f.ov }
 
 // TestRoutingErrors checks that a routing that loses a flow is reported,
 // naming the flow and the switch, for single flows and uniform traffic.
 func TestRoutingErrors(t *testing.T) {
-	// A ring of 4 switches, one host each: on every switch, ports 0 and 1
-	// lead to the neighbours and port 2 to the host.
+	// A ring of 4 switches, one host each, and a port with nothing
+	// attached on switch 0.
 	net, err := topologies.Build(topologies.Spec{Kind: "ring", Switches: 4, HostsPerSwitch: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
+	net.Switches[0].Ports = append(net.Switches[0].Ports, topologies.Port{Kind: topologies.Unused})
+	unused := len(net.Switches[0].Ports) - 1
 	hostPort, linkPort := -1, -1
 	for p, port := range net.Switches[0].Ports {
 		if port.Kind == topologies.HostPort {
@@ -227,33 +230,144 @@ func TestRoutingErrors(t *testing.T) {
 		{"wrong host", fake{port: int32(hostPort)}, "delivered to host 0 at switch 0"},
 		{"no LID", fake{port: int32(hostPort), dlid: -1}, "no destination LID from host 0 to host 2"},
 		{"port out of range", fake{port: 9}, "port 9 at switch 0"},
+		{"negative port", fake{port: -2}, "no candidate port at switch 0"},
+		{"unused port", fake{port: int32(unused)}, "sent to port 3 of switch 0, which has nothing attached"},
+		{"SL out of range", fake{port: int32(linkPort), sl: 1}, "gives the flow 0→2 SL 1, out of 0..0"},
+		{"source VL out of range", fake{port: int32(linkPort), vl: 1}, "gives the flow 0→2 VL 1 at its source, out of 0..0"},
+		{"VL out of range", fake{port: int32(linkPort), ov: 1}, "given VL 1 on port 1 of switch 0, out of 0..0"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			l := New(net, tc.r)
+			l := New(net, tc.r, 1)
 			err := l.AddFlow(0, 2, 1)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("AddFlow: %v, want one containing %q", err, tc.want)
 			}
 			p, _ := traffic.NewPattern("uniform", len(net.Hosts), 0)
-			if err := New(net, tc.r).AddPattern(context.Background(), p, 2); err == nil || !strings.Contains(err.Error(), "pattern uniform: linkload:") {
+			if err := New(net, tc.r, 1).AddPattern(context.Background(), p, 2); err == nil || !strings.Contains(err.Error(), "pattern uniform: linkload:") {
 				t.Errorf("AddPattern: %v, want an error naming the pattern", err)
 			}
 		})
 	}
-	if err := New(net, fake{}).AddFlow(0, 4, 1); err == nil || !strings.Contains(err.Error(), "hosts are 0 to 3") {
+	if err := New(net, fake{}, 1).AddFlow(0, 4, 1); err == nil || !strings.Contains(err.Error(), "hosts are 0 to 3") {
 		t.Errorf("AddFlow to host 4: %v", err)
 	}
 }
 
-// TestCancel checks that uniform traffic stops when its context is done.
+// TestCancel checks that uniform traffic and a fixed pattern stop when
+// their context is done.
 func TestCancel(t *testing.T) {
 	net, r := build(t, topologies.Spec{Kind: "flatfly", Dims: []int{4, 4}, HostsPerSwitch: 2}, "dor")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
+	for _, name := range []string{"uniform", "complement"} {
+		p, _ := traffic.NewPattern(name, len(net.Hosts), 0)
+		if err := New(net, r, 8).AddPattern(ctx, p, 2); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: AddPattern after cancel: %v, want context.Canceled", name, err)
+		}
+	}
+}
+
+// TestFirstErrorWhateverTheWorkers checks that a routing failing for
+// several source switches reports the same flow whatever the number of
+// goroutines.
+func TestFirstErrorWhateverTheWorkers(t *testing.T) {
+	net, err := topologies.Build(topologies.Spec{Kind: "ring", Switches: 40, HostsPerSwitch: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	p, _ := traffic.NewPattern("uniform", len(net.Hosts), 0)
-	if err := New(net, r).AddPattern(ctx, p, 2); !errors.Is(err, context.Canceled) {
-		t.Errorf("AddPattern after cancel: %v, want context.Canceled", err)
+	var want string
+	for _, workers := range []int{1, 2, 3, 5} {
+		err := New(net, fake{port: -1}, 1).AddPattern(context.Background(), p, workers)
+		if err == nil {
+			t.Fatal("no error")
+		}
+		if workers == 1 {
+			want = err.Error()
+		} else if err.Error() != want {
+			t.Errorf("%d goroutines: %v, want %v", workers, err, want)
+		}
+	}
+}
+
+// vlLadder is a routing of tests on a fully connected network of K
+// switches: a packet first goes to the next switch (or to its
+// destination's, if that is the next), then, on VL 0, straight to the
+// destination's switch, on VL 1 one switch further at a time. Its source
+// gives odd hosts VL 1, so the packets of one switch's hosts to one
+// destination meet on the first hop's link and part at the second.
+type vlLadder struct {
+	net *topologies.Network
+	k   int
+}
+
+func (r vlLadder) Name() string { return "vl-ladder" }
+func (r vlLadder) VLs() int     { return 2 }
+func (r vlLadder) SLs() int     { return 1 }
+func (r vlLadder) Source(src, dst int) (int32, int, int) {
+	return int32(dst), 0, src % 2
+}
+func (r vlLadder) Route(sw, inPort, inVL, sl int, dlid int32, out []routing.Candidate) []routing.Candidate {
+	h := r.net.Hosts[dlid]
+	to := r.next(sw, inPort, inVL, int(h.Switch))
+	for p, port := range r.net.Switches[sw].Ports {
+		if to < 0 && p == int(h.Port) || to >= 0 && port.Kind == topologies.SwitchPort && int(port.Peer) == to {
+			return append(out, routing.Candidate{Port: int32(p), Priority: routing.High})
+		}
+	}
+	return out
+}
+
+// next returns the switch a packet goes to from sw, −1 for its host.
+func (r vlLadder) next(sw, inPort, inVL, dsw int) int {
+	fromHost := r.net.Switches[sw].Ports[inPort].Kind == topologies.HostPort
+	switch {
+	case sw == dsw:
+		return -1
+	case fromHost || inVL == 1:
+		return (sw + 1) % r.k
+	}
+	return dsw
+}
+func (r vlLadder) OutVL(sw, inPort, inVL, sl, outPort int) int { return inVL }
+
+// TestUniformKeepsVLs checks uniform traffic against loads added up here,
+// path by path, on a routing whose choices depend on the VL, which the
+// hosts of one switch do not share: their shares must not merge where
+// they meet on one link with different VLs.
+func TestUniformKeepsVLs(t *testing.T) {
+	const k, c = 5, 2
+	net, err := topologies.Build(topologies.Spec{Kind: "flatfly", Dims: []int{k}, HostsPerSwitch: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := vlLadder{net, k}
+	n := len(net.Hosts)
+	want := map[[2]int]float64{} // (switch, next switch) → load
+	for src := range n {
+		for dst := range n {
+			sw, dsw, vl := int(net.Hosts[src].Switch), int(net.Hosts[dst].Switch), src%2
+			for first := true; sw != dsw; first = false {
+				next := dsw
+				if first || vl == 1 {
+					next = (sw + 1) % k
+				}
+				want[[2]int{sw, next}] += 1 / float64(n)
+				sw = next
+			}
+		}
+	}
+	got := loadsOf(t, net, r, "uniform", 2)
+	for s, sw := range net.Switches {
+		for p, port := range sw.Ports {
+			if port.Kind != topologies.SwitchPort {
+				continue
+			}
+			if w := want[[2]int{s, int(port.Peer)}]; math.Abs(got.At(s, p)-w) > 1e-12 {
+				t.Errorf("link %d→%d: load %v, want %v", s, port.Peer, got.At(s, p), w)
+			}
+		}
 	}
 }
 
@@ -293,7 +407,7 @@ func TestUniformKeepsSourceSL(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := ringBySL{net}
-	want := New(net, r)
+	want := New(net, r, 8)
 	n := len(net.Hosts)
 	for src := range n {
 		for dst := range n {

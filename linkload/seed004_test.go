@@ -85,7 +85,7 @@ func TestSeed004ChannelLoadBounds(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				l := New(net, r)
+				l := New(net, r, 8)
 				if err := l.AddPattern(context.Background(), p, 2); err != nil {
 					t.Fatal(err)
 				}
@@ -144,7 +144,7 @@ func TestSeed004SharedBusiestQueues(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				l := New(net, r)
+				l := New(net, r, 8)
 				l.w.queues = map[queueHop]float64{}
 				if err := l.AddPattern(context.Background(), p, 1); err != nil {
 					t.Fatal(err)

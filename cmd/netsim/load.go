@@ -37,7 +37,7 @@ whole file must be valid.
 
   --json   one JSON object per (experiment, pattern) per line: file,
            experiment, variant, routing, topology, pattern, max_load,
-           bound, busiest_links, spread, detours
+           bound, busiest_links (how many), spread, detours
   -j N     walk uniform traffic on up to N goroutines (default: the
            number of CPUs); the loads do not depend on N
 
@@ -83,13 +83,11 @@ func loadCommand(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		*jobs = runtime.NumCPU()
 	}
 	exps, err := loadExperiments(files)
-	if err == nil {
-		noPatterns := map[string]bool{}
-		for _, e := range exps {
-			if (len(e.Traffic.Patterns) == 0 || e.IsExchange()) && !noPatterns[e.File] {
-				noPatterns[e.File] = true
-				err = errors.Join(err, fmt.Errorf("%s: experiment %s has no traffic patterns to load the links with (expected [traffic] pattern or patterns)", e.File, e.Name))
-			}
+	noPatterns := map[string]bool{}
+	for _, e := range exps {
+		if (len(e.Traffic.Patterns) == 0 || e.IsExchange()) && !noPatterns[e.File] {
+			noPatterns[e.File] = true
+			err = errors.Join(err, fmt.Errorf("%s: experiment %s has no traffic patterns to load the links with (an exchange or a congestion study; expected [traffic] pattern or patterns)", e.File, e.Name))
 		}
 	}
 	if err != nil {
@@ -106,7 +104,8 @@ func loadCommand(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	return code
 }
 
-// loadExperiments loads the experiment files, reporting every problem.
+// loadExperiments loads the experiment files, reporting every problem;
+// the experiments are those of the files that loaded.
 func loadExperiments(files []string) ([]*experiments.Experiment, error) {
 	var exps []*experiments.Experiment
 	var errs []error
@@ -140,9 +139,12 @@ func loadExperiment(ctx context.Context, e *experiments.Experiment, jobs int, as
 	}
 	code := exitOK
 	for i, name := range e.Traffic.Patterns {
-		l := linkload.New(e.Network(), e.RoutingFunc())
+		l := linkload.New(e.Network(), e.RoutingFunc(), e.FlowControl.VLs)
 		if err := l.AddPattern(ctx, e.Pattern(i), jobs); err != nil {
 			if ctx.Err() != nil {
+				if tw != nil {
+					tw.Flush() // the patterns done
+				}
 				fmt.Fprintf(stderr, "netsim load: interrupted\n")
 				return exitFailed
 			}
