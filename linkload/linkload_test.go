@@ -40,6 +40,22 @@ func loadsOf(t *testing.T, net *topologies.Network, r routing.Routing, name stri
 	return l
 }
 
+// everyPair returns the loads of uniform traffic on net under r added a
+// flow at a time: 1/N from every host to every host.
+func everyPair(t *testing.T, net *topologies.Network, r routing.Routing) *Loads {
+	t.Helper()
+	l := New(net, r, 8)
+	n := len(net.Hosts)
+	for src := range n {
+		for dst := range n {
+			if err := l.AddFlow(src, dst, 1/float64(n)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return l
+}
+
 // TestKnownLoads checks loads that follow from the structure of small
 // networks.
 func TestKnownLoads(t *testing.T) {
@@ -122,15 +138,7 @@ func TestUniformIsEveryPair(t *testing.T) {
 		for _, alg := range tc.algorithms {
 			t.Run(tc.spec.Kind+"/"+alg, func(t *testing.T) {
 				net, r := build(t, tc.spec, alg)
-				want := New(net, r, 8)
-				n := len(net.Hosts)
-				for src := range n {
-					for dst := range n {
-						if err := want.AddFlow(src, dst, 1/float64(n)); err != nil {
-							t.Fatal(err)
-						}
-					}
-				}
+				want := everyPair(t, net, r)
 				one := loadsOf(t, net, r, "uniform", 1)
 				three := loadsOf(t, net, r, "uniform", 3)
 				for i := range want.w.load {
@@ -407,15 +415,7 @@ func TestUniformKeepsSourceSL(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := ringBySL{net}
-	want := New(net, r, 8)
-	n := len(net.Hosts)
-	for src := range n {
-		for dst := range n {
-			if err := want.AddFlow(src, dst, 1/float64(n)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	want := everyPair(t, net, r)
 	got := loadsOf(t, net, r, "uniform", 2)
 	for i := range want.w.load {
 		if math.Abs(got.w.load[i]-want.w.load[i]) > 1e-12 {

@@ -34,24 +34,16 @@ func checkCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs := flag.NewFlagSet("netsim check", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	jobs := fs.Int("j", 0, "search up to `N` destinations at once")
-	files, err := parseArgs(fs, args)
-	if code, done := flagsDone(err, "netsim check", checkUsage, stdout, stderr); done {
+	files, code, done := experimentFiles(fs, args, jobs, "netsim check", checkUsage, stdout, stderr)
+	if done {
 		return code
-	}
-	if len(files) == 0 {
-		fmt.Fprintf(stderr, "netsim check: need at least one experiment file\n\n%s", checkUsage)
-		return exitUsage
-	}
-	if *jobs < 0 {
-		fmt.Fprintf(stderr, "netsim check: -j: %d is not a valid number of jobs (expected ≥ 1, or 0 for the number of CPUs)\n", *jobs)
-		return exitUsage
 	}
 	exps, err := loadExperiments(files)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
-	code := exitOK
+	code = exitOK
 	for _, e := range exps {
 		if c := checkExperiment(ctx, e, *jobs, stdout, stderr); c != exitOK {
 			code = c

@@ -39,12 +39,7 @@ func TestCheckCommand(t *testing.T) {
   switch 2 port 1 -> switch 3 port 2 VL 0
   switch 3 port 1 -> switch 0 port 2 VL 0
 `
-	tests := []struct {
-		name           string
-		args           []string
-		code           int
-		stdout, stderr string
-	}{
+	tests := []cliCase{
 		{"acyclic", []string{"check", ff}, exitOK, ffLine, ""},
 		{"acyclic -j 1", []string{"check", "-j", "1", ff}, exitOK, ffLine, ""},
 		{"cycle", []string{"check", ring}, exitFailed, ringOut, ""},
@@ -58,20 +53,7 @@ func TestCheckCommand(t *testing.T) {
 		{"missing file", []string{"check", ff, filepath.Join(dir, "none.toml")}, exitUsage, "", filepath.Join(dir, "none.toml") + ": cannot read"},
 		{"bad key", []string{"check", ring, bad}, exitUsage, "", bad + ":4: [topology] switchez: unknown key"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			code, out, errs := netsim(t, tc.args...)
-			if code != tc.code {
-				t.Errorf("exit %d, want %d (stderr %q)", code, tc.code, errs)
-			}
-			if out != tc.stdout {
-				t.Errorf("stdout\n%s\nwant\n%s", out, tc.stdout)
-			}
-			if !strings.Contains(errs, tc.stderr) || (tc.stderr == "" && errs != "") {
-				t.Errorf("stderr %q, want it to contain %q", errs, tc.stderr)
-			}
-		})
-	}
+	runCLICases(t, tests)
 }
 
 // TestCheckSeed004Scaled runs the deadlock check on every routing of the

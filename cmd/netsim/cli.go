@@ -93,6 +93,26 @@ func helpCommand(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// experimentFiles parses the command line args of command cmd (its flags
+// defined in fs, -j in jobs) for commands that take one or more experiment
+// files: it prints help or the problem (no file, a negative -j) and
+// reports done with the exit status, or returns the files.
+func experimentFiles(fs *flag.FlagSet, args []string, jobs *int, cmd, usage string, stdout, stderr io.Writer) (files []string, code int, done bool) {
+	files, err := parseArgs(fs, args)
+	if code, done := flagsDone(err, cmd, usage, stdout, stderr); done {
+		return nil, code, true
+	}
+	if len(files) == 0 {
+		fmt.Fprintf(stderr, "%s: need at least one experiment file\n\n%s", cmd, usage)
+		return nil, exitUsage, true
+	}
+	if *jobs < 0 {
+		fmt.Fprintf(stderr, "%s: -j: %d is not a valid number of jobs (expected ≥ 1, or 0 for the number of CPUs)\n", cmd, *jobs)
+		return nil, exitUsage, true
+	}
+	return files, exitOK, false
+}
+
 // parseArgs parses args with fs, allowing flags before, between and after
 // the positional arguments, which it returns in order; every argument after
 // "--" is positional, even one starting with "-". A string flag given

@@ -67,17 +67,9 @@ func loadCommand(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "JSON lines")
 	jobs := fs.Int("j", 0, "walk uniform traffic on up to `N` goroutines")
-	files, err := parseArgs(fs, args)
-	if code, done := flagsDone(err, "netsim load", loadUsage, stdout, stderr); done {
+	files, code, done := experimentFiles(fs, args, jobs, "netsim load", loadUsage, stdout, stderr)
+	if done {
 		return code
-	}
-	if len(files) == 0 {
-		fmt.Fprintf(stderr, "netsim load: need at least one experiment file\n\n%s", loadUsage)
-		return exitUsage
-	}
-	if *jobs < 0 {
-		fmt.Fprintf(stderr, "netsim load: -j: %d is not a valid number of jobs (expected ≥ 1, or 0 for the number of CPUs)\n", *jobs)
-		return exitUsage
 	}
 	if *jobs == 0 {
 		*jobs = runtime.NumCPU()
@@ -94,7 +86,7 @@ func loadCommand(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
-	code := exitOK
+	code = exitOK
 	for _, e := range exps {
 		code = max(code, loadExperiment(ctx, e, *jobs, *asJSON, stdout, stderr))
 		if ctx.Err() != nil {

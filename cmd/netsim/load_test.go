@@ -60,12 +60,7 @@ pattern = "complement"
      uniform    1.0000    100.0              8  one path
   complement    2.0000     50.0              4  one path
 `
-	tests := []struct {
-		name           string
-		args           []string
-		code           int
-		stdout, stderr string
-	}{
+	tests := []cliCase{
 		{"table", []string{"load", ring}, exitOK, want, ""},
 		{"-j 1 after the file", []string{"load", ring, "-j", "1"}, exitOK, want, ""},
 		{"detours", []string{"load", ff}, exitOK, ffOut, ""},
@@ -78,20 +73,7 @@ pattern = "complement"
 		{"exchange", []string{"load", ring, exchange}, exitUsage, "", exchange + ": experiment seed001-fig6 has no traffic patterns to load the links with (an exchange or a congestion study; expected [traffic] pattern or patterns)\n"},
 		{"exchange beside a bad file", []string{"load", bad, exchange}, exitUsage, "", exchange + ": experiment seed001-fig6 has no traffic patterns"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			code, out, errs := netsim(t, tc.args...)
-			if code != tc.code {
-				t.Errorf("exit %d, want %d (stderr %q)", code, tc.code, errs)
-			}
-			if out != tc.stdout {
-				t.Errorf("stdout\n%s\nwant\n%s", out, tc.stdout)
-			}
-			if !strings.Contains(errs, tc.stderr) || (tc.stderr == "" && errs != "") {
-				t.Errorf("stderr %q, want it to contain %q", errs, tc.stderr)
-			}
-		})
-	}
+	runCLICases(t, tests)
 }
 
 func TestLoadCommandJSON(t *testing.T) {

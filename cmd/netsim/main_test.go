@@ -21,6 +21,33 @@ func netsim(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
+// cliCase is a command line and what it should print and return.
+type cliCase struct {
+	name           string
+	args           []string
+	code           int
+	stdout, stderr string // stdout exactly; stderr contains it ("": empty)
+}
+
+// runCLICases runs each case as a subtest.
+func runCLICases(t *testing.T, tests []cliCase) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := netsim(t, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tc.code, errs)
+			}
+			if out != tc.stdout {
+				t.Errorf("stdout\n%s\nwant\n%s", out, tc.stdout)
+			}
+			if !strings.Contains(errs, tc.stderr) || (tc.stderr == "" && errs != "") {
+				t.Errorf("stderr %q, want it to contain %q", errs, tc.stderr)
+			}
+		})
+	}
+}
+
 // writeFile writes text to name in dir and returns its path.
 func writeFile(t *testing.T, dir, name, text string) string {
 	t.Helper()
