@@ -3,6 +3,7 @@ package experiments
 import (
 	"bytes"
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -106,8 +107,8 @@ func TestSeed004Files(t *testing.T) {
 // TestSeed004ScaledTable runs a representative subset of the scaled
 // seed-004 table (every topology, the routings below, all six patterns)
 // and checks it: a saturation value in (0, 1] for every row and pattern,
-// no failed point, none above the channel-load bound of a routing with
-// one path per flow (linkload), FlatFly DOR under complement at the 1/C of its one
+// no failed point, none more than a search step above the channel-load
+// bound of a routing with one path per flow (linkload), FlatFly DOR under complement at the 1/C of its one
 // path per switch pair, and the tori and the hypercube below the FlatFly
 // under uniform traffic.
 func TestSeed004ScaledTable(t *testing.T) {
@@ -157,10 +158,13 @@ func TestSeed004ScaledTable(t *testing.T) {
 			}
 		}
 	}
-	// No stable load exceeds the channel-load bound of a routing with one
-	// path per flow: at load x the busiest link would carry x·L > 1 flit
-	// per cycle, so at most 1/L of it is accepted, and stability needs
-	// (1 − tol)·x of it.
+	// No stable load lies well above the channel-load bound of a routing
+	// with one path per flow: at load x > 1/L each busiest link is
+	// offered x·L > 1 flit per cycle and carries at most 1. Stability is
+	// judged over the whole network (accepted within tol of generated),
+	// so an overload confined to a few links can pass within the
+	// tolerance; one search step past bound/(1 − tol) cannot, unless a
+	// link carried more than its bandwidth.
 	for _, e := range exps {
 		for i, p := range e.Traffic.Patterns {
 			l := linkload.New(e.Network(), e.RoutingFunc(), e.FlowControl.VLs)
@@ -170,7 +174,7 @@ func TestSeed004ScaledTable(t *testing.T) {
 			if l.Spread() || l.Detours() {
 				continue // adaptive: no bound
 			}
-			if v := sat[[3]string{e.Name, e.Routing, p}]; v > l.Bound()/(1-e.Sweep.Tolerance) {
+			if v := sat[[3]string{e.Name, e.Routing, p}]; v > l.Bound()/(1-e.Sweep.Tolerance)+1/float64(e.Sweep.Resolution) {
 				t.Errorf("%s %s %s: stable at %v, above its channel-load bound %v", e.Name, e.Routing, p, v, l.Bound())
 			}
 		}
@@ -299,12 +303,18 @@ var seed004FullResults = filepath.Join("seed004", "full", "results.jsonl")
 // TestSeed004FullResults checks the committed results of the full-scale
 // run: the file ends on a whole line, every line belongs to a variant of
 // the seed-004 files with the configuration hash the files give it now (so
-// that netsim run resumes from the file instead of refusing it), and the
-// point of the lowest offered load in it, simulated again at full scale,
-// prints the same line byte for byte: the simulator still measures what
-// it measured when the run began, so the points finished in earlier
-// sessions and those still to come belong to one table.
+// that netsim run resumes from the file instead of refusing it), and for
+// each topology file the point of the lowest offered load in it (1/128
+// where the run has reached one), simulated again at 16,384 hosts, prints
+// the same line byte for byte (up to seven points of a few seconds and
+// 600 MB each, one at a time). A change to the simulator that moves
+// these points fails it instead of mixing two simulators in one table;
+// one point per topology does not cover every routing, so a change to
+// the model is also to be run on the scaled table (the README's cmp).
 func TestSeed004FullResults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates up to seven 16,384-host points")
+	}
 	var exps []*Experiment
 	for topo := range seed004Routings() {
 		e, err := LoadFile(filepath.Join("seed004", topo+".toml"))
@@ -331,29 +341,35 @@ func TestSeed004FullResults(t *testing.T) {
 	for _, e := range exps {
 		byVariant[variantID(e.Name, e.Variant)] = e
 	}
-	var cheapest *ResultLine
+	cheapest := map[string]*ResultLine{} // by experiment (topology file)
 	for i, l := range lines {
 		if byVariant[variantID(l.Experiment, l.Variant)] == nil {
 			t.Errorf("%s:%d: %s is not a point of the seed-004 files", l.Source, l.Line, l.Point)
+			continue
 		}
-		if l.Kind == KindPoint && (cheapest == nil || l.Offered < cheapest.Offered) {
-			cheapest = &lines[i]
+		if c := cheapest[l.Experiment]; l.Kind == KindPoint && (c == nil || l.Offered < c.Offered) {
+			cheapest[l.Experiment] = &lines[i]
 		}
 	}
-	if cheapest == nil {
+	if len(cheapest) == 0 {
 		t.Fatalf("%s holds no point", seed004FullResults)
 	}
-	e := byVariant[variantID(cheapest.Experiment, cheapest.Variant)]
-	pattern := slices.Index(e.Traffic.Patterns, cheapest.Pattern)
-	rec, err := runPoint(context.Background(), fabric.Run, e, pattern, cheapest.Offered)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got bytes.Buffer
-	if err := WriteJSON(&got, rec); err != nil {
-		t.Fatal(err)
-	}
-	if want := string(cheapest.Text) + "\n"; got.String() != want {
-		t.Errorf("%s:%d simulated again:\n%s want\n%s", cheapest.Source, cheapest.Line, got.String(), want)
+	for _, name := range slices.Sorted(maps.Keys(cheapest)) {
+		c := cheapest[name]
+		t.Run(name, func(t *testing.T) {
+			e := byVariant[variantID(c.Experiment, c.Variant)]
+			pattern := slices.Index(e.Traffic.Patterns, c.Pattern)
+			rec, err := runPoint(context.Background(), fabric.Run, e, pattern, c.Offered)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			if err := WriteJSON(&got, rec); err != nil {
+				t.Fatal(err)
+			}
+			if want := string(c.Text) + "\n"; got.String() != want {
+				t.Errorf("%s:%d simulated again:\n%s want\n%s", c.Source, c.Line, got.String(), want)
+			}
+		})
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+
+	"netsim/experiments"
 )
 
 // Exit statuses.
@@ -111,6 +113,25 @@ func experimentFiles(fs *flag.FlagSet, args []string, jobs *int, cmd, usage stri
 		return nil, exitUsage, true
 	}
 	return files, exitOK, false
+}
+
+// loadExperiments loads the experiment files, reporting every problem;
+// the experiments are those of the files that loaded.
+func loadExperiments(files []string) ([]*experiments.Experiment, error) {
+	var exps []*experiments.Experiment
+	var errs []error
+	if err := experiments.DistinctFiles(files); err != nil {
+		errs = append(errs, err)
+	}
+	for _, f := range files {
+		e, err := experiments.LoadFile(f)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		exps = append(exps, e...)
+	}
+	return exps, errors.Join(errs...)
 }
 
 // parseArgs parses args with fs, allowing flags before, between and after

@@ -96,25 +96,6 @@ func loadCommand(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	return code
 }
 
-// loadExperiments loads the experiment files, reporting every problem;
-// the experiments are those of the files that loaded.
-func loadExperiments(files []string) ([]*experiments.Experiment, error) {
-	var exps []*experiments.Experiment
-	var errs []error
-	if err := experiments.DistinctFiles(files); err != nil {
-		errs = append(errs, err)
-	}
-	for _, f := range files {
-		e, err := experiments.LoadFile(f)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		exps = append(exps, e...)
-	}
-	return exps, errors.Join(errs...)
-}
-
 // loadExperiment prints the channel load of every pattern of e. It
 // returns exitFailed if a pattern could not be walked, the output could
 // not be written or ctx is done.
