@@ -987,7 +987,10 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 			bestFree = s.sel[best].fc.Free(now, int(bestVL))
 		}
 		free := o.fc.Free(now, ovl)
-		n, bestN := s.out[c.Port].n, s.out[best].n
+		// A packet in progress holds its output VL, and only one holds
+		// it: the held bits count the packets in progress (outPort.n)
+		// without a visit to the port records.
+		n, bestN := bits.OnesCount16(o.held), bits.OnesCount16(s.sel[best].held)
 		switch {
 		case free > bestFree || (free == bestFree && n < bestN):
 			best, bestVL, bestFree, ties = c.Port, int32(ovl), free, 1

@@ -166,6 +166,44 @@ func TestSelectionPrefersPriorityThenFreeSpace(t *testing.T) {
 	}
 }
 
+// TestSelectionFewestPacketsInProgress: of two High candidates with the
+// same free space on the packet's VL, a head takes the output with fewer
+// packets in progress. Packet A, 16 flits on VL 0 of which only 8 have
+// come, goes to either (a coin) and stays in progress there; packet B on
+// VL 1, from another input two cycles later, goes to the other.
+func TestSelectionFewestPacketsInProgress(t *testing.T) {
+	h := newHarness(t, 4, 2, 64, CutThrough, 1,
+		routing.Candidate{Port: 1, Priority: routing.High}, routing.Candidate{Port: 2, Priority: routing.High})
+	ports := map[int]int{}
+	for round := range 20 {
+		h.got = h.got[:0]
+		start := kernel.Time(round * 100)
+		h.run(start)
+		a := h.pool.New()
+		h.pool.Get(a).Flits = 16
+		h.injectRun(0, 0, a, start, 8)
+		h.run(start + 2)
+		b := h.inject(3, 1, 16)
+		h.run(start + 30)
+		h.injectRun(0, 0, a, start+30, 8)
+		h.run(start + 80)
+		if len(h.got) != 32 {
+			t.Fatalf("round %d: %d flits left, want 32", round, len(h.got))
+		}
+		on := map[int32]int{}
+		for _, d := range h.got {
+			on[d.pkt] = d.port
+		}
+		if on[a] == on[b] {
+			t.Fatalf("round %d: B left on port %d beside A in progress there, want the other port", round, on[b])
+		}
+		ports[on[a]]++
+	}
+	if ports[1] == 0 || ports[2] == 0 {
+		t.Errorf("A's ports %v: want both taken in 20 rounds", ports)
+	}
+}
+
 // TestSelectionBusyPort: two 16-flit packets from two inputs on two VLs
 // prefer output 2 (High) to output 3 (Low). The first takes port 2; under
 // SelectCredits the second waits for it too (its VL is free and has
