@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"netsim/topologies"
 )
@@ -43,29 +42,7 @@ type distance struct {
 	// port (OutVL keeps the VL on the link to a host).
 	portStart []int32
 	toHost    []bool
-	// maxGroups is the most neighbour groups of one switch.
-	maxGroups int32
-	// classes, built on the first Route (classesOnce) where the network
-	// allows (classTableOK), packs what Route needs to know of switch sw
-	// and destination switch t into classes[sw·n+t]: the distance d from
-	// sw to t in the top byte and, two bits per neighbour group g of sw
-	// (bits 2i, 2i+1 for the i-th group), d + 1 − d(nbrSw[g], t), which is
-	// 2, 1 or 0 for a nearer, equally far or farther neighbour. One load
-	// then replaces the lookups of every neighbour in t's row of dist,
-	// scattered over it: at 2,048 switches those were a dozen cache misses
-	// per packet and switch.
-	classesOnce sync.Once
-	classes     []uint64
 }
-
-// Limits of the class table (distance.classes).
-const (
-	// classGroups is the most neighbour groups a switch may have for the
-	// table: two bits each below the distance's byte.
-	classGroups = 28
-	// classEntries bounds the table's entries, n² (8 bytes each: 64 MiB).
-	classEntries = 1 << 23
-)
 
 // parseDistance parses the name of a distance routing: "distance"
 // (E = 0), "distance+E" (E ≥ 0) or "deflection+E" (E ≥ 2). ok is false
@@ -205,37 +182,6 @@ func (r *distance) neighbours(net *topologies.Network) {
 	}
 	r.nbrStart[n] = int32(len(r.nbrSw))
 	r.grpStart = append(r.grpStart, int32(len(r.ports)))
-	for s := range n {
-		r.maxGroups = max(r.maxGroups, r.nbrStart[s+1]-r.nbrStart[s])
-	}
-}
-
-// classTableOK reports whether Route uses the class table: every switch
-// has at most classGroups neighbour groups and the table has at most
-// classEntries entries.
-func (r *distance) classTableOK() bool {
-	return r.maxGroups <= classGroups && int64(r.n)*int64(r.n) <= classEntries
-}
-
-// buildClasses fills the class table (see distance.classes) from dist.
-func (r *distance) buildClasses() {
-	n := int(r.n)
-	cls := make([]uint64, n*n)
-	for sw := range n {
-		row := cls[sw*n : (sw+1)*n]
-		own := r.dist[sw*n : (sw+1)*n]
-		for t, d := range own {
-			row[t] = uint64(d) << 56
-		}
-		for i, v := range r.nbrSw[r.nbrStart[sw]:r.nbrStart[sw+1]] {
-			shift := 2 * uint(i)
-			// Distances are symmetric: v's row holds d(v, t) for every t.
-			for t, dv := range r.dist[int(v)*n : (int(v)+1)*n] {
-				row[t] |= uint64(int(own[t])+1-int(dv)) << shift
-			}
-		}
-	}
-	r.classes = cls
 }
 
 // distances fills dist by a breadth-first search from every switch over
@@ -307,9 +253,7 @@ func (r *distance) Source(src, dst int) (dlid int32, sl, vl int) {
 }
 
 // Route implements Routing in O(ports of sw) without allocating (when out
-// has room for every port of sw), but for the class table, built once by
-// the first call (n² words, 32 MiB at 2,048 switches; safe for concurrent
-// use). With d the distance from sw to the
+// has room for every port of sw). With d the distance from sw to the
 // destination switch, out = (inVL − 1) mod V the output VL and dp the
 // distance from the neighbour a port leads to: High if dp < d, Medium if
 // dp = d ≤ out, Low if d < dp ≤ out and the routing deflects. At the
@@ -322,28 +266,24 @@ func (r *distance) Route(sw, inPort, inVL, sl int, dlid int32, out []Candidate) 
 	if int32(sw) == dsw {
 		return append(out, Candidate{Port: r.hostPort[dlid], Priority: High})
 	}
-	budget := int(r.outVL(inVL))
-	if r.classTableOK() {
-		r.classesOnce.Do(r.buildClasses)
-		e := r.classes[sw*int(r.n)+int(dsw)]
-		prio := r.priorities(int(e>>56), budget)
-		first := r.nbrStart[sw]
-		for g := first; g < r.nbrStart[sw+1]; g++ {
-			pr := prio[e>>(2*uint(g-first))&3]
-			if pr == 0 {
-				continue
-			}
-			for _, p := range r.ports[r.grpStart[g]:r.grpStart[g+1]] {
-				out = append(out, Candidate{Port: p, Priority: pr})
-			}
-		}
-		return out
-	}
 	// Distances are symmetric, so the destination's row holds the distance
 	// from every neighbour in one place.
 	row := r.dist[int(dsw)*int(r.n) : int(dsw+1)*int(r.n)]
 	d := int(row[sw])
-	prio := r.priorities(d, budget)
+	// Links are symmetric (Network.Validate), so a neighbour is one hop
+	// nearer, as far, or one hop farther: prio[d−dp+1] is the priority of
+	// a neighbour at distance dp, 0 when it is no candidate. A table
+	// lookup, not a branch per class: the classes of the neighbours come
+	// in no order a branch predictor can learn.
+	budget := int(r.outVL(inVL))
+	var prio [3]Priority
+	prio[2] = High
+	if d <= budget {
+		prio[1] = Medium
+	}
+	if r.deflect && d+1 <= budget {
+		prio[0] = Low
+	}
 	for g := r.nbrStart[sw]; g < r.nbrStart[sw+1]; g++ {
 		pr := prio[d+1-int(row[r.nbrSw[g]])]
 		if pr == 0 {
@@ -356,29 +296,11 @@ func (r *distance) Route(sw, inPort, inVL, sl int, dlid int32, out []Candidate) 
 	return out
 }
 
-// priorities returns the priority of a neighbour by its class for a packet
-// at distance d from its destination switch whose output VL is budget.
-// Links are symmetric (Network.Validate), so a neighbour at distance dp
-// is one hop nearer, as far, or one hop farther: its class d − dp + 1 is
-// 2, 1 or 0, and prio[class] is its priority, 0 when it is no candidate.
-// A table lookup, not a branch per class: the classes of the neighbours
-// come in no order a branch predictor can learn.
-func (r *distance) priorities(d, budget int) (prio [3]Priority) {
-	prio[2] = High
-	if d <= budget {
-		prio[1] = Medium
-	}
-	if r.deflect && d+1 <= budget {
-		prio[0] = Low
-	}
-	return prio
-}
-
 // outVL returns (inVL − 1) mod V.
 func (r *distance) outVL(inVL int) int32 {
 	if uint(inVL) < uint(r.vls) {
-		// The switch's lanes: no division (it cost several per packet and
-		// switch, one per candidate in OutVL).
+		// A lane of the switch: no division (one per packet and switch
+		// in Route, one per candidate in OutVL).
 		if inVL == 0 {
 			return r.vls - 1
 		}

@@ -47,9 +47,8 @@ const MaxSLs = 16
 // Routing is a routing function in the SL- and VL-indexed model.
 //
 // Implementations must be safe for concurrent use by several simulations
-// (they are read-only after construction, but for tables a routing may
-// build once, on first use, under a sync.Once) and must not allocate in
-// Route or OutVL beyond such a table.
+// (they are read-only after construction) and must not allocate in Route
+// or OutVL.
 type Routing interface {
 	// Name returns the algorithm name as written in experiment files.
 	Name() string
