@@ -307,7 +307,7 @@ func TestSelectionKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "96addae4bbe202b8"; exps[0].config != want {
+	if want := "2872cfbddeff513b"; exps[0].config != want {
 		t.Errorf("seed004/torus3d.toml hashes to %s, want %s (the hash its full-scale results carry)", exps[0].config, want)
 	}
 }
