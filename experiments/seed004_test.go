@@ -111,8 +111,8 @@ func TestSeed004Files(t *testing.T) {
 // bound of a routing with one path per flow (linkload), FlatFly DOR under complement at the 1/C of its one
 // path per switch pair, and the tori and the hypercube below the FlatFly
 // under uniform traffic. To keep the suite short it runs 2,000 warm-up
-// and 4,000 measured cycles instead of the files' 10,000 + 10,000 (a
-// quarter of the CPU): none of these checks depends on the adaptive
+// and 4,000 measured cycles instead of the files' 10,000 + 10,000 (about
+// a third of the CPU): none of these checks depends on the adaptive
 // routings having settled.
 func TestSeed004ScaledTable(t *testing.T) {
 	if testing.Short() {
