@@ -37,8 +37,9 @@ var seed004Patterns = []string{"uniform", "complement", "reverse", "rotation", "
 // seed004/scaled-idle/ and checks that together they define the seed's
 // evaluation: each topology preset at 16,384 hosts with its routings, the
 // six patterns, a saturation search at 1/128, a scaled file per topology
-// with the same routings, patterns and hardware on 256–1,024 hosts, and
-// the same scaled file under the idle selection function.
+// with the same routings, patterns, hardware and warm-up and measurement
+// windows on 256–1,024 hosts, and the same scaled file under the idle
+// selection function.
 func TestSeed004Files(t *testing.T) {
 	for topo, want := range seed004Routings() {
 		t.Run(topo, func(t *testing.T) {
@@ -84,6 +85,12 @@ func TestSeed004Files(t *testing.T) {
 					}
 					if e.FlowControl != full[0].FlowControl || e.Switch != full[0].Switch || e.Traffic.PacketFlits != 16 {
 						t.Errorf("%s: hardware %+v %+v %d flits differs from the full-scale file's", e, e.FlowControl, e.Switch, e.Traffic.PacketFlits)
+					}
+					// The README's "Warm-up": 10,000 + 10,000 cycles at
+					// both scales, the scaled files differing only in
+					// their drain.
+					if e.Sim.Warmup != 10000 || e.Sim.Measure != 10000 {
+						t.Errorf("%s: %d warm-up + %d measured cycles, want 10000 + 10000", e, e.Sim.Warmup, e.Sim.Measure)
 					}
 				}
 				// The order is the follow search's (see the files).
