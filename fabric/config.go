@@ -84,6 +84,10 @@ type Config struct {
 	// tick (switching.Params.NoPark; tests check that parking changes
 	// nothing).
 	noPark bool
+	// reverseTicks runs each cycle's ticks switches first, then NICs, each
+	// in decreasing index order (tests check that the order of the ticks
+	// in a cycle changes nothing).
+	reverseTicks bool
 }
 
 // Stats are the measurements of one simulation point.

@@ -151,13 +151,20 @@ type point struct {
 //
 // A cycle has two steps. First every packet due in the cycle is generated
 // (generation events were all scheduled in earlier cycles, so they come
-// first in the cycle's bucket); a packet generated in cycle t may be
+// before the cycle's batch event); a packet generated in cycle t may be
 // injected in cycle t. Then the cycle's ticks, gathered in a bitmap per
 // kind as their events arrive, run in index order from one batch event —
-// NICs, then switches — so consecutive ticks touch neighbouring memory. The
-// order of ticks within the step cannot change the results: whatever a
-// component sends or frees takes effect in a later cycle, and a tick that
-// finds nothing to do leaves no trace.
+// NICs, then switches — so consecutive ticks touch neighbouring memory. A
+// NIC woken by a packet generated after the batch event was scheduled
+// ticks in a second batch, after the switches. The order of the ticks in a
+// cycle does not change the results (TestTickOrderChangesNothing): what a
+// component sends or frees takes effect in a later cycle, a switch sees a
+// run that arrives behind another only from the next cycle on
+// (flit.Queue.FrontRun), a lane's next head waits for the end of its
+// predecessor's last run whether it was queued before that run started or
+// after (switching.Switch.AcceptRun), a NIC acts on a probe's reply in the
+// cycle the reply is in, and a tick that finds nothing to do leaves no
+// trace.
 func (p *point) Handle(now kernel.Time, ev kernel.Event) {
 	switch ev.Kind {
 	case kindSwitchTick:
@@ -170,6 +177,11 @@ func (p *point) Handle(now kernel.Time, ev kernel.Event) {
 		p.nics[ev.Target].Generate(now)
 	case kindBatch:
 		p.batched = false
+		if p.cfg.reverseTicks {
+			p.switchTicks.drainReverse(func(i int32) { p.switches[i].Tick(now) })
+			p.nicTicks.drainReverse(func(i int32) { p.nics[i].Tick(now) })
+			break
+		}
 		p.nicTicks.drain(func(i int32) { p.nics[i].Tick(now) })
 		p.switchTicks.drain(func(i int32) { p.switches[i].Tick(now) })
 	case kindWakeAll:
@@ -217,6 +229,27 @@ func (t *tickSet) drain(f func(int32)) {
 		for word != 0 {
 			f(int32(w*64 + bits.TrailingZeros64(word)))
 			word &= word - 1
+		}
+	}
+}
+
+// drainReverse is drain in decreasing index order (a testing aid, see
+// Config.reverseTicks).
+func (t *tickSet) drainReverse(f func(int32)) {
+	if !t.any {
+		return
+	}
+	t.any = false
+	for w := len(t.bits) - 1; w >= 0; w-- {
+		word := t.bits[w]
+		if word == 0 {
+			continue
+		}
+		t.bits[w] = 0
+		for word != 0 {
+			b := 63 - bits.LeadingZeros64(word)
+			f(int32(w*64 + b))
+			word &^= 1 << b
 		}
 	}
 }

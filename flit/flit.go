@@ -126,10 +126,19 @@ type Run struct {
 // lane's share of a switch-wide slab, at least RingRuns(capacity) long), so
 // moving the flits of a packet touches the ring about once per packet, not
 // once per flit. Timing stays exact per flit.
+//
+// A run pushed in cycle t that extends the newest run (merges) is not part
+// of the front run in cycle t itself (FrontRun): a switch ticking in cycle
+// t then sees the same runs whether the upstream port's tick in t came
+// before its own or after.
 type Queue struct {
 	front, back Run
 	head, mid   uint16 // ring position and number of runs in the ring
 	n           uint16 // flits in the queue
+	// merged is the number of flits the newest run gained by the last
+	// merge, pushed in cycle mergedAt (modulo 2³²).
+	merged   uint16
+	mergedAt uint32
 }
 
 // RingRuns returns the ring length a Queue of capacity flits needs.
@@ -138,11 +147,11 @@ func RingRuns(capacity int) int { return max(capacity-2, 0) }
 // Len returns the number of flits in the queue, arrived or on the wire.
 func (q *Queue) Len() int { return int(q.n) }
 
-// Push appends n ≥ 1 flits of packet pkt, the first in the buffer from
-// cycle ready on and each next one a cycle later (a run sent back to back;
-// n = 1 is one flit). The queue holds at most capacity flits (below 2¹⁶:
+// Push appends n ≥ 1 flits of packet pkt, sent in cycle now, the first in
+// the buffer from cycle ready > now on and each next one a cycle later (a
+// run sent back to back; n = 1 is one flit). The queue holds at most capacity flits (below 2¹⁶:
 // counts are 16-bit); overflow is a flow-control bug and panics.
-func (q *Queue) Push(ring []Run, capacity int, pkt int32, ready kernel.Time, n int) {
+func (q *Queue) Push(ring []Run, capacity int, pkt int32, now, ready kernel.Time, n int) {
 	if int(q.n)+n > capacity {
 		panic(fmt.Sprintf("flit: buffer overflow (%d+%d flits): flow control let a flit through without room", q.n, n))
 	}
@@ -150,6 +159,7 @@ func (q *Queue) Push(ring []Run, capacity int, pkt int32, ready kernel.Time, n i
 	q.n += uint16(n)
 	if int(q.n) == n {
 		q.front = Run{Pkt: pkt, ready: r, n: uint16(n)}
+		q.merged = 0
 		return
 	}
 	last := &q.back
@@ -158,8 +168,14 @@ func (q *Queue) Push(ring []Run, capacity int, pkt int32, ready kernel.Time, n i
 	}
 	if last.Pkt == pkt && last.ready+uint32(last.n) == r {
 		last.n += uint16(n)
+		if t := uint32(now); q.mergedAt == t && q.merged > 0 {
+			q.merged += uint16(n)
+		} else {
+			q.merged, q.mergedAt = uint16(n), t
+		}
 		return
 	}
+	q.merged = 0
 	if q.back.n > 0 {
 		i := int(q.head) + int(q.mid)
 		if i >= len(ring) {
@@ -174,12 +190,17 @@ func (q *Queue) Push(ring []Run, capacity int, pkt int32, ready kernel.Time, n i
 // Front returns the oldest flit; the queue must not be empty.
 func (q *Queue) Front() Slot { return Slot{Pkt: q.front.Pkt, ready: q.front.ready} }
 
-// FrontRun returns the oldest flit and the length of its run: the flits of
-// the same packet behind it that are in the buffer one cycle after another,
-// so that if the oldest flit is in by cycle t, the i-th is in by t+i. The
-// queue must not be empty.
-func (q *Queue) FrontRun() (Slot, int) {
-	return Slot{Pkt: q.front.Pkt, ready: q.front.ready}, int(q.front.n)
+// FrontRun returns the oldest flit and the length of its run in cycle now:
+// the flits of the same packet behind it that are in the buffer one cycle
+// after another, so that if the oldest flit is in by cycle t, the i-th is
+// in by t+i, leaving out those that joined the run by a push in cycle now
+// (unless the run is only those). The queue must not be empty.
+func (q *Queue) FrontRun(now kernel.Time) (Slot, int) {
+	n := q.front.n
+	if q.merged > 0 && q.mergedAt == uint32(now) && q.mid == 0 && q.back.n == 0 && n > q.merged {
+		n -= q.merged // the front run is the newest, merged with a run sent now
+	}
+	return Slot{Pkt: q.front.Pkt, ready: q.front.ready}, int(n)
 }
 
 // Pop removes the k oldest flits, 1 ≤ k ≤ the length of the front run.

@@ -30,7 +30,7 @@ func TestQueueMatchesReference(t *testing.T) {
 				if len(ref) > 0 && ready <= ref[len(ref)-1].Ready(now) {
 					ready = ref[len(ref)-1].Ready(now) + kernel.Time(rng.IntN(2))
 				}
-				q.Push(ring, capacity, pkt, ready, n)
+				q.Push(ring, capacity, pkt, now-1, ready, n) // sent a cycle ago: FrontRun(now) sees it whole
 				for i := 0; i < n; i++ {
 					ref = append(ref, NewSlot(pkt, ready+kernel.Time(i)))
 				}
@@ -41,7 +41,7 @@ func TestQueueMatchesReference(t *testing.T) {
 				for want < len(ref) && ref[want].Pkt == ref[0].Pkt && ref[want].Ready(now) == ref[0].Ready(now)+kernel.Time(want) {
 					want++
 				}
-				got, n := q.FrontRun()
+				got, n := q.FrontRun(now)
 				if got.Pkt != ref[0].Pkt || got.Ready(now) != ref[0].Ready(now) || n != want {
 					t.Fatalf("capacity %d step %d: front (%d, %d) run %d, want (%d, %d) run %d",
 						capacity, step, got.Pkt, got.Ready(now), n, ref[0].Pkt, ref[0].Ready(now), want)
@@ -64,7 +64,7 @@ func TestQueueRunsPerPacket(t *testing.T) {
 	var q Queue
 	for p := int32(0); p < 3; p++ {
 		for i := 0; i < 16; i++ {
-			q.Push(ring, 64, p, kernel.Time(16*int(p)+i), 1)
+			q.Push(ring, 64, p, kernel.Time(16*int(p)+i-1), kernel.Time(16*int(p)+i), 1)
 		}
 	}
 	if q.mid != 1 {
@@ -78,18 +78,18 @@ func TestQueueRunsPerPacket(t *testing.T) {
 func TestQueuePushRun(t *testing.T) {
 	ring := make([]Run, RingRuns(64))
 	var q Queue
-	q.Push(ring, 64, 1, 100, 5)  // 100..104
-	q.Push(ring, 64, 1, 105, 11) // 105..115: contiguous, merges
-	q.Push(ring, 64, 1, 117, 4)  // a stall: a new run
-	if f, n := q.FrontRun(); f.Pkt != 1 || f.Ready(100) != 100 || n != 16 || q.Len() != 20 {
+	q.Push(ring, 64, 1, 98, 100, 5)   // 100..104
+	q.Push(ring, 64, 1, 103, 105, 11) // 105..115: contiguous, merges
+	q.Push(ring, 64, 1, 115, 117, 4)  // a stall: a new run
+	if f, n := q.FrontRun(100); f.Pkt != 1 || f.Ready(100) != 100 || n != 16 || q.Len() != 20 {
 		t.Fatalf("front (%d, %d) run %d, %d flits; want (1, 100) run 16, 20 flits", f.Pkt, f.Ready(100), n, q.Len())
 	}
 	q.Pop(ring, 10)
-	if f, n := q.FrontRun(); f.Ready(100) != 110 || n != 6 {
+	if f, n := q.FrontRun(110); f.Ready(100) != 110 || n != 6 {
 		t.Fatalf("after popping 10: front at %d run %d, want 110 run 6", f.Ready(100), n)
 	}
 	q.Pop(ring, 6)
-	if f, n := q.FrontRun(); f.Ready(100) != 117 || n != 4 || q.Len() != 4 {
+	if f, n := q.FrontRun(117); f.Ready(100) != 117 || n != 4 || q.Len() != 4 {
 		t.Fatalf("second run: front at %d run %d (%d flits), want 117 run 4", f.Ready(100), n, q.Len())
 	}
 	defer func() {
@@ -100,12 +100,56 @@ func TestQueuePushRun(t *testing.T) {
 	q.Pop(ring, 5)
 }
 
+// TestQueueHidesMergeOfTheCycle: flits that join the front run by a push
+// in cycle t are not part of it in cycle t — a switch ticking in t sees
+// the same whether its upstream port ticked before it or after — and are
+// from t+1 on; a push that starts a new run is seen at once.
+func TestQueueHidesMergeOfTheCycle(t *testing.T) {
+	ring := make([]Run, RingRuns(64))
+	var q Queue
+	q.Push(ring, 64, 1, 98, 100, 4)  // 100..103
+	q.Push(ring, 64, 1, 102, 104, 4) // 104..107, sent in 102: merges
+	for _, c := range []struct {
+		now  kernel.Time
+		want int
+	}{{102, 4}, {103, 8}} {
+		if _, n := q.FrontRun(c.now); n != c.want {
+			t.Errorf("cycle %d: front run %d, want %d", c.now, n, c.want)
+		}
+	}
+	q.Push(ring, 64, 1, 103, 108, 2) // sent in 103: merges too
+	if _, n := q.FrontRun(103); n != 8 {
+		t.Errorf("cycle 103 after a second merge: front run %d, want 8", n)
+	}
+	q.Pop(ring, 8)
+	if f, n := q.FrontRun(103); f.Ready(103) != 108 || n != 2 {
+		t.Errorf("only the merged flits left: front at %d run %d, want 108 run 2", f.Ready(103), n)
+	}
+	q.Pop(ring, 2)
+	q.Push(ring, 64, 2, 120, 122, 3) // a new run, not a merge
+	if _, n := q.FrontRun(120); n != 3 {
+		t.Errorf("new run pushed in the cycle: front run %d, want 3", n)
+	}
+	q.Push(ring, 64, 2, 121, 126, 2) // a stall: a second run
+	q.Push(ring, 64, 2, 124, 128, 1) // merges with the newest run, not the front
+	if _, n := q.FrontRun(124); n != 3 {
+		t.Errorf("merge into the back run: front run %d, want 3", n)
+	}
+	q.Pop(ring, 3)
+	if _, n := q.FrontRun(124); n != 2 {
+		t.Errorf("newest run merged in the cycle, now the front: run %d, want 2", n)
+	}
+	if _, n := q.FrontRun(125); n != 3 {
+		t.Errorf("the cycle after: run %d, want 3", n)
+	}
+}
+
 func TestQueueOverflowPanics(t *testing.T) {
 	for _, c := range []struct{ capacity, filled, run int }{{1, 1, 1}, {3, 3, 1}, {3, 2, 2}, {16, 0, 17}} {
 		ring := make([]Run, RingRuns(c.capacity))
 		var q Queue
 		for i := 0; i < c.filled; i++ {
-			q.Push(ring, c.capacity, int32(i), 0, 1)
+			q.Push(ring, c.capacity, int32(i), -1, 0, 1)
 		}
 		func() {
 			defer func() {
@@ -113,7 +157,7 @@ func TestQueueOverflowPanics(t *testing.T) {
 					t.Fatalf("%+v: pushing past the capacity did not panic", c)
 				}
 			}()
-			q.Push(ring, c.capacity, 99, 5, c.run)
+			q.Push(ring, c.capacity, 99, 4, 5, c.run)
 		}()
 	}
 }

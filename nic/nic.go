@@ -159,6 +159,9 @@ type NIC struct {
 	// may leave.
 	probes    []probeState
 	controlAt kernel.Time
+	// probesIn holds the probes and replies received, in arrival order,
+	// until the NIC's tick in the cycle their flit is in.
+	probesIn ring.Ring[probeIn]
 	// ProbesSent counts the probes the NIC sent.
 	ProbesSent int64
 
@@ -315,6 +318,14 @@ func (n *NIC) Tick(now kernel.Time) {
 	if n.rxQueue.Len() > 0 {
 		n.drain(now)
 	}
+	for n.probesIn.Len() > 0 && n.probesIn.Front().at <= now {
+		in := n.probesIn.Pop()
+		n.probeArrived(n.pool.Get(in.pi), in.at)
+		n.pool.Release(in.pi)
+	}
+	if n.probesIn.Len() > 0 {
+		n.alarm.Set(n.probesIn.Front().at)
+	}
 	if n.freeAt > now {
 		// A packet generated while a run is on the link: the link carries
 		// one flit per cycle, so it waits for the run's end.
@@ -450,8 +461,12 @@ func (n *NIC) consume(pi int32, arrive kernel.Time, k int) {
 	n.meter.ejected(arrive, k)
 	if p.Received == p.Flits {
 		if p.Probe != 0 {
-			n.probeArrived(p, arrive+kernel.Time(k-1))
-			n.pool.Release(pi)
+			// Acted on in the cycle it is in (Tick), not before: when a
+			// reply changes the route of the next packet does not depend
+			// on the order of the ticks in a cycle.
+			t := arrive + kernel.Time(k-1)
+			n.probesIn.Push(probeIn{at: t, pi: pi})
+			n.alarm.Set(t)
 			return
 		}
 		n.received(p.Seq, p.Flits, arrive+kernel.Time(k-1))

@@ -15,6 +15,12 @@ type probeState struct {
 	stopped uint16 // packets stopped since the probe out was sent
 }
 
+// probeIn is a probe or reply received: its packet and the cycle it is in.
+type probeIn struct {
+	at kernel.Time
+	pi int32
+}
+
 // probeCost is the length of a probe and of its reply, in flits.
 const probeCost = 1
 

@@ -238,7 +238,7 @@ type lane struct {
 	// sources (markProbe, grant).
 	sl  uint8
 	src int32
-	_   [7]byte // 64 bytes: a lane is one cache line
+	_   [3]byte // 64 bytes: a lane is one cache line
 }
 
 // park is what passing over a parked head needs, kept per lane apart from
@@ -591,21 +591,42 @@ func (s *Switch) Wake(at kernel.Time) { s.alarm.Set(at) }
 // AcceptRun implements flit.Receiver. The packet's DLID, length, SL,
 // source and probe flag must be set by then: the switch copies them when
 // the packet becomes the head of its lane.
-func (s *Switch) AcceptRun(_ kernel.Time, port, vl int, pkt int32, arrive kernel.Time, k int) {
+func (s *Switch) AcceptRun(now kernel.Time, port, vl int, pkt int32, arrive kernel.Time, k int) {
 	li := int32(port)*s.vls + int32(vl)
 	l := &s.lanes[li]
-	l.q.Push(s.ring(li), int(s.buffer), pkt, arrive, k)
+	l.q.Push(s.ring(li), int(s.buffer), pkt, now, arrive, k)
 	switch l.state {
 	case idle:
+		// As in send: the new head is eligible once routed and once the
+		// previous packet's last run, which already left the queue (flits
+		// leave it when their run starts), has ended. Whether the lane was
+		// idle or still active when this run came in then does not matter,
+		// nor does the order of the sender's and the switch's ticks in
+		// the cycle.
 		s.setHead(l, pkt)
 		l.state = waiting
-		s.elig[li] = uint32(arrive + s.routingDelay)
+		at := max(arrive+s.routingDelay, s.runEnd(li))
+		s.elig[li] = uint32(at)
 		l.since = s.elig[li]
 		s.setWaiting(li, true)
-		s.alarm.Set(arrive + s.routingDelay)
+		s.alarm.Set(at)
 	case active:
 		s.alarm.Set(arrive)
 	}
+}
+
+// runEnd returns when the run that lane li's input port feeds from it
+// ends, or 0 if it feeds none now.
+func (s *Switch) runEnd(li int32) kernel.Time {
+	sp := s.speedup
+	at := li / s.vls * (sp + 1)
+	now := s.eng.Now()
+	for _, r := range s.times[at+1 : at+1+sp] {
+		if r.lane == li && r.end > now {
+			return r.end
+		}
+	}
+	return 0
 }
 
 // setHead copies what selecting an output needs of packet pkt, the new
@@ -1075,7 +1096,7 @@ func (s *Switch) runLength(now kernel.Time, port int32, l *lane, next *kernel.Ti
 	if l.q.Len() == 0 {
 		return 0 // the rest of the packet is not sent yet; AcceptRun wakes us
 	}
-	f, k := l.q.FrontRun()
+	f, k := l.q.FrontRun(now)
 	if !f.ReadyBy(now) {
 		*next = min(*next, f.Ready(now))
 		return 0
