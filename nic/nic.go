@@ -139,9 +139,13 @@ type NIC struct {
 	// reserved says the switch buffer\'s room for cur was taken at its start.
 	reserved bool
 
-	alarm      kernel.Alarm
-	freeAt     kernel.Time // when the link is free: the end of the last run
+	alarm  kernel.Alarm
+	freeAt kernel.Time // when the link is free: the end of the last run
+	// blocked says the last tick could not send (wait); readyAt is then,
+	// if no packet is in progress, when the first VL's oldest packet
+	// fits (start), kernel.Never if none fits with the credits on their way.
 	blocked    bool
+	readyAt    kernel.Time
 	generating bool
 
 	// Dispersion (multi is nil when every packet takes its static route).
@@ -284,8 +288,14 @@ func (n *NIC) Generate(now kernel.Time) {
 	p.Flits = n.flits
 	p.Created = now
 	p.Measured = n.meter.generated(now, n.flits)
+	// A NIC stopped by flow control with a packet in progress, or with
+	// older packets on the new one's VL, would find the same at once: the
+	// new packet is behind them. Its wake-ups stand.
+	behind := n.blocked && (n.cur >= 0 || n.queues[vl].Len() > 0)
 	n.push(pi)
-	n.alarm.Set(now)
+	if !behind {
+		n.alarm.Set(now)
+	}
 	if gap := n.process.Gap(&n.rng); gap != kernel.Never {
 		n.eng.Schedule(now+gap, kernel.Event{Kind: n.genKind, Target: n.host})
 	}
@@ -298,10 +308,39 @@ func (n *NIC) push(pi int32) {
 }
 
 // Unblock implements flit.Sender.
-func (n *NIC) Unblock(_ int, at kernel.Time) {
-	if n.blocked {
-		n.alarm.Set(at)
+//
+// A NIC with a packet in progress wakes at at. One waiting to start a
+// packet wakes when vl's oldest packet fits: credits come back one per
+// cycle, and news of room on a VL with no packet waiting changes nothing.
+func (n *NIC) Unblock(vl int, at kernel.Time) {
+	if !n.blocked {
+		return
 	}
+	if n.cur >= 0 {
+		n.alarm.Set(at)
+		return
+	}
+	q := &n.queues[vl]
+	if q.Len() == 0 {
+		return
+	}
+	now := n.eng.Now()
+	pi := q.Front()
+	if n.controlAt > now && n.pool.Get(pi).Created > now {
+		return // a reply to a probe still arriving: the NIC wakes at controlAt
+	}
+	if t := n.fc.ReadyAt(now, vl, n.need(pi)); t != kernel.Never {
+		n.alarm.Set(max(t, at))
+	}
+}
+
+// need returns the credits packet pi needs to start: all of its flits
+// under cut-through, else one.
+func (n *NIC) need(pi int32) int {
+	if n.cutThrough {
+		return int(n.pool.Get(pi).Flits)
+	}
+	return 1
 }
 
 // Wake makes the NIC tick at at even if it has nothing to do then. Such a
@@ -388,6 +427,7 @@ func (n *NIC) start(now kernel.Time) bool {
 		return false
 	}
 	vls := len(n.queues)
+	n.readyAt = kernel.Never
 	for k := 0; k < vls; k++ {
 		vl := n.vlNext + k
 		if vl >= vls {
@@ -401,12 +441,10 @@ func (n *NIC) start(now kernel.Time) bool {
 		if n.controlAt > now && n.pool.Get(pi).Created > now {
 			continue // a reply to a probe still arriving
 		}
-		need := 1
-		if n.cutThrough {
-			need = int(n.pool.Get(pi).Flits)
-		}
+		need := n.need(pi)
 		if !n.fc.CanSend(now, vl, need) {
 			n.stop(now)
+			n.readyAt = min(n.readyAt, n.fc.ReadyAt(now, vl, need))
 			continue
 		}
 		q.Pop()
@@ -432,7 +470,13 @@ func (n *NIC) wait(now kernel.Time) {
 	if n.cur < 0 && n.queued == 0 {
 		return
 	}
-	if t := n.fc.Pending(now); t != kernel.Never {
+	// With a packet in progress any credit of its VL lets it go on;
+	// before a packet starts, the first VL whose oldest packet fits.
+	t := n.readyAt
+	if n.cur >= 0 {
+		t = n.fc.Pending(now)
+	}
+	if t != kernel.Never {
 		n.alarm.Set(t)
 	}
 	if n.controlAt > now {

@@ -215,3 +215,38 @@ func TestInjectionRunsFollowCredits(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockedNICWakesWhenPacketFits: a cut-through NIC whose packet waits
+// for credits wakes when the last credit it needs is back, not for each
+// credit of the ramp nor for news of another VL or a packet queued behind
+// the waiting one, and still sends in the first cycle it can.
+func TestBlockedNICWakesWhenPacketFits(t *testing.T) {
+	n, eng, w, fc, _ := newNIC(t, 1e-9, 16, 16, 1) // 16-flit packets on VL 1, 16 credits
+	fc.Reserve(0, 1, 16)                           // VL 1 of the switch buffer is full
+	n.generating = true
+	n.Generate(0)
+	if err := eng.Run(20); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.sent) != 0 || !n.blocked {
+		t.Fatalf("%d flits sent, blocked %v; want none sent, blocked", len(w.sent), n.blocked)
+	}
+	before := eng.Events()
+	// The switch frees the buffer over 20..35; the credits are back over
+	// 21..36, the last one the packet needs at 36.
+	n.Unblock(1, fc.Freed(20, 1, 16))
+	n.Unblock(0, 21)                        // VL 0: no packet waits there
+	eng.Schedule(25, kernel.Event{Kind: 1}) // a packet behind the waiting one
+	if err := eng.Run(100); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.sent) != 16 || w.sent[0] != 36 || n.Queued() != 1 {
+		t.Fatalf("%d flits sent, the first in cycle %v, %d packets queued; want 16 from cycle 36, 1 queued", len(w.sent), w.sent, n.Queued())
+	}
+	// Events: the generation at 25, the wake-up at 36 and the one at the
+	// run's end (52), where the second packet finds no credit. A wake-up
+	// per credit would make 16 more.
+	if got := eng.Events() - before; got > 4 {
+		t.Errorf("%d events from 20 to 100, want at most 4 (no wake-up per credit)", got)
+	}
+}
