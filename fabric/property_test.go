@@ -287,6 +287,31 @@ func TestTickOrderChangesNothing(t *testing.T) {
 			t.Errorf("%s: reversing the order of the ticks in a cycle changed the results:\n%+v\n%+v", name, st[0], st[1])
 		}
 	}
+	// The Dragonfly's and the hypercube's adaptive routings at seed 004's
+	// packet and buffer sizes.
+	yes := true
+	df := topologies.Spec{Kind: "dragonfly", GroupSize: 4, GlobalPerSwitch: 2, HostsPerSwitch: 4, OmitOneGlobal: &yes}
+	hc := topologies.Spec{Kind: "hypercube", Dimension: 5, Width: 2, HostsPerSwitch: 4}
+	for _, c := range []struct {
+		topo topologies.Spec
+		alg  string
+	}{{df, "G"}, {df, "GSID"}, {df, "deflection+4"}, {hc, "negative-first"}, {flatfly4x4, "twisted-mixed-ador"}} {
+		var st [2]Stats
+		for j, reverse := range []bool{false, true} {
+			cfg := testConfig(t, c.topo, c.alg, "uniform", 8)
+			cfg.Load, cfg.PacketFlits, cfg.BufferFlits = 0.8, 16, 64
+			cfg.Warmup, cfg.Measure, cfg.Drain = 500, 3000, 0
+			cfg.reverseTicks = reverse
+			var err error
+			if st[j], err = Run(context.Background(), cfg); err != nil {
+				t.Fatalf("%s: %v", c.alg, err)
+			}
+		}
+		st[0].Events, st[1].Events = 0, 0
+		if st[0] != st[1] {
+			t.Errorf("%s: reversing the order of the ticks in a cycle changed the results:\n%+v\n%+v", c.alg, st[0], st[1])
+		}
+	}
 	// Myrinet-like NICs choosing among source routes, adaptive and probing.
 	for _, mode := range []nic.Mode{nic.Adaptive, nic.Probing} {
 		var st [2]Stats
