@@ -84,10 +84,11 @@ type Config struct {
 	// tick (switching.Params.NoPark; tests check that parking changes
 	// nothing).
 	noPark bool
-	// reverseTicks runs each cycle's ticks switches first, then NICs, each
-	// in decreasing index order (tests check that the order of the ticks
-	// in a cycle changes nothing).
-	reverseTicks bool
+	// shuffleTicks runs each cycle's ticks, NICs and switches together, in
+	// a random order drawn from the seed, after every other event of the
+	// cycle (tests check that the order of the ticks in a cycle changes
+	// nothing).
+	shuffleTicks bool
 }
 
 // Stats are the measurements of one simulation point.

@@ -343,3 +343,19 @@ func TestProbing(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestFlushWaitsForProbes: a flushed run ends only once every probe and
+// reply that has arrived has been acted on (answered, or its route
+// taken), not while one waits for its NIC's tick in its arrival cycle —
+// else the conservation check finds a packet never delivered.
+func TestFlushWaitsForProbes(t *testing.T) {
+	for seed := uint64(30); seed < 40; seed++ {
+		cfg := myrinetConfig(t, 16, 64, nic.Probing)
+		cfg.Dispersion.Probability, cfg.Dispersion.MaxProbes = 1, 4
+		cfg.Load, cfg.Seed = 0.8, seed
+		cfg.Warmup, cfg.Measure, cfg.Drain = 100, 500, 300
+		if _, err := RunFlushed(context.Background(), cfg); err != nil {
+			t.Errorf("seed %d: %v", seed, err)
+		}
+	}
+}

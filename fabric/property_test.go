@@ -237,13 +237,13 @@ func TestParkingChangesNothing(t *testing.T) {
 // TestTickOrderChangesNothing runs random small configurations — flat
 // flies and tori, single-path and adaptive routings, both selection
 // functions, flow controls and switching modes, speedups, routing delays,
-// loads, patterns and source-routed NICs with dispersion — once with each
-// cycle's ticks in the usual order (NICs, then switches, by index) and
-// once reversed (switches, then NICs, by decreasing index), and checks
-// that the results are the same: nothing a component does in a cycle is
-// seen by another in the same cycle. A NIC woken by a packet generated
-// after the cycle's batch was scheduled ticks after the switches, so the
-// usual order is not always the one in force either.
+// loads, patterns, and source-routed NICs with dispersion — once with each
+// cycle's ticks in the usual order (NICs, then switches, by index; NICs
+// woken by a packet generated after the batch was scheduled after the
+// switches) and once in a random order, NICs and switches mixed, after
+// every other event of the cycle, and checks that the results are the
+// same: what a component does in a cycle changes another's decisions
+// only from the next cycle on.
 func TestTickOrderChangesNothing(t *testing.T) {
 	rng := kernel.NewRNG(2028)
 	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
@@ -265,7 +265,7 @@ func TestTickOrderChangesNothing(t *testing.T) {
 		load := []float64{0.4, 0.7, 1}[rng.IntN(3)]
 		name := fmt.Sprintf("#%d %s %s %s %s %s %s speedup%d delay%d @%.1f", i, topoName, sel, alg, pat, fc, sw, speedup, delay, load)
 		var st [2]Stats
-		for j, reverse := range []bool{false, true} {
+		for j, shuffle := range []bool{false, true} {
 			cfg := testConfig(t, topo, alg, pat, 8)
 			cfg.Selection, cfg.FlowControl, cfg.Switching = sel, fc, sw
 			cfg.Speedup, cfg.RoutingDelay, cfg.Load = speedup, delay, load
@@ -276,7 +276,7 @@ func TestTickOrderChangesNothing(t *testing.T) {
 			cfg.StopMark, cfg.GoMark = cfg.BufferFlits-2, 2
 			cfg.Warmup, cfg.Measure, cfg.Drain = 200, 1000, 500
 			cfg.Seed = uint64(i)
-			cfg.reverseTicks = reverse
+			cfg.shuffleTicks = shuffle
 			var err error
 			if st[j], err = Run(context.Background(), cfg); err != nil {
 				t.Fatalf("%s: %v", name, err)
@@ -284,7 +284,7 @@ func TestTickOrderChangesNothing(t *testing.T) {
 		}
 		st[0].Events, st[1].Events = 0, 0
 		if st[0] != st[1] {
-			t.Errorf("%s: reversing the order of the ticks in a cycle changed the results:\n%+v\n%+v", name, st[0], st[1])
+			t.Errorf("%s: shuffling the ticks of a cycle changed the results:\n%+v\n%+v", name, st[0], st[1])
 		}
 	}
 	// The Dragonfly's and the hypercube's adaptive routings at seed 004's
@@ -297,11 +297,11 @@ func TestTickOrderChangesNothing(t *testing.T) {
 		alg  string
 	}{{df, "G"}, {df, "GSID"}, {df, "deflection+4"}, {hc, "negative-first"}, {flatfly4x4, "twisted-mixed-ador"}} {
 		var st [2]Stats
-		for j, reverse := range []bool{false, true} {
+		for j, shuffle := range []bool{false, true} {
 			cfg := testConfig(t, c.topo, c.alg, "uniform", 8)
 			cfg.Load, cfg.PacketFlits, cfg.BufferFlits = 0.8, 16, 64
 			cfg.Warmup, cfg.Measure, cfg.Drain = 500, 3000, 0
-			cfg.reverseTicks = reverse
+			cfg.shuffleTicks = shuffle
 			var err error
 			if st[j], err = Run(context.Background(), cfg); err != nil {
 				t.Fatalf("%s: %v", c.alg, err)
@@ -309,17 +309,17 @@ func TestTickOrderChangesNothing(t *testing.T) {
 		}
 		st[0].Events, st[1].Events = 0, 0
 		if st[0] != st[1] {
-			t.Errorf("%s: reversing the order of the ticks in a cycle changed the results:\n%+v\n%+v", c.alg, st[0], st[1])
+			t.Errorf("%s: shuffling the ticks of a cycle changed the results:\n%+v\n%+v", c.alg, st[0], st[1])
 		}
 	}
 	// Myrinet-like NICs choosing among source routes, adaptive and probing.
 	for _, mode := range []nic.Mode{nic.Adaptive, nic.Probing} {
 		var st [2]Stats
-		for j, reverse := range []bool{false, true} {
+		for j, shuffle := range []bool{false, true} {
 			cfg := seedConfig(t, 64, mode)
 			cfg.Load = 0.8
 			cfg.Warmup, cfg.Measure, cfg.Drain = 200, 2000, 500
-			cfg.reverseTicks = reverse
+			cfg.shuffleTicks = shuffle
 			var err error
 			if st[j], err = Run(context.Background(), cfg); err != nil {
 				t.Fatalf("%v: %v", mode, err)
@@ -327,7 +327,7 @@ func TestTickOrderChangesNothing(t *testing.T) {
 		}
 		st[0].Events, st[1].Events = 0, 0
 		if st[0] != st[1] {
-			t.Errorf("%v: reversing the order of the ticks in a cycle changed the results:\n%+v\n%+v", mode, st[0], st[1])
+			t.Errorf("%v: shuffling the ticks of a cycle changed the results:\n%+v\n%+v", mode, st[0], st[1])
 		}
 	}
 }

@@ -145,6 +145,13 @@ type point struct {
 
 	switchTicks, nicTicks tickSet
 	batched               bool
+
+	// Config.shuffleTicks: whether the cycle's batch event has been put
+	// back behind the cycle's other events, the stream that orders the
+	// ticks, and the ticks to run (NICs as −1−index).
+	deferred bool
+	tickRNG  kernel.RNG
+	ticks    []int32
 }
 
 // Handle implements kernel.Handler.
@@ -162,9 +169,11 @@ type point struct {
 // run that arrives behind another only from the next cycle on
 // (flit.Queue.FrontRun), a lane's next head waits for the end of its
 // predecessor's last run whether it was queued before that run started or
-// after (switching.Switch.AcceptRun), a NIC acts on a probe's reply in the
-// cycle the reply is in, and a tick that finds nothing to do leaves no
-// trace.
+// after (switching.Switch.AcceptRun), a NIC acts on a route probe or a
+// reply in the cycle its flit arrives, and a tick that finds nothing to do
+// leaves no trace. What a component sees of another's same-cycle actions
+// otherwise (news of credits on their way, generation counters, alarms)
+// moves only when it looks again, not what it decides.
 func (p *point) Handle(now kernel.Time, ev kernel.Event) {
 	switch ev.Kind {
 	case kindSwitchTick:
@@ -177,9 +186,8 @@ func (p *point) Handle(now kernel.Time, ev kernel.Event) {
 		p.nics[ev.Target].Generate(now)
 	case kindBatch:
 		p.batched = false
-		if p.cfg.reverseTicks {
-			p.switchTicks.drainReverse(func(i int32) { p.switches[i].Tick(now) })
-			p.nicTicks.drainReverse(func(i int32) { p.nics[i].Tick(now) })
+		if p.cfg.shuffleTicks {
+			p.shuffledBatch(now, ev)
 			break
 		}
 		p.nicTicks.drain(func(i int32) { p.nics[i].Tick(now) })
@@ -233,23 +241,29 @@ func (t *tickSet) drain(f func(int32)) {
 	}
 }
 
-// drainReverse is drain in decreasing index order (a testing aid, see
-// Config.reverseTicks).
-func (t *tickSet) drainReverse(f func(int32)) {
-	if !t.any {
+// shuffledBatch runs the cycle's ticks in a random order, once every
+// other event of the cycle has been handled (Config.shuffleTicks): the
+// first call puts the batch event back at the end of the cycle's events,
+// so NICs woken by packets generated after it join the shuffle too.
+func (p *point) shuffledBatch(now kernel.Time, ev kernel.Event) {
+	if !p.deferred {
+		p.deferred, p.batched = true, true
+		p.eng.Schedule(now, ev)
 		return
 	}
-	t.any = false
-	for w := len(t.bits) - 1; w >= 0; w-- {
-		word := t.bits[w]
-		if word == 0 {
-			continue
-		}
-		t.bits[w] = 0
-		for word != 0 {
-			b := 63 - bits.LeadingZeros64(word)
-			f(int32(w*64 + b))
-			word &^= 1 << b
+	p.deferred = false
+	p.ticks = p.ticks[:0]
+	p.nicTicks.drain(func(i int32) { p.ticks = append(p.ticks, -1-i) })
+	p.switchTicks.drain(func(i int32) { p.ticks = append(p.ticks, i) })
+	for i := len(p.ticks) - 1; i > 0; i-- {
+		j := p.tickRNG.IntN(i + 1)
+		p.ticks[i], p.ticks[j] = p.ticks[j], p.ticks[i]
+	}
+	for _, i := range p.ticks {
+		if i < 0 {
+			p.nics[-1-i].Tick(now)
+		} else {
+			p.switches[i].Tick(now)
 		}
 	}
 }
@@ -274,7 +288,7 @@ func assemble(cfg *Config) (*point, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load: %w", err)
 	}
-	p := &point{cfg: cfg}
+	p := &point{cfg: cfg, tickRNG: kernel.NewRNG(cfg.Seed, 3)}
 	p.eng = kernel.NewEngine(p)
 	p.meter.From = kernel.Time(cfg.Warmup)
 	p.meter.To = kernel.Time(cfg.Warmup + cfg.Measure)
@@ -464,7 +478,7 @@ func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
 		for _, n := range p.nics {
 			n.StopGenerating()
 		}
-		empty := func() bool { return p.meter.Queued == 0 && p.inFlight() == 0 }
+		empty := func() bool { return p.meter.Queued == 0 && p.inFlight() == 0 && p.meter.ProbesHeld == 0 }
 		if err := p.runTo(ctx, math.MaxInt64/2, empty); err != nil {
 			return fail(err)
 		}

@@ -14,6 +14,10 @@ type Meter struct {
 
 	// Whole-run flit counts.
 	Injected, Ejected, FlitHops int64
+	// ProbesHeld counts the probes and replies that have arrived (their
+	// flit is ejected) and that their NIC has not acted on yet: it does in
+	// its tick of the cycle the flit arrives in.
+	ProbesHeld int64
 	// DataDelivered counts the packets delivered but route probes and
 	// their replies.
 	DataDelivered int64

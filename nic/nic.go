@@ -348,8 +348,9 @@ func (n *NIC) need(pi int32) int {
 // wake-ups miss nothing.
 func (n *NIC) Wake(at kernel.Time) { n.alarm.Set(at) }
 
-// Tick starts at most one run when the link is free; the owner calls it
-// for every TickKind event addressed to the NIC.
+// Tick drains the receive buffer, acts on the probes and replies that
+// have arrived, and starts at most one run when the link is free; the
+// owner calls it for every TickKind event addressed to the NIC.
 func (n *NIC) Tick(now kernel.Time) {
 	if !n.alarm.Ring(now) {
 		return // superseded by an earlier wake-up
@@ -359,6 +360,7 @@ func (n *NIC) Tick(now kernel.Time) {
 	}
 	for n.probesIn.Len() > 0 && n.probesIn.Front().at <= now {
 		in := n.probesIn.Pop()
+		n.meter.ProbesHeld--
 		n.probeArrived(n.pool.Get(in.pi), in.at)
 		n.pool.Release(in.pi)
 	}
@@ -510,7 +512,10 @@ func (n *NIC) consume(pi int32, arrive kernel.Time, k int) {
 			// on the order of the ticks in a cycle.
 			t := arrive + kernel.Time(k-1)
 			n.probesIn.Push(probeIn{at: t, pi: pi})
-			n.alarm.Set(t)
+			n.meter.ProbesHeld++
+			if t > n.eng.Now() {
+				n.alarm.Set(t) // else Tick, draining the receive buffer, is about to
+			}
 			return
 		}
 		n.received(p.Seq, p.Flits, arrive+kernel.Time(k-1))

@@ -77,7 +77,8 @@ func (n *NIC) control(dst, dlid int32, sl, vl int, flags uint8, at kernel.Time) 
 // probeArrived handles a probe or reply whose flit arrived at t. A probe
 // is answered on the route the NIC's own packets to the prober take (the
 // static one if it sends none there), so the reply does not wait behind
-// a third flow. A reply is acted on at once: a free route is taken by the
+// a third flow. A reply is acted on in the cycle it arrives (the NIC's
+// tick then, whatever the order of the cycle's ticks): a free route is taken by the
 // next packet; after a blocked one the NIC probes another route while its
 // packets are still being stopped, and after MaxProbes blocked replies in
 // a row it changes route anyway and doubles its threshold.

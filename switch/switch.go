@@ -33,7 +33,9 @@
 // it commits to a run of k ≥ 1 flits of the lane's head packet, sent at
 // t, t+1, …, t+k−1: as many as it can send without a stall, from what is
 // known at t — the packet's flits in the lane that are in the buffer one
-// cycle after another from t on, up to the packet's tail, and, unless the
+// cycle after another from t on, up to the packet's tail (but for flits
+// that joined that run by a push in cycle t itself, flit.Queue.FrontRun,
+// so that the order of the ticks in a cycle does not matter), and, unless the
 // packet's room downstream was reserved at its grant (virtual cut-through),
 // the credits held at t (one flit under STOP/GO, where a STOP may come in
 // any cycle). The output is busy until t+k and the input port is connected
