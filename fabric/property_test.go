@@ -190,6 +190,53 @@ func TestExtraWakeUpsChangeNothing(t *testing.T) {
 	}
 }
 
+// variedConfig is one of the random small configurations of the property
+// tests below.
+type variedConfig struct {
+	topo                            topologies.Spec
+	topoName, sel, alg, pat, fc, sw string
+	speedup, delay                  int
+	load                            float64
+	seed                            uint64
+}
+
+func (v variedConfig) String() string {
+	return fmt.Sprintf("#%d %s %s %s %s %s %s speedup%d delay%d @%.1f", v.seed, v.topoName, v.sel, v.alg, v.pat, v.fc, v.sw, v.speedup, v.delay, v.load)
+}
+
+// config returns v's configuration: 8-flit packets, buffers of two packets
+// (6 flits under wormhole), 200 + 1,000 cycles and a 500-cycle drain.
+func (v variedConfig) config(t testing.TB) Config {
+	cfg := testConfig(t, v.topo, v.alg, v.pat, 8)
+	cfg.Selection, cfg.FlowControl, cfg.Switching = v.sel, v.fc, v.sw
+	cfg.Speedup, cfg.RoutingDelay, cfg.Load = v.speedup, v.delay, v.load
+	cfg.PacketFlits, cfg.BufferFlits = 8, 16
+	if v.sw == "wormhole" {
+		cfg.BufferFlits = 6
+	}
+	cfg.StopMark, cfg.GoMark = cfg.BufferFlits-2, 2
+	cfg.Warmup, cfg.Measure, cfg.Drain = 200, 1000, 500
+	cfg.Seed = v.seed
+	return cfg
+}
+
+// sameResults runs build(false) and build(true) and reports an error
+// naming the change if their results, the number of events aside, differ.
+func sameResults(t *testing.T, name, change string, build func(alt bool) Config) {
+	t.Helper()
+	var st [2]Stats
+	for j, alt := range []bool{false, true} {
+		var err error
+		if st[j], err = Run(context.Background(), build(alt)); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	st[0].Events, st[1].Events = 0, 0
+	if st[0] != st[1] {
+		t.Errorf("%s: %s changed the results:\n%+v\n%+v", name, change, st[0], st[1])
+	}
+}
+
 // TestParkingChangesNothing runs random small configurations — both
 // selection functions, single-path and adaptive routings, both flow
 // controls and switching modes, speedups, routing delays, loads and
@@ -202,35 +249,17 @@ func TestParkingChangesNothing(t *testing.T) {
 	rng := kernel.NewRNG(2027)
 	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
 	for i := 0; i < 32; i++ {
-		sel := []string{"credits", "idle"}[i%2]
-		alg := pick("dor", "deflection+2", "distance+2")
-		pat := pick("uniform", "complement")
-		fc, sw := pick("credit", "stopgo"), pick("cut-through", "wormhole")
-		speedup, delay := 1+rng.IntN(3), rng.IntN(3)
-		load := []float64{0.5, 0.9}[rng.IntN(2)]
-		name := fmt.Sprintf("#%d %s %s %s %s %s speedup%d delay%d @%.1f", i, sel, alg, pat, fc, sw, speedup, delay, load)
-		var st [2]Stats
-		for j, noPark := range []bool{false, true} {
-			cfg := testConfig(t, flatfly4x4, alg, pat, 8)
-			cfg.Selection, cfg.FlowControl, cfg.Switching = sel, fc, sw
-			cfg.Speedup, cfg.RoutingDelay, cfg.Load = speedup, delay, load
-			cfg.PacketFlits, cfg.BufferFlits = 8, 16
-			if sw == "wormhole" {
-				cfg.BufferFlits = 6
-			}
-			cfg.StopMark, cfg.GoMark = cfg.BufferFlits-2, 2
-			cfg.Warmup, cfg.Measure, cfg.Drain = 200, 1000, 500
-			cfg.Seed = uint64(i)
+		v := variedConfig{topo: flatfly4x4, topoName: "flatfly", sel: []string{"credits", "idle"}[i%2], seed: uint64(i)}
+		v.alg = pick("dor", "deflection+2", "distance+2")
+		v.pat = pick("uniform", "complement")
+		v.fc, v.sw = pick("credit", "stopgo"), pick("cut-through", "wormhole")
+		v.speedup, v.delay = 1+rng.IntN(3), rng.IntN(3)
+		v.load = []float64{0.5, 0.9}[rng.IntN(2)]
+		sameResults(t, v.String(), "selecting again for parked heads", func(noPark bool) Config {
+			cfg := v.config(t)
 			cfg.noPark = noPark
-			var err error
-			if st[j], err = Run(context.Background(), cfg); err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-		}
-		st[0].Events, st[1].Events = 0, 0
-		if st[0] != st[1] {
-			t.Errorf("%s: selecting again for parked heads changed the results:\n%+v\n%+v", name, st[0], st[1])
-		}
+			return cfg
+		})
 	}
 }
 
@@ -250,42 +279,24 @@ func TestTickOrderChangesNothing(t *testing.T) {
 	torus := topologies.Spec{Kind: "torus", Dims: []int{4, 4}, HostsPerSwitch: 2}
 	ring := topologies.Spec{Kind: "torus", Dims: []int{4}, HostsPerSwitch: 2}
 	for i := 0; i < 40; i++ {
-		topo, topoName := flatfly4x4, "flatfly"
-		alg := pick("dor", "ador", "deflection+2", "distance+2")
+		v := variedConfig{topo: flatfly4x4, topoName: "flatfly", seed: uint64(i)}
+		v.alg = pick("dor", "ador", "deflection+2", "distance+2")
 		switch i % 4 {
 		case 1:
-			topo, topoName, alg = torus, "torus", "dor"
+			v.topo, v.topoName, v.alg = torus, "torus", "dor"
 		case 2:
-			topo, topoName, alg = ring, "ring", "dor"
+			v.topo, v.topoName, v.alg = ring, "ring", "dor"
 		}
-		sel := []string{"credits", "idle"}[rng.IntN(2)]
-		pat := pick("uniform", "complement", "transpose")
-		fc, sw := pick("credit", "stopgo"), pick("cut-through", "wormhole")
-		speedup, delay := 1+rng.IntN(3), rng.IntN(3)
-		load := []float64{0.4, 0.7, 1}[rng.IntN(3)]
-		name := fmt.Sprintf("#%d %s %s %s %s %s %s speedup%d delay%d @%.1f", i, topoName, sel, alg, pat, fc, sw, speedup, delay, load)
-		var st [2]Stats
-		for j, shuffle := range []bool{false, true} {
-			cfg := testConfig(t, topo, alg, pat, 8)
-			cfg.Selection, cfg.FlowControl, cfg.Switching = sel, fc, sw
-			cfg.Speedup, cfg.RoutingDelay, cfg.Load = speedup, delay, load
-			cfg.PacketFlits, cfg.BufferFlits = 8, 16
-			if sw == "wormhole" {
-				cfg.BufferFlits = 6
-			}
-			cfg.StopMark, cfg.GoMark = cfg.BufferFlits-2, 2
-			cfg.Warmup, cfg.Measure, cfg.Drain = 200, 1000, 500
-			cfg.Seed = uint64(i)
+		v.sel = []string{"credits", "idle"}[rng.IntN(2)]
+		v.pat = pick("uniform", "complement", "transpose")
+		v.fc, v.sw = pick("credit", "stopgo"), pick("cut-through", "wormhole")
+		v.speedup, v.delay = 1+rng.IntN(3), rng.IntN(3)
+		v.load = []float64{0.4, 0.7, 1}[rng.IntN(3)]
+		sameResults(t, v.String(), "shuffling the ticks of a cycle", func(shuffle bool) Config {
+			cfg := v.config(t)
 			cfg.shuffleTicks = shuffle
-			var err error
-			if st[j], err = Run(context.Background(), cfg); err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-		}
-		st[0].Events, st[1].Events = 0, 0
-		if st[0] != st[1] {
-			t.Errorf("%s: shuffling the ticks of a cycle changed the results:\n%+v\n%+v", name, st[0], st[1])
-		}
+			return cfg
+		})
 	}
 	// The Dragonfly's and the hypercube's adaptive routings at seed 004's
 	// packet and buffer sizes.
@@ -296,38 +307,22 @@ func TestTickOrderChangesNothing(t *testing.T) {
 		topo topologies.Spec
 		alg  string
 	}{{df, "G"}, {df, "GSID"}, {df, "deflection+4"}, {hc, "negative-first"}, {flatfly4x4, "twisted-mixed-ador"}} {
-		var st [2]Stats
-		for j, shuffle := range []bool{false, true} {
+		sameResults(t, c.alg, "shuffling the ticks of a cycle", func(shuffle bool) Config {
 			cfg := testConfig(t, c.topo, c.alg, "uniform", 8)
 			cfg.Load, cfg.PacketFlits, cfg.BufferFlits = 0.8, 16, 64
 			cfg.Warmup, cfg.Measure, cfg.Drain = 500, 3000, 0
 			cfg.shuffleTicks = shuffle
-			var err error
-			if st[j], err = Run(context.Background(), cfg); err != nil {
-				t.Fatalf("%s: %v", c.alg, err)
-			}
-		}
-		st[0].Events, st[1].Events = 0, 0
-		if st[0] != st[1] {
-			t.Errorf("%s: shuffling the ticks of a cycle changed the results:\n%+v\n%+v", c.alg, st[0], st[1])
-		}
+			return cfg
+		})
 	}
 	// Myrinet-like NICs choosing among source routes, adaptive and probing.
 	for _, mode := range []nic.Mode{nic.Adaptive, nic.Probing} {
-		var st [2]Stats
-		for j, shuffle := range []bool{false, true} {
+		sameResults(t, mode.String(), "shuffling the ticks of a cycle", func(shuffle bool) Config {
 			cfg := seedConfig(t, 64, mode)
 			cfg.Load = 0.8
 			cfg.Warmup, cfg.Measure, cfg.Drain = 200, 2000, 500
 			cfg.shuffleTicks = shuffle
-			var err error
-			if st[j], err = Run(context.Background(), cfg); err != nil {
-				t.Fatalf("%v: %v", mode, err)
-			}
-		}
-		st[0].Events, st[1].Events = 0, 0
-		if st[0] != st[1] {
-			t.Errorf("%v: shuffling the ticks of a cycle changed the results:\n%+v\n%+v", mode, st[0], st[1])
-		}
+			return cfg
+		})
 	}
 }
