@@ -149,8 +149,9 @@ func (q *Queue) Len() int { return int(q.n) }
 
 // Push appends n ≥ 1 flits of packet pkt, sent in cycle now, the first in
 // the buffer from cycle ready > now on and each next one a cycle later (a
-// run sent back to back; n = 1 is one flit). The queue holds at most capacity flits (below 2¹⁶:
-// counts are 16-bit); overflow is a flow-control bug and panics.
+// run sent back to back; n = 1 is one flit). The queue holds at most
+// capacity flits (below 2¹⁶: counts are 16-bit); overflow is a
+// flow-control bug and panics.
 func (q *Queue) Push(ring []Run, capacity int, pkt int32, now, ready kernel.Time, n int) {
 	if int(q.n)+n > capacity {
 		panic(fmt.Sprintf("flit: buffer overflow (%d+%d flits): flow control let a flit through without room", q.n, n))
