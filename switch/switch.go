@@ -599,30 +599,36 @@ func (s *Switch) AcceptRun(now kernel.Time, port, vl int, pkt int32, arrive kern
 	l.q.Push(s.ring(li), int(s.buffer), pkt, now, arrive, k)
 	switch l.state {
 	case idle:
-		// As in send: the new head is eligible once routed and once the
-		// previous packet's last run, which already left the queue (flits
-		// leave it when their run starts), has ended. Whether the lane was
-		// idle or still active when this run came in then does not matter,
-		// nor does the order of the sender's and the switch's ticks in
-		// the cycle.
-		s.setHead(l, pkt)
-		l.state = waiting
-		at := max(arrive+s.routingDelay, s.runEnd(li))
-		s.elig[li] = uint32(at)
-		l.since = s.elig[li]
-		s.setWaiting(li, true)
-		s.alarm.Set(at)
+		// The previous packet's last run, if still going, left the queue
+		// when it started (flits leave it when their run starts).
+		s.alarm.Set(s.newHead(li, pkt, arrive, s.runEnd(li, now)))
 	case active:
 		s.alarm.Set(arrive)
 	}
 }
 
+// newHead makes packet pkt, whose head is in the buffer from cycle ready
+// on, the waiting head of lane li, and returns when it becomes eligible:
+// once routed and once the previous packet's last run, ending at prevEnd,
+// has ended. Whether it came in while that packet was still in the queue
+// (send) or after (AcceptRun) then does not matter, nor does the order of
+// the sender's and the switch's ticks in the cycle.
+func (s *Switch) newHead(li, pkt int32, ready, prevEnd kernel.Time) kernel.Time {
+	l := &s.lanes[li]
+	s.setHead(l, pkt)
+	l.state = waiting
+	at := max(ready+s.routingDelay, prevEnd)
+	s.elig[li] = uint32(at)
+	l.since = s.elig[li]
+	s.setWaiting(li, true)
+	return at
+}
+
 // runEnd returns when the run that lane li's input port feeds from it
-// ends, or 0 if it feeds none now.
-func (s *Switch) runEnd(li int32) kernel.Time {
+// ends, or 0 if it feeds none at now.
+func (s *Switch) runEnd(li int32, now kernel.Time) kernel.Time {
 	sp := s.speedup
 	at := li / s.vls * (sp + 1)
-	now := s.eng.Now()
 	for _, r := range s.times[at+1 : at+1+sp] {
 		if r.lane == li && r.end > now {
 			return r.end
@@ -1190,13 +1196,8 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 	}
 	l.sent = 0
 	if l.q.Len() > 0 {
-		s.setHead(l, l.q.Front().Pkt)
-		l.state = waiting
-		at := max(end, l.q.Front().Ready(now)+s.routingDelay)
-		s.elig[li] = uint32(at)
-		l.since = s.elig[li]
-		s.setWaiting(li, true)
-		*next = min(*next, at)
+		h := l.q.Front()
+		*next = min(*next, s.newHead(li, h.Pkt, h.Ready(now), end))
 	} else {
 		l.state = idle
 	}
