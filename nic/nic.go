@@ -320,18 +320,29 @@ func (n *NIC) Unblock(vl int, at kernel.Time) {
 		n.alarm.Set(at)
 		return
 	}
-	q := &n.queues[vl]
-	if q.Len() == 0 {
-		return
-	}
 	now := n.eng.Now()
-	pi := q.Front()
-	if n.controlAt > now && n.pool.Get(pi).Created > now {
-		return // a reply to a probe still arriving: the NIC wakes at controlAt
+	pi, ok := n.oldest(vl, now)
+	if !ok {
+		return // nothing to send there, or a reply still arriving (the NIC wakes at controlAt)
 	}
 	if t := n.fc.ReadyAt(now, vl, n.need(pi)); t != kernel.Never {
 		n.alarm.Set(max(t, at))
 	}
+}
+
+// oldest returns the oldest packet queued on vl if it may start at now:
+// not when vl's queue is empty or the packet is a reply to a probe still
+// arriving.
+func (n *NIC) oldest(vl int, now kernel.Time) (int32, bool) {
+	q := &n.queues[vl]
+	if q.Len() == 0 {
+		return 0, false
+	}
+	pi := q.Front()
+	if n.controlAt > now && n.pool.Get(pi).Created > now {
+		return 0, false
+	}
+	return pi, true
 }
 
 // need returns the credits packet pi needs to start: all of its flits
@@ -435,14 +446,11 @@ func (n *NIC) start(now kernel.Time) bool {
 		if vl >= vls {
 			vl -= vls
 		}
-		q := &n.queues[vl]
-		if q.Len() == 0 {
+		pi, ok := n.oldest(vl, now)
+		if !ok {
 			continue
 		}
-		pi := q.Front()
-		if n.controlAt > now && n.pool.Get(pi).Created > now {
-			continue // a reply to a probe still arriving
-		}
+		q := &n.queues[vl]
 		need := n.need(pi)
 		if !n.fc.CanSend(now, vl, need) {
 			n.stop(now)
