@@ -69,3 +69,34 @@ func probeBlocked(t *testing.T, sel Selection, own, data int32, probeAt kernel.T
 	h.run(100)
 	return h.pool.Get(pi).Probe&flit.Blocked != 0
 }
+
+// TestProbeSelectsAgainAtRunEnds: a probe whose one output is busy with a
+// run selects again when the run ends, and is marked Blocked if another
+// flow holds the output then, though its own flow held it before and
+// holds it again when the probe leaves. Heads that are not probes wait
+// for the run's end without selecting (onlyBusy).
+func TestProbeSelectsAgainAtRunEnds(t *testing.T) {
+	const own, other = 7, 5
+	h := newHarness(t, 5, 3, 32, CutThrough, 1, routing.Candidate{Port: 2, Priority: routing.High})
+	send := func(port, vl int, src int32, flits int, at kernel.Time, probe bool) int32 {
+		pi := h.pool.New()
+		p := h.pool.Get(pi)
+		p.Src, p.Flits = src, int32(flits)
+		if probe {
+			p.Probe = flit.Probe
+		}
+		h.injectRun(port, vl, pi, at, flits)
+		return pi
+	}
+	send(0, 1, own, 16, 0, false)   // output 2 busy from 0 to 16, held by its own flow
+	send(1, 2, other, 16, 2, false) // another flow's packet, on output 2 from 16 to 32
+	send(4, 1, own, 16, 3, false)   // its own flow again, from 32 to 48
+	probe := send(3, 0, own, 1, 4, true)
+	h.run(100)
+	if h.pool.Get(probe).Probe&flit.Blocked == 0 {
+		t.Error("the probe waited through another flow's run on its output and was not marked Blocked")
+	}
+	if n := len(h.got); n != 49 {
+		t.Errorf("%d flits left, want 49", n)
+	}
+}

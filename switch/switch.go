@@ -216,11 +216,6 @@ const (
 // lane is one VL of one input port.
 type lane struct {
 	q flit.Queue
-	// since is when the waiting head first became eligible, modulo 2³²:
-	// its age decides its turn (oldest first). Unlike its eligible time
-	// (Switch.elig) it does not move when the head waits for a busy
-	// output's run to end.
-	since uint32
 	// state is idle, waiting or active.
 	state uint8
 	// outVL is the output VL granted to an active head.
@@ -240,8 +235,22 @@ type lane struct {
 	// sources (markProbe, grant).
 	sl  uint8
 	src int32
-	_   [3]byte // 64 bytes: a lane is one cache line
+	// only is 1 + the head packet's one candidate port, if the routing
+	// gave it one when it was last selected for, else 0: while that port
+	// is busy with a run the head cannot go, and it waits for the run's
+	// end without selecting again (Tick).
+	only uint16
+	_    [5]byte // 64 bytes: a lane is one cache line
 }
+
+// turn is what a waiting head's turn needs, kept per lane apart from the
+// lane records (Switch.turns), eight to a cache line: at is when the head
+// may first be allocated, since when it first became eligible, both
+// modulo 2³². A tick looks at at for every waiting lane whose input port
+// may feed a run, most of which cannot move yet, and at since for those
+// that can: the oldest goes first. Unlike at, since does not move when
+// the head waits for a busy output's run to end.
+type turn struct{ at, since uint32 }
 
 // park is what passing over a parked head needs, kept per lane apart from
 // the lane records (Switch.parks), four to a cache line: a tick looks it
@@ -272,7 +281,7 @@ const (
 // eligibleAt returns when the waiting head of lane li may first be
 // allocated.
 func (s *Switch) eligibleAt(li int32, now kernel.Time) kernel.Time {
-	return now + kernel.Time(int32(s.elig[li]-uint32(now)))
+	return now + kernel.Time(int32(s.turns[li].at-uint32(now)))
 }
 
 // retryAt returns the retry time of a parked head, kernel.Never if it
@@ -366,10 +375,8 @@ type Switch struct {
 	// records so a tick finds what is due without touching them.
 	times []inRun
 	lanes []lane // port·VLs + vl
-	// elig holds, per lane, when its waiting head may first be allocated,
-	// modulo 2³², apart from the lanes: each tick looks it up for every
-	// waiting lane, most of which cannot move.
-	elig []uint32
+	// turns holds, per lane, when its waiting head may go and its age.
+	turns []turn
 	// parks holds, per lane, what passing over its parked head needs.
 	parks []park
 	// runs holds the lanes' rings, ringLen runs each; buffer is the
@@ -378,13 +385,13 @@ type Switch struct {
 	ringLen int32
 	buffer  int32
 	// waiting has a bit set for each lane in state waiting; nWaiting
-	// counts them, ptr is the round-robin pointer, scan and order scratch
-	// lists.
+	// counts them, ptr is the round-robin pointer, order a scratch list
+	// (eligibleOldestFirst) and sorted whether it is in order yet.
 	waiting  []uint64
 	nWaiting int32
 	ptr      int32
-	scan     []int32
 	order    []uint64
+	sorted   bool
 	busy     []int32 // output ports with packets in progress
 	cand     []routing.Candidate
 	closed   []closedOut // selectOutput's candidates closed by flow control
@@ -409,7 +416,7 @@ type Storage struct {
 	sel   []outSel
 	times []inRun
 	lanes []lane
-	elig  []uint32
+	turns []turn
 	parks []park
 	runs  []flit.Run
 }
@@ -429,14 +436,14 @@ func NewStorage(params []Params) *Storage {
 		sel:   hugemem.Make[outSel](ports),
 		times: hugemem.Make[inRun](times),
 		lanes: hugemem.Make[lane](lanes),
-		elig:  hugemem.Make[uint32](lanes),
+		turns: hugemem.Make[turn](lanes),
 		parks: hugemem.Make[park](lanes),
 		runs:  hugemem.Make[flit.Run](slots),
 	}
 }
 
 // take removes the storage of the switch with parameters p from st.
-func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, sel []outSel, times []inRun, lanes []lane, elig []uint32, parks []park, runs []flit.Run) {
+func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, sel []outSel, times []inRun, lanes []lane, turns []turn, parks []park, runs []flit.Run) {
 	n, l, k := p.Ports, p.Ports*p.VLs, p.Ports*p.VLs*flit.RingRuns(p.Buffer)
 	m := n * (max(p.Speedup, 1) + 1)
 	in, st.in = st.in[:n:n], st.in[n:]
@@ -444,7 +451,7 @@ func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, sel []outSe
 	sel, st.sel = st.sel[:n:n], st.sel[n:]
 	times, st.times = st.times[:m:m], st.times[m:]
 	lanes, st.lanes = st.lanes[:l:l], st.lanes[l:]
-	elig, st.elig = st.elig[:l:l], st.elig[l:]
+	turns, st.turns = st.turns[:l:l], st.turns[l:]
 	parks, st.parks = st.parks[:l:l], st.parks[l:]
 	runs, st.runs = st.runs[:k:k], st.runs[k:]
 	return
@@ -456,7 +463,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 	if st == nil {
 		st = NewStorage([]Params{p})
 	}
-	in, out, sel, times, lanes, elig, parks, runs := st.take(p)
+	in, out, sel, times, lanes, turns, parks, runs := st.take(p)
 	s := &Switch{
 		id:           int32(p.ID),
 		eng:          eng,
@@ -477,7 +484,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		sel:          sel,
 		times:        times,
 		lanes:        lanes,
-		elig:         elig,
+		turns:        turns,
 		parks:        parks,
 		portGen:      make([]uint32, portBits),
 		senders:      make([]portSender, p.Ports),
@@ -618,8 +625,7 @@ func (s *Switch) newHead(li, pkt int32, ready, prevEnd kernel.Time) kernel.Time 
 	s.setHead(l, pkt)
 	l.state = waiting
 	at := max(ready+s.routingDelay, prevEnd)
-	s.elig[li] = uint32(at)
-	l.since = s.elig[li]
+	s.turns[li] = turn{at: uint32(at), since: uint32(at)}
 	s.setWaiting(li, true)
 	return at
 }
@@ -642,7 +648,7 @@ func (s *Switch) runEnd(li int32, now kernel.Time) kernel.Time {
 func (s *Switch) setHead(l *lane, pkt int32) {
 	p := s.pool.Get(pkt)
 	l.dlid, l.flits, l.probe = p.DLID, uint16(p.Flits), p.Probe&flit.Probe != 0
-	l.sl, l.src = p.SL, p.Src
+	l.sl, l.src, l.only = p.SL, p.Src, 0
 }
 
 // ring returns lane li's share of the runs slab.
@@ -705,6 +711,14 @@ func (s *Switch) Tick(now kernel.Time) {
 				next = min(next, at)
 				continue
 			}
+			if f := s.onlyBusy(li, now); f > now {
+				// Its one output is busy with a run: it cannot go before the
+				// run ends, when it selects again, whatever a selection now
+				// would find.
+				s.turns[li].at = uint32(f)
+				next = min(next, f)
+				continue
+			}
 			port, ovl := s.selectOutput(now, li, &next)
 			if port < 0 {
 				s.markProbe(li, -1)
@@ -715,7 +729,7 @@ func (s *Switch) Tick(now kernel.Time) {
 				// The output is busy with a run: the head waits for its end
 				// and then selects again. It is not looked at meanwhile, so
 				// when it selects does not depend on when the switch ticks.
-				s.elig[li] = uint32(f)
+				s.turns[li].at = uint32(f)
 				next = min(next, f)
 				continue
 			}
@@ -737,6 +751,19 @@ func (s *Switch) Tick(now kernel.Time) {
 	if next != kernel.Never {
 		s.alarm.Set(next)
 	}
+}
+
+// onlyBusy returns when the run on the one candidate port of lane li's
+// head ends, or 0 if the head has more candidates or is not known to
+// have one. A route probe, whose selection marks it (markProbe), and a
+// switch that selects for every head in every tick (NoPark) select
+// anyway.
+func (s *Switch) onlyBusy(li int32, now kernel.Time) kernel.Time {
+	l := &s.lanes[li]
+	if l.only == 0 || l.probe || s.noPark {
+		return 0
+	}
+	return s.freeAt(int32(l.only) - 1)
 }
 
 // markProbe marks the head packet of lane li Blocked if it is a route
@@ -844,89 +871,99 @@ func (s *Switch) setWaiting(li int32, on bool) {
 	}
 }
 
-// waitingFrom returns the waiting lanes in cyclic lane order starting at
-// lane from, in a scratch slice valid until the next call.
-func (s *Switch) waitingFrom(from int32) []int32 {
-	s.scan = s.scan[:0]
-	n := int32(len(s.lanes))
-	add := func(lo, hi int32) { // lanes in [lo, hi)
-		for w := lo / 64; w*64 < hi; w++ {
-			word := s.waiting[w]
-			if w == lo/64 {
-				word &^= 1<<(lo%64) - 1
-			}
-			for word != 0 {
-				li := w*64 + int32(bits.TrailingZeros64(word))
-				if li >= hi {
-					break
-				}
-				s.scan = append(s.scan, li)
-				word &= word - 1
-			}
-		}
-	}
-	add(from, n)
-	add(0, from)
-	return s.scan
-}
-
 // eligibleOldestFirst lists the waiting lanes eligible at now, oldest
 // first, ties in cyclic lane order from the round-robin pointer, in a
 // scratch slice valid until the next call, leaving out those whose input
-// port is busy; it lowers *next to when the others may be allocated. Each entry holds its lane in its low 16 bits
-// (laneOf).
+// port is busy; it lowers *next to when the others may be allocated. Each
+// entry holds its lane in its low 16 bits (laneOf).
 func (s *Switch) eligibleOldestFirst(now kernel.Time, next *kernel.Time) []uint64 {
 	s.order = s.order[:0]
-	sorted := true
-	lastPort, portAt := int32(-1), kernel.Time(0)
-	for pos, li := range s.waitingFrom(s.ptr) {
-		// A lane whose input port feeds all the runs it may now, or whose
-		// head is not eligible yet, cannot start now; its record is not
-		// looked at. (Lanes come port by port.)
-		if port := li / s.vls; port != lastPort {
-			lastPort, portAt = port, s.portAt(port, now)
-		}
-		if portAt > now {
-			*next = min(*next, portAt)
-			continue
-		}
-		if at := s.eligibleAt(li, now); at > now {
-			*next = min(*next, at)
-			continue
-		}
-		if pk := &s.parks[li]; pk.bits&parkedBit != 0 && !s.noPark && s.stillParked(pk) {
-			// Its selection would fail as it did: wait for the retry
-			// time, a freed output VL or news of room downstream.
-			if pk.bits&fcBlockedBit != 0 {
-				s.blocked = true
-			}
-			if at := pk.retryAt(now); at > now {
-				*next = min(*next, at)
-				continue
-			}
-		}
-		l := &s.lanes[li]
-		// A lane whose input is busy now stays so this cycle: leaving it
-		// out keeps the sort short. With speedup 1 portAt has told.
-		if s.speedup > 1 {
-			if at := s.inputAt(li, now); at > now {
-				*next = min(*next, at)
-				continue
-			}
-		}
-		// Sort by age, oldest first, then by position from the pointer
-		// (pos and li are below MaxLanes < 2¹⁶).
-		age := uint32(now) - l.since
-		key := uint64(^age)<<32 | uint64(pos)<<16 | uint64(li)
-		if n := len(s.order); n > 0 && key < s.order[n-1] {
-			sorted = false
-		}
-		s.order = append(s.order, key)
-	}
-	if !sorted {
+	s.sorted = true
+	s.eligibleIn(s.ptr, int32(len(s.lanes)), now, next)
+	s.eligibleIn(0, s.ptr, now, next)
+	if !s.sorted {
 		slices.Sort(s.order)
 	}
 	return s.order
+}
+
+// eligibleIn adds to s.order the eligible waiting lanes in [lo, hi), in
+// lane order, for eligibleOldestFirst.
+func (s *Switch) eligibleIn(lo, hi int32, now kernel.Time, next *kernel.Time) {
+	// The lanes of a port are consecutive: portLo and portHi bound those
+	// of the port last looked up, free says whether it may feed a run.
+	portLo, portHi, free := int32(0), int32(0), false
+	for w := lo / 64; w*64 < hi; w++ {
+		base := w * 64
+		word := s.waiting[w]
+		if base < lo {
+			word &^= 1<<(lo-base) - 1
+		}
+		if hi-base < 64 {
+			word &= 1<<(hi-base) - 1
+		}
+		for word != 0 {
+			li := base + int32(bits.TrailingZeros64(word))
+			if li < portLo || li >= portHi {
+				port := li / s.vls
+				portLo, portHi = port*s.vls, port*s.vls+s.vls
+				at := s.portAt(port, now)
+				if free = at <= now; !free {
+					*next = min(*next, at)
+				}
+			}
+			if !free {
+				// The input port feeds all the runs it may now: none of its
+				// lanes can start, and their records are not looked at.
+				if e := portHi - base; e < 64 {
+					word &^= 1<<e - 1
+				} else {
+					word = 0
+				}
+				continue
+			}
+			word &= word - 1
+			s.addEligible(li, now, next)
+		}
+	}
+}
+
+// addEligible adds waiting lane li, whose input port may feed a run, to
+// s.order if its head may be allocated at now, else lowers *next to when
+// it may.
+func (s *Switch) addEligible(li int32, now kernel.Time, next *kernel.Time) {
+	if at := s.eligibleAt(li, now); at > now {
+		*next = min(*next, at)
+		return
+	}
+	if pk := &s.parks[li]; pk.bits&parkedBit != 0 && !s.noPark && s.stillParked(pk) {
+		// Its selection would fail as it did: wait for the retry
+		// time, a freed output VL or news of room downstream.
+		if pk.bits&fcBlockedBit != 0 {
+			s.blocked = true
+		}
+		if at := pk.retryAt(now); at > now {
+			*next = min(*next, at)
+			return
+		}
+	}
+	// A lane whose input is busy now stays so this cycle: leaving it out
+	// keeps the sort short. With speedup 1 portAt has told.
+	if s.speedup > 1 {
+		if at := s.inputAt(li, now); at > now {
+			*next = min(*next, at)
+			return
+		}
+	}
+	// Sort by age, oldest first, then by position from the pointer: the
+	// number of lanes listed before (pos and li are below MaxLanes < 2¹⁶).
+	age := uint32(now) - s.turns[li].since
+	pos := len(s.order)
+	key := uint64(^age)<<32 | uint64(pos)<<16 | uint64(li)
+	if pos > 0 && key < s.order[pos-1] {
+		s.sorted = false
+	}
+	s.order = append(s.order, key)
 }
 
 // laneOf returns the lane of an entry of eligibleOldestFirst.
@@ -950,7 +987,10 @@ func (s *Switch) compactBusy() {
 // control admits the packet (with SelectIdle, whose port is not sending a
 // run either), the highest priority, then the most free space downstream,
 // then the fewest packets in progress, then a fair coin. It returns the
-// port and output VL, or -1.
+// port and output VL, or -1. A head with one candidate whose port is busy
+// with a run cannot go before the run ends, whatever its output VL and
+// flow control say: selectOutput returns that port at once, without
+// looking them up (onlyBusy), and the head waits for the run's end.
 func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (port, outVL int32) {
 	l := &s.lanes[li]
 	inPort := int(li / s.vls)
@@ -961,6 +1001,12 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 	}
 	sl := int(l.sl)
 	s.cand = s.route.Route(int(s.id), inPort, inVL, sl, l.dlid, s.cand[:0])
+	if len(s.cand) == 1 {
+		l.only = uint16(s.cand[0].Port) + 1 // the routing is a function
+		if s.onlyBusy(li, now) > now {
+			return s.cand[0].Port, 0
+		}
+	}
 	if len(s.cand) == 0 {
 		if s.err == nil {
 			s.err = fmt.Errorf("routing %s gives no output port at switch %d for DLID %d arriving on port %d VL %d",

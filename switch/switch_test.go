@@ -1,6 +1,7 @@
 package switching
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unsafe"
@@ -511,29 +512,51 @@ func TestNoRouteStopsTheRun(t *testing.T) {
 	}
 }
 
-func TestWaitingFrom(t *testing.T) {
-	s := &Switch{lanes: make([]lane, 150), waiting: make([]uint64, 3)}
-	for _, li := range []int32{0, 5, 63, 64, 100, 149} {
+// TestEligibleSkipsBusyPorts: eligibleOldestFirst leaves out all the
+// lanes of an input port that feeds a run (here port 12, lanes 60–64,
+// which straddle two words of the waiting bitmap) whatever the pointer,
+// keeps the others oldest first, then in cyclic lane order from the
+// pointer, and brings next down to the run's end.
+func TestEligibleSkipsBusyPorts(t *testing.T) {
+	const now, vls, ports = 100, 5, 30
+	s := &Switch{
+		lanes:   make([]lane, ports*vls),
+		waiting: make([]uint64, 3),
+		turns:   make([]turn, ports*vls),
+		parks:   make([]park, ports*vls),
+		times:   make([]inRun, ports*2),
+		vls:     vls,
+		speedup: 1,
+	}
+	for _, li := range []int32{0, 5, 61, 63, 64, 65, 100, 120, 149} {
 		s.setWaiting(li, true)
+		s.turns[li] = turn{at: now - 10, since: now - 10}
 	}
 	s.setWaiting(100, false)
+	s.times[12*2+1] = inRun{end: now + 3, lane: 61} // port 12 feeds a run
+	s.turns[5].at = now + 7                         // lane 5 not routed yet
+	s.turns[120].since = now - 20                   // the oldest head
 	for _, tc := range []struct {
 		from int32
 		want []int32
 	}{
-		{0, []int32{0, 5, 63, 64, 149}},
-		{6, []int32{63, 64, 149, 0, 5}},
-		{64, []int32{64, 149, 0, 5, 63}},
-		{149, []int32{149, 0, 5, 63, 64}},
+		{0, []int32{120, 0, 65, 149}},
+		{6, []int32{120, 65, 149, 0}},
+		{64, []int32{120, 65, 149, 0}},
+		{121, []int32{120, 149, 0, 65}},
+		{149, []int32{120, 149, 0, 65}},
 	} {
-		got := s.waitingFrom(tc.from)
-		if len(got) != len(tc.want) || int(s.nWaiting) != len(tc.want) {
-			t.Fatalf("from %d: %v (count %d), want %v", tc.from, got, s.nWaiting, tc.want)
+		s.ptr = tc.from
+		next := kernel.Time(now + 50)
+		var got []int32
+		for _, key := range s.eligibleOldestFirst(now, &next) {
+			got = append(got, laneOf(key))
 		}
-		for i := range got {
-			if got[i] != tc.want[i] {
-				t.Fatalf("from %d: %v, want %v", tc.from, got, tc.want)
-			}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("from %d: %v, want %v", tc.from, got, tc.want)
+		}
+		if next != now+3 {
+			t.Errorf("from %d: next %d, want %d (the busy port's run end)", tc.from, next, now+3)
 		}
 	}
 }
