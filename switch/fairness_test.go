@@ -189,13 +189,13 @@ var _ flit.Receiver = (*drainSink)(nil)
 // are left out and set the next wake-up.
 func TestEligibleOldestFirst(t *testing.T) {
 	const now = 100
-	s := &Switch{lanes: make([]lane, 8), turns: make([]turn, 8), parks: make([]park, 8), waiting: make([]uint64, 1), vls: 1, speedup: 1,
+	s := &Switch{lanes: make([]lane, 8), elig: make([]uint32, 8), parks: make([]park, 8), waiting: make([]uint64, 1), vls: 1, speedup: 1,
 		times: make([]inRun, 8*2)}
 	for _, l := range []struct {
 		li          int32
 		since, elig uint32
 	}{{1, 90, 100}, {2, 95, 95}, {4, 90, 90}, {5, 80, 120}, {6, 95, 99}} {
-		s.turns[l.li] = turn{at: l.elig, since: l.since}
+		s.lanes[l.li].since, s.elig[l.li] = l.since, l.elig
 		s.setWaiting(l.li, true)
 	}
 	for _, tc := range []struct {

@@ -216,6 +216,11 @@ const (
 // lane is one VL of one input port.
 type lane struct {
 	q flit.Queue
+	// since is when the waiting head first became eligible, modulo 2³²:
+	// its age decides its turn (oldest first). Unlike its eligible time
+	// (Switch.elig) it does not move when the head waits for a busy
+	// output's run to end.
+	since uint32
 	// state is idle, waiting or active.
 	state uint8
 	// outVL is the output VL granted to an active head.
@@ -240,17 +245,8 @@ type lane struct {
 	// is busy with a run the head cannot go, and it waits for the run's
 	// end without selecting again (Tick).
 	only uint16
-	_    [5]byte // 64 bytes: a lane is one cache line
+	_    [1]byte // 64 bytes: a lane is one cache line
 }
-
-// turn is what a waiting head's turn needs, kept per lane apart from the
-// lane records (Switch.turns), eight to a cache line: at is when the head
-// may first be allocated, since when it first became eligible, both
-// modulo 2³². A tick looks at at for every waiting lane whose input port
-// may feed a run, most of which cannot move yet, and at since for those
-// that can: the oldest goes first. Unlike at, since does not move when
-// the head waits for a busy output's run to end.
-type turn struct{ at, since uint32 }
 
 // park is what passing over a parked head needs, kept per lane apart from
 // the lane records (Switch.parks), four to a cache line: a tick looks it
@@ -281,7 +277,7 @@ const (
 // eligibleAt returns when the waiting head of lane li may first be
 // allocated.
 func (s *Switch) eligibleAt(li int32, now kernel.Time) kernel.Time {
-	return now + kernel.Time(int32(s.turns[li].at-uint32(now)))
+	return now + kernel.Time(int32(s.elig[li]-uint32(now)))
 }
 
 // retryAt returns the retry time of a parked head, kernel.Never if it
@@ -375,8 +371,11 @@ type Switch struct {
 	// records so a tick finds what is due without touching them.
 	times []inRun
 	lanes []lane // port·VLs + vl
-	// turns holds, per lane, when its waiting head may go and its age.
-	turns []turn
+	// elig holds, per lane, when its waiting head may first be allocated,
+	// modulo 2³², apart from the lanes: each tick looks it up for every
+	// waiting lane whose input port may feed a run, most of which cannot
+	// move yet.
+	elig []uint32
 	// parks holds, per lane, what passing over its parked head needs.
 	parks []park
 	// runs holds the lanes' rings, ringLen runs each; buffer is the
@@ -416,7 +415,7 @@ type Storage struct {
 	sel   []outSel
 	times []inRun
 	lanes []lane
-	turns []turn
+	elig  []uint32
 	parks []park
 	runs  []flit.Run
 }
@@ -436,14 +435,14 @@ func NewStorage(params []Params) *Storage {
 		sel:   hugemem.Make[outSel](ports),
 		times: hugemem.Make[inRun](times),
 		lanes: hugemem.Make[lane](lanes),
-		turns: hugemem.Make[turn](lanes),
+		elig:  hugemem.Make[uint32](lanes),
 		parks: hugemem.Make[park](lanes),
 		runs:  hugemem.Make[flit.Run](slots),
 	}
 }
 
 // take removes the storage of the switch with parameters p from st.
-func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, sel []outSel, times []inRun, lanes []lane, turns []turn, parks []park, runs []flit.Run) {
+func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, sel []outSel, times []inRun, lanes []lane, elig []uint32, parks []park, runs []flit.Run) {
 	n, l, k := p.Ports, p.Ports*p.VLs, p.Ports*p.VLs*flit.RingRuns(p.Buffer)
 	m := n * (max(p.Speedup, 1) + 1)
 	in, st.in = st.in[:n:n], st.in[n:]
@@ -451,7 +450,7 @@ func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, sel []outSe
 	sel, st.sel = st.sel[:n:n], st.sel[n:]
 	times, st.times = st.times[:m:m], st.times[m:]
 	lanes, st.lanes = st.lanes[:l:l], st.lanes[l:]
-	turns, st.turns = st.turns[:l:l], st.turns[l:]
+	elig, st.elig = st.elig[:l:l], st.elig[l:]
 	parks, st.parks = st.parks[:l:l], st.parks[l:]
 	runs, st.runs = st.runs[:k:k], st.runs[k:]
 	return
@@ -463,7 +462,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 	if st == nil {
 		st = NewStorage([]Params{p})
 	}
-	in, out, sel, times, lanes, turns, parks, runs := st.take(p)
+	in, out, sel, times, lanes, elig, parks, runs := st.take(p)
 	s := &Switch{
 		id:           int32(p.ID),
 		eng:          eng,
@@ -484,7 +483,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		sel:          sel,
 		times:        times,
 		lanes:        lanes,
-		turns:        turns,
+		elig:         elig,
 		parks:        parks,
 		portGen:      make([]uint32, portBits),
 		senders:      make([]portSender, p.Ports),
@@ -625,7 +624,8 @@ func (s *Switch) newHead(li, pkt int32, ready, prevEnd kernel.Time) kernel.Time 
 	s.setHead(l, pkt)
 	l.state = waiting
 	at := max(ready+s.routingDelay, prevEnd)
-	s.turns[li] = turn{at: uint32(at), since: uint32(at)}
+	s.elig[li] = uint32(at)
+	l.since = s.elig[li]
 	s.setWaiting(li, true)
 	return at
 }
@@ -715,7 +715,7 @@ func (s *Switch) Tick(now kernel.Time) {
 				// Its one output is busy with a run: it cannot go before the
 				// run ends, when it selects again, whatever a selection now
 				// would find.
-				s.turns[li].at = uint32(f)
+				s.elig[li] = uint32(f)
 				next = min(next, f)
 				continue
 			}
@@ -729,7 +729,7 @@ func (s *Switch) Tick(now kernel.Time) {
 				// The output is busy with a run: the head waits for its end
 				// and then selects again. It is not looked at meanwhile, so
 				// when it selects does not depend on when the switch ticks.
-				s.turns[li].at = uint32(f)
+				s.elig[li] = uint32(f)
 				next = min(next, f)
 				continue
 			}
@@ -957,7 +957,7 @@ func (s *Switch) addEligible(li int32, now kernel.Time, next *kernel.Time) {
 	}
 	// Sort by age, oldest first, then by position from the pointer: the
 	// number of lanes listed before (pos and li are below MaxLanes < 2¹⁶).
-	age := uint32(now) - s.turns[li].since
+	age := uint32(now) - s.lanes[li].since
 	pos := len(s.order)
 	key := uint64(^age)<<32 | uint64(pos)<<16 | uint64(li)
 	if pos > 0 && key < s.order[pos-1] {

@@ -522,7 +522,7 @@ func TestEligibleSkipsBusyPorts(t *testing.T) {
 	s := &Switch{
 		lanes:   make([]lane, ports*vls),
 		waiting: make([]uint64, 3),
-		turns:   make([]turn, ports*vls),
+		elig:    make([]uint32, ports*vls),
 		parks:   make([]park, ports*vls),
 		times:   make([]inRun, ports*2),
 		vls:     vls,
@@ -530,12 +530,12 @@ func TestEligibleSkipsBusyPorts(t *testing.T) {
 	}
 	for _, li := range []int32{0, 5, 61, 63, 64, 65, 100, 120, 149} {
 		s.setWaiting(li, true)
-		s.turns[li] = turn{at: now - 10, since: now - 10}
+		s.elig[li], s.lanes[li].since = now-10, now-10
 	}
 	s.setWaiting(100, false)
 	s.times[12*2+1] = inRun{end: now + 3, lane: 61} // port 12 feeds a run
-	s.turns[5].at = now + 7                         // lane 5 not routed yet
-	s.turns[120].since = now - 20                   // the oldest head
+	s.elig[5] = now + 7                             // lane 5 not routed yet
+	s.lanes[120].since = now - 20                   // the oldest head
 	for _, tc := range []struct {
 		from int32
 		want []int32
