@@ -24,42 +24,18 @@ func BenchmarkParkedHeads(b *testing.B) {
 // benchParkedHeads is BenchmarkParkedHeads, with news from port 0 if
 // portNews, else from no port in particular.
 func benchParkedHeads(b *testing.B, portNews bool) {
-	const ports, vls, buffer = 32, 8, 64
-	var pool flit.Pool
-	ticker := &switchTicker{}
-	eng := kernel.NewEngine(ticker)
-	sw := New(Params{Ports: ports, VLs: vls, Buffer: buffer, Mode: CutThrough, Speedup: 1, FlitDelay: 1},
-		eng, &pool, fixedRouting{[]routing.Candidate{{Port: ports - 1, Priority: routing.High}}}, kernel.NewRNG(1), nil)
-	fp := flowctl.Params{Kind: flowctl.KindCredit, VLs: vls, Buffer: buffer, Latency: 1, Delay: 1, Rate: 1}
-	var hold bool
-	var got []delivery
-	var runs []run
-	for p := 0; p < ports; p++ {
-		if _, err := sw.ConnectIn(p, fp, nil); err != nil {
-			b.Fatal(err)
-		}
-		out, err := flowctl.New(fp)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for vl := 0; vl < vls; vl++ {
-			out.Sent(0, vl, 1, buffer) // no credits left downstream
-		}
-		sw.ConnectOut(p, out, sink{fc: out, got: &got, runs: &runs, port: p, hold: &hold}, 0)
-	}
-	for p := 0; p < ports-1; p++ {
-		for vl := 0; vl < vls; vl++ {
-			pi := pool.New()
-			pool.Get(pi).Flits = 16
-			sw.AcceptRun(0, p, vl, pi, 1, 16)
+	bb := newBenchSwitch(b)
+	sw := bb.sw
+	for _, out := range bb.outs {
+		for vl := 0; vl < benchVLs; vl++ {
+			out.Sent(0, vl, 1, benchBuffer) // no credits left downstream
 		}
 	}
-	ticker.sw = sw
-	if err := eng.Run(2); err != nil { // every head selects once and is parked
+	if err := bb.eng.Run(2); err != nil { // every head selects once and is parked
 		b.Fatal(err)
 	}
-	if sw.nWaiting != (ports-1)*vls {
-		b.Fatalf("%d heads waiting, want %d", sw.nWaiting, (ports-1)*vls)
+	if sw.nWaiting != (benchPorts-1)*benchVLs {
+		b.Fatalf("%d heads waiting, want %d", sw.nWaiting, (benchPorts-1)*benchVLs)
 	}
 	var news flit.Sender = sw
 	if portNews {
@@ -70,17 +46,64 @@ func benchParkedHeads(b *testing.B, portNews bool) {
 		now := kernel.Time(2 + i)
 		news.Unblock(0, now)
 		sw.Wake(now)
-		if err := eng.Run(now + 1); err != nil {
+		if err := bb.eng.Run(now + 1); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.StopTimer()
-	if len(got) != 0 {
-		b.Fatalf("%d flits left without credits", len(got))
+	if len(bb.got) != 0 {
+		b.Fatalf("%d flits left without credits", len(bb.got))
 	}
-	if ticker.ticks < b.N {
-		b.Fatalf("%d ticks for %d reports of room", ticker.ticks, b.N)
+	if bb.ticker.ticks < b.N {
+		b.Fatalf("%d ticks for %d reports of room", bb.ticker.ticks, b.N)
 	}
+}
+
+// benchSwitch is a switch of 32 ports and 8 VLs for the benchmarks here,
+// each of whose packets may take only the last port; got records what
+// its outputs send.
+type benchSwitch struct {
+	sw     *Switch
+	eng    *kernel.Engine
+	ticker *switchTicker
+	pool   flit.Pool
+	outs   []flowctl.Control
+	got    []delivery
+	runs   []run
+	hold   bool
+}
+
+const benchPorts, benchVLs, benchBuffer = 32, 8, 64
+
+// newBenchSwitch returns the switch of the benchmarks, its ports
+// connected, with a 16-flit packet waiting on every VL of every input
+// port but the last.
+func newBenchSwitch(b *testing.B) *benchSwitch {
+	bb := &benchSwitch{ticker: &switchTicker{}}
+	bb.eng = kernel.NewEngine(bb.ticker)
+	bb.sw = New(Params{Ports: benchPorts, VLs: benchVLs, Buffer: benchBuffer, Mode: CutThrough, Speedup: 1, FlitDelay: 1},
+		bb.eng, &bb.pool, fixedRouting{[]routing.Candidate{{Port: benchPorts - 1, Priority: routing.High}}}, kernel.NewRNG(1), nil)
+	fp := flowctl.Params{Kind: flowctl.KindCredit, VLs: benchVLs, Buffer: benchBuffer, Latency: 1, Delay: 1, Rate: 1}
+	for p := 0; p < benchPorts; p++ {
+		if _, err := bb.sw.ConnectIn(p, fp, nil); err != nil {
+			b.Fatal(err)
+		}
+		out, err := flowctl.New(fp)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bb.outs = append(bb.outs, out)
+		bb.sw.ConnectOut(p, out, sink{fc: out, got: &bb.got, runs: &bb.runs, port: p, hold: &bb.hold}, 0)
+	}
+	for p := 0; p < benchPorts-1; p++ {
+		for vl := 0; vl < benchVLs; vl++ {
+			pi := bb.pool.New()
+			bb.pool.Get(pi).Flits = 16
+			bb.sw.AcceptRun(0, p, vl, pi, 1, 16)
+		}
+	}
+	bb.ticker.sw = bb.sw
+	return bb
 }
 
 // switchTicker ticks its switch for every event.
@@ -100,56 +123,30 @@ func (t *switchTicker) Handle(now kernel.Time, _ kernel.Event) {
 // eligible times nor their parking. Run it with -benchmem: a tick
 // allocates nothing.
 func BenchmarkBusyInputs(b *testing.B) {
-	const ports, vls, buffer = 32, 8, 64
-	var pool flit.Pool
-	ticker := &switchTicker{}
-	eng := kernel.NewEngine(ticker)
-	sw := New(Params{Ports: ports, VLs: vls, Buffer: buffer, Mode: CutThrough, Speedup: 1, FlitDelay: 1},
-		eng, &pool, fixedRouting{[]routing.Candidate{{Port: ports - 1, Priority: routing.High}}}, kernel.NewRNG(1), nil)
-	fp := flowctl.Params{Kind: flowctl.KindCredit, VLs: vls, Buffer: buffer, Latency: 1, Delay: 1, Rate: 1}
-	var hold bool
-	var got []delivery
-	var runs []run
-	for p := 0; p < ports; p++ {
-		if _, err := sw.ConnectIn(p, fp, nil); err != nil {
-			b.Fatal(err)
-		}
-		out, err := flowctl.New(fp)
-		if err != nil {
-			b.Fatal(err)
-		}
-		sw.ConnectOut(p, out, sink{fc: out, got: &got, runs: &runs, port: p, hold: &hold}, 0)
-	}
-	for p := 0; p < ports-1; p++ {
-		for vl := 0; vl < vls; vl++ {
-			pi := pool.New()
-			pool.Get(pi).Flits = 16
-			sw.AcceptRun(0, p, vl, pi, 1, 16)
-		}
-	}
+	bb := newBenchSwitch(b)
+	sw := bb.sw
 	// Each input port feeds a run (of a packet not modelled here) that
 	// ends after the next tick.
 	busy := func(now kernel.Time) {
-		for p := 0; p < ports-1; p++ {
-			sw.times[p*2+1] = inRun{end: now + 1, lane: int32(p * vls)}
+		for p := 0; p < benchPorts-1; p++ {
+			sw.times[p*2+1] = inRun{end: now + 1, lane: int32(p * benchVLs)}
 		}
 	}
 	busy(0)
-	ticker.sw = sw
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		now := kernel.Time(2 + i)
 		busy(now)
 		sw.Wake(now)
-		if err := eng.Run(now + 1); err != nil {
+		if err := bb.eng.Run(now + 1); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.StopTimer()
-	if len(got) != 0 || sw.nWaiting != (ports-1)*vls {
-		b.Fatalf("%d flits left and %d heads waiting; want none left and %d waiting", len(got), sw.nWaiting, (ports-1)*vls)
+	if want := (benchPorts - 1) * benchVLs; len(bb.got) != 0 || int(sw.nWaiting) != want {
+		b.Fatalf("%d flits left and %d heads waiting; want none left and %d waiting", len(bb.got), sw.nWaiting, want)
 	}
-	if ticker.ticks < b.N {
-		b.Fatalf("%d ticks for %d wake-ups", ticker.ticks, b.N)
+	if bb.ticker.ticks < b.N {
+		b.Fatalf("%d ticks for %d wake-ups", bb.ticker.ticks, b.N)
 	}
 }
