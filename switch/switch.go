@@ -79,7 +79,12 @@
 // output VL of one of its candidate ports is set free, flow control on
 // one reports room (each output port has its own flit.Sender, Sender),
 // the credits on their way will admit it, or (SelectIdle) the run of a
-// busy candidate port ends.
+// busy candidate port ends. A head whose routing gives it one candidate
+// port cannot go while that port is busy with a run, whatever its output
+// VL and flow control say: under either selection it waits for the run's
+// end without selecting (only route probes, whose selection marks them,
+// select anyway). The scan for waiting heads passes over those of an
+// input port that feeds all the runs it may without looking at them.
 //
 // A network's switches keep their ports, lanes and buffers in shared
 // huge-page slabs (Storage), and each input port keeps the flow-control
@@ -241,9 +246,9 @@ type lane struct {
 	sl  uint8
 	src int32
 	// only is 1 + the head packet's one candidate port, if the routing
-	// gave it one when it was last selected for, else 0: while that port
-	// is busy with a run the head cannot go, and it waits for the run's
-	// end without selecting again (Tick).
+	// gave it one when it was last selected for (selectOutput), else 0:
+	// while that port is busy with a run the head cannot go, and it waits
+	// for the run's end without selecting (onlyBusy).
 	only uint16
 	_    [1]byte // 64 bytes: a lane is one cache line
 }
@@ -753,10 +758,11 @@ func (s *Switch) Tick(now kernel.Time) {
 	}
 }
 
-// onlyBusy returns when the run on the one candidate port of lane li's
-// head ends, or 0 if the head has more candidates or is not known to
-// have one. A route probe, whose selection marks it (markProbe), and a
-// switch that selects for every head in every tick (NoPark) select
+// onlyBusy returns when the last run on the one candidate port of lane
+// li's head ends (at or before now if the port is free), or 0 if the
+// head has more candidates or is not known to have one. It returns 0
+// too for a route probe, whose selection marks it (markProbe), and on a
+// switch that selects for every head in every tick (NoPark): they select
 // anyway.
 func (s *Switch) onlyBusy(li int32, now kernel.Time) kernel.Time {
 	l := &s.lanes[li]
@@ -874,8 +880,9 @@ func (s *Switch) setWaiting(li int32, on bool) {
 // eligibleOldestFirst lists the waiting lanes eligible at now, oldest
 // first, ties in cyclic lane order from the round-robin pointer, in a
 // scratch slice valid until the next call, leaving out those whose input
-// port is busy; it lowers *next to when the others may be allocated. Each
-// entry holds its lane in its low 16 bits (laneOf).
+// port is busy; it lowers *next to the first cycle one of the lanes it
+// leaves out may be allocated. Each entry holds its lane in its low 16
+// bits (laneOf).
 func (s *Switch) eligibleOldestFirst(now kernel.Time, next *kernel.Time) []uint64 {
 	s.order = s.order[:0]
 	s.sorted = true
@@ -888,7 +895,8 @@ func (s *Switch) eligibleOldestFirst(now kernel.Time, next *kernel.Time) []uint6
 }
 
 // eligibleIn adds to s.order the eligible waiting lanes in [lo, hi), in
-// lane order, for eligibleOldestFirst.
+// lane order, for eligibleOldestFirst, lowering *next to when those it
+// leaves out may be allocated (addEligible).
 func (s *Switch) eligibleIn(lo, hi int32, now kernel.Time, next *kernel.Time) {
 	// The lanes of a port are consecutive: portLo and portHi bound those
 	// of the port last looked up, free says whether it may feed a run.
@@ -930,7 +938,8 @@ func (s *Switch) eligibleIn(lo, hi int32, now kernel.Time, next *kernel.Time) {
 
 // addEligible adds waiting lane li, whose input port may feed a run, to
 // s.order if its head may be allocated at now, else lowers *next to when
-// it may.
+// it may; it clears s.sorted if the entry breaks the order, and sets
+// s.blocked if the head is parked for want of room downstream.
 func (s *Switch) addEligible(li int32, now kernel.Time, next *kernel.Time) {
 	if at := s.eligibleAt(li, now); at > now {
 		*next = min(*next, at)
@@ -989,8 +998,9 @@ func (s *Switch) compactBusy() {
 // then the fewest packets in progress, then a fair coin. It returns the
 // port and output VL, or -1. A head with one candidate whose port is busy
 // with a run cannot go before the run ends, whatever its output VL and
-// flow control say: selectOutput returns that port at once, without
-// looking them up (onlyBusy), and the head waits for the run's end.
+// flow control say: unless onlyBusy makes an exception for it,
+// selectOutput returns that port at once, with output VL 0, without
+// looking them up, and the head waits for the run's end (Tick).
 func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (port, outVL int32) {
 	l := &s.lanes[li]
 	inPort := int(li / s.vls)
