@@ -100,3 +100,37 @@ func TestProbeSelectsAgainAtRunEnds(t *testing.T) {
 		t.Errorf("%d flits left, want 49", n)
 	}
 }
+
+// TestProbeStoppedBehindItsOwnFlow: a probe whose one output is busy with
+// a run of its own flow, and whose output VL flow control has closed, is
+// marked Blocked, though the credits are back by the run's end and its
+// own flow holds the output when it leaves: it selects, and finds the
+// output closed, rather than waiting for the run's end as other heads
+// with one candidate do.
+func TestProbeStoppedBehindItsOwnFlow(t *testing.T) {
+	const own = 7
+	h := newHarness(t, 4, 2, 32, CutThrough, 1, routing.Candidate{Port: 2, Priority: routing.High})
+	h.consume(2, 0, 32) // no credit left on output 2, VL 0
+	pi := h.pool.New()
+	p := h.pool.Get(pi)
+	p.Src, p.Flits = own, 16
+	h.injectRun(0, 1, pi, 0, 16) // output 2 busy from 0 to 16 on VL 1
+	probe := h.pool.New()
+	p = h.pool.Get(probe)
+	p.Src, p.Flits, p.Probe = own, 1, flit.Probe
+	h.injectRun(1, 0, probe, 4, 1)
+	h.run(10)
+	// The credits come back before the run ends.
+	at := h.out[2].Freed(10, 0, 32)
+	if at == kernel.Never {
+		t.Fatal("returning every credit of VL 0 did not open it")
+	}
+	h.sw.Sender(2).Unblock(0, at)
+	h.run(100)
+	if h.pool.Get(probe).Probe&flit.Blocked == 0 {
+		t.Error("a probe stopped by flow control behind its own flow's run was not marked Blocked")
+	}
+	if n := len(h.got); n != 17 {
+		t.Errorf("%d flits left, want 17", n)
+	}
+}

@@ -246,9 +246,9 @@ type lane struct {
 	sl  uint8
 	src int32
 	// only is 1 + the head packet's one candidate port, if the routing
-	// gave it one when it was last selected for (selectOutput), else 0:
-	// while that port is busy with a run the head cannot go, and it waits
-	// for the run's end without selecting (onlyBusy).
+	// gave it one when it was last selected for, else 0: while that port
+	// is busy with a run the head cannot go, and it waits for the run's
+	// end without selecting (selectOutput, onlyBusy).
 	only uint16
 	_    [1]byte // 64 bytes: a lane is one cache line
 }
@@ -716,14 +716,6 @@ func (s *Switch) Tick(now kernel.Time) {
 				next = min(next, at)
 				continue
 			}
-			if f := s.onlyBusy(li, now); f > now {
-				// Its one output is busy with a run: it cannot go before the
-				// run ends, when it selects again, whatever a selection now
-				// would find.
-				s.elig[li] = uint32(f)
-				next = min(next, f)
-				continue
-			}
 			port, ovl := s.selectOutput(now, li, &next)
 			if port < 0 {
 				s.markProbe(li, -1)
@@ -1000,9 +992,13 @@ func (s *Switch) compactBusy() {
 // with a run cannot go before the run ends, whatever its output VL and
 // flow control say: unless onlyBusy makes an exception for it,
 // selectOutput returns that port at once, with output VL 0, without
-// looking them up, and the head waits for the run's end (Tick).
+// looking them up (nor routing again if an earlier selection found the
+// port), and the head waits for the run's end (Tick).
 func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (port, outVL int32) {
 	l := &s.lanes[li]
+	if s.onlyBusy(li, now) > now {
+		return int32(l.only) - 1, 0
+	}
 	inPort := int(li / s.vls)
 	inVL := int(li % s.vls)
 	need := 1
