@@ -78,10 +78,11 @@ func (n *NIC) control(dst, dlid int32, sl, vl int, flags uint8, at kernel.Time) 
 // is answered on the route the NIC's own packets to the prober take (the
 // static one if it sends none there), so the reply does not wait behind
 // a third flow. A reply is acted on in the cycle it arrives (the NIC's
-// tick then, whatever the order of the cycle's ticks): a free route is taken by the
-// next packet; after a blocked one the NIC probes another route while its
-// packets are still being stopped, and after MaxProbes blocked replies in
-// a row it changes route anyway and doubles its threshold.
+// tick then, whatever the order of the cycle's ticks): a free route is
+// taken by the next packet; after a blocked one the NIC probes another
+// route while its packets are still being stopped, and after MaxProbes
+// blocked replies in a row it changes route anyway and doubles its
+// threshold.
 func (n *NIC) probeArrived(p *flit.Packet, t kernel.Time) {
 	src := int(p.Src)
 	if p.Probe&flit.Reply == 0 {

@@ -390,12 +390,11 @@ type Switch struct {
 	buffer  int32
 	// waiting has a bit set for each lane in state waiting; nWaiting
 	// counts them, ptr is the round-robin pointer, order a scratch list
-	// (eligibleOldestFirst) and sorted whether it is in order yet.
+	// (eligibleOldestFirst).
 	waiting  []uint64
 	nWaiting int32
 	ptr      int32
 	order    []uint64
-	sorted   bool
 	busy     []int32 // output ports with packets in progress
 	cand     []routing.Candidate
 	closed   []closedOut // selectOutput's candidates closed by flow control
@@ -877,10 +876,9 @@ func (s *Switch) setWaiting(li int32, on bool) {
 // bits (laneOf).
 func (s *Switch) eligibleOldestFirst(now kernel.Time, next *kernel.Time) []uint64 {
 	s.order = s.order[:0]
-	s.sorted = true
 	s.eligibleIn(s.ptr, int32(len(s.lanes)), now, next)
 	s.eligibleIn(0, s.ptr, now, next)
-	if !s.sorted {
+	if !slices.IsSorted(s.order) {
 		slices.Sort(s.order)
 	}
 	return s.order
@@ -930,8 +928,8 @@ func (s *Switch) eligibleIn(lo, hi int32, now kernel.Time, next *kernel.Time) {
 
 // addEligible adds waiting lane li, whose input port may feed a run, to
 // s.order if its head may be allocated at now, else lowers *next to when
-// it may; it clears s.sorted if the entry breaks the order, and sets
-// s.blocked if the head is parked for want of room downstream.
+// it may; it sets s.blocked if the head is parked for want of room
+// downstream.
 func (s *Switch) addEligible(li int32, now kernel.Time, next *kernel.Time) {
 	if at := s.eligibleAt(li, now); at > now {
 		*next = min(*next, at)
@@ -960,11 +958,7 @@ func (s *Switch) addEligible(li int32, now kernel.Time, next *kernel.Time) {
 	// number of lanes listed before (pos and li are below MaxLanes < 2¹⁶).
 	age := uint32(now) - s.lanes[li].since
 	pos := len(s.order)
-	key := uint64(^age)<<32 | uint64(pos)<<16 | uint64(li)
-	if pos > 0 && key < s.order[pos-1] {
-		s.sorted = false
-	}
-	s.order = append(s.order, key)
+	s.order = append(s.order, uint64(^age)<<32|uint64(pos)<<16|uint64(li))
 }
 
 // laneOf returns the lane of an entry of eligibleOldestFirst.
