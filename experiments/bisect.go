@@ -1,5 +1,7 @@
 package experiments
 
+import "math"
+
 // bisect returns the largest k in [1, resolution] for which stable(k)
 // holds, or 0 if stable(1) does not, assuming stable is monotone (true up
 // to the saturation point, false beyond; k = 0 counts as stable). It
@@ -73,9 +75,82 @@ func gallop(resolution, hint int, stable func(k int) (bool, error)) (int, error)
 	return b.bisect()
 }
 
-// search returns the largest stable k in [0, resolution] by bisect, or by
-// gallop from hint if hint ≥ 0.
-func search(resolution, hint int, stable func(k int) (bool, error)) (int, error) {
+// guided returns what bisect returns for a monotone stable, guided by the
+// load each unstable point accepted: past saturation a network delivers
+// about its saturation load whatever it is offered, so after an unstable
+// point it guesses the answer is that point's accepted load in steps
+// (rounded down, kept inside the bracket), tests it, and if it is stable
+// tests the step above it. Before the first unstable point it bisects, or
+// from hint ≥ 0 moves up by 1, 3, 7, … steps as gallop does. A guess that
+// misses (tested unstable, or stable with the step above it stable too)
+// is followed by bisection, and after three misses, or an accepted load
+// that is no reading (NaN, outside [0, 1]), the search only bisects: a
+// network whose accepted load misleads costs a few points more than
+// bisection, not a step per point.
+//
+// probe tests load k/resolution and returns its verdict and its accepted
+// load as a fraction of the link bandwidth (read only when unstable). For
+// any probe, as for bisect, the answer k was tested stable (or is 0) and
+// k+1 was tested unstable (or k is the resolution).
+func guided(resolution, hint int, probe func(k int) (stable bool, accepted float64, err error)) (int, error) {
+	const maxMisses = 3
+	var accepted float64
+	b := bracket{lo: 0, hi: resolution, stable: func(k int) (bool, error) {
+		ok, a, err := probe(k)
+		accepted = a
+		return ok, err
+	}}
+	// What the load tested was: a bisection's middle, a guess, the step
+	// above a stable guess, or a step up from the hint (base+off).
+	const (
+		middle = iota
+		guess
+		check
+		up
+	)
+	k, kind := (resolution+1)/2, middle
+	if hint >= 0 {
+		k, kind = hint, guess
+	}
+	base, off, misses, unstable := 0, 0, 0, false
+	for b.lo < b.hi {
+		ok, err := b.test(min(max(k, b.lo+1), b.hi))
+		if err != nil {
+			return 0, err
+		}
+		if kind == guess && !ok || kind == check && ok {
+			misses++
+		}
+		unstable = unstable || !ok
+		a := accepted * float64(resolution)
+		switch {
+		case !ok && misses < maxMisses && a >= 0 && a <= float64(resolution):
+			k, kind = int(math.Floor(a)), guess
+		case ok && kind == guess:
+			base, off = b.lo, 1
+			k, kind = base+off, check
+		case ok && !unstable && (kind == check || kind == up):
+			// Above the hint, with no unstable point to read yet.
+			off = 2*off + 1
+			k, kind = base+off, up
+		default:
+			k, kind = b.lo+(b.hi-b.lo+1)/2, middle
+		}
+	}
+	return b.lo, nil
+}
+
+// search returns the largest stable k in [0, resolution]: by bisect, or
+// by gallop from hint if hint ≥ 0; with guide, by guided (from hint if
+// hint ≥ 0). probe is as for guided.
+func search(resolution, hint int, guide bool, probe func(k int) (bool, float64, error)) (int, error) {
+	if guide {
+		return guided(resolution, hint, probe)
+	}
+	stable := func(k int) (bool, error) {
+		ok, _, err := probe(k)
+		return ok, err
+	}
 	if hint < 0 {
 		return bisect(resolution, stable)
 	}

@@ -2,7 +2,9 @@ package experiments
 
 import (
 	"errors"
+	"math"
 	"math/bits"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -116,7 +118,7 @@ func TestGallopExactHint(t *testing.T) {
 }
 
 // TestSearchesEndAtTransition checks, for stability that is not monotone
-// in load (noise near saturation), what both searches still guarantee:
+// in load (noise near saturation), what every search still guarantees:
 // the answer was tested stable (or is 0) and the next step was tested
 // unstable (or the answer is the resolution).
 func TestSearchesEndAtTransition(t *testing.T) {
@@ -133,6 +135,13 @@ func TestSearchesEndAtTransition(t *testing.T) {
 		searches := map[string]func(func(int) (bool, error)) (int, error){
 			"bisect": func(f func(int) (bool, error)) (int, error) { return bisect(res, f) },
 			"gallop": func(f func(int) (bool, error)) (int, error) { return gallop(res, int(seed%res), f) },
+			"guided": func(f func(int) (bool, error)) (int, error) {
+				rng := rand.New(rand.NewPCG(seed, 3))
+				return guided(res, int(seed%(res+1))-1, func(k int) (bool, float64, error) {
+					ok, err := f(k)
+					return ok, rng.Float64(), err
+				})
+			},
 		}
 		for name, search := range searches {
 			verdict := map[int]bool{0: true}
@@ -165,6 +174,83 @@ func TestGallopStopsAtError(t *testing.T) {
 		})
 		if !errors.Is(err, boom) || calls != fail {
 			t.Errorf("failing call %d: got %v after %d calls", fail, err, calls)
+		}
+	}
+}
+
+// acceptedModels are ways a network's accepted load may behave past its
+// saturation threshold (in steps of res), for the guided search: flat at
+// the threshold as most do, following the offered load (each guess one
+// step below the load tested), reading above the load tested (every guess
+// clamped to the bracket's top), noise, and no reading at all.
+func acceptedModels(res int) map[string]func(k, threshold int, rng *rand.Rand) float64 {
+	r := float64(res)
+	return map[string]func(k, threshold int, rng *rand.Rand) float64{
+		"flat":    func(_, threshold int, _ *rand.Rand) float64 { return (float64(threshold) + 0.5) / r },
+		"follows": func(k, _ int, _ *rand.Rand) float64 { return (float64(k) - 0.5) / r },
+		"above":   func(k, _ int, _ *rand.Rand) float64 { return min(float64(k)+0.5, r) / r },
+		"noise":   func(_, _ int, rng *rand.Rand) float64 { return rng.Float64() },
+		"nan":     func(int, int, *rand.Rand) float64 { return math.NaN() },
+	}
+}
+
+func TestGuidedFindsThreshold(t *testing.T) {
+	for _, res := range []int{1, 2, 3, 7, 32, 100, 128} {
+		for name, model := range acceptedModels(res) {
+			rng := rand.New(rand.NewPCG(uint64(res), 1))
+			worst := 0
+			for threshold := 0; threshold <= res; threshold++ {
+				for hint := -1; hint <= res; hint++ {
+					tested := map[int]bool{}
+					got, err := guided(res, hint, func(k int) (bool, float64, error) {
+						if k < 1 || k > res || tested[k] {
+							t.Fatalf("res %d %s threshold %d hint %d: tested k = %d (outside [1, %d] or twice)", res, name, threshold, hint, k, res)
+						}
+						tested[k] = true
+						return k <= threshold, model(k, threshold, rng), nil
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got != threshold {
+						t.Errorf("res %d %s threshold %d hint %d: got %d", res, name, threshold, hint, got)
+					}
+					worst = max(worst, len(tested))
+					// A flat accepted load is read exactly: when the
+					// first load tested is unstable, the threshold and
+					// the step above it follow.
+					first := (res + 1) / 2
+					if hint >= 0 {
+						first = min(max(hint, 1), res)
+					}
+					if name == "flat" && first > threshold && len(tested) > 3 {
+						t.Errorf("res %d flat threshold %d hint %d: %d points, want ≤ 3", res, threshold, hint, len(tested))
+					}
+				}
+			}
+			// However the accepted loads mislead, about twice bisection.
+			if limit := 2*bits.Len(uint(res)) + 3; worst > limit {
+				t.Errorf("res %d %s: up to %d points, want ≤ %d", res, name, worst, limit)
+			}
+		}
+	}
+}
+
+func TestGuidedStopsAtError(t *testing.T) {
+	boom := errors.New("boom")
+	for _, hint := range []int{-1, 60} {
+		for _, fail := range []int{1, 2, 3, 4} {
+			calls := 0
+			_, err := guided(128, hint, func(k int) (bool, float64, error) {
+				calls++
+				if calls == fail {
+					return false, 0, boom
+				}
+				return k <= 50, 40.0 / 128, nil
+			})
+			if !errors.Is(err, boom) || calls != fail {
+				t.Errorf("hint %d, failing call %d: got %v after %d calls", hint, fail, err, calls)
+			}
 		}
 	}
 }

@@ -41,7 +41,7 @@ func sectionKeys(section string) []string {
 	case "sim":
 		return []string{"warmup", "measure", "drain", "deadlock_window"}
 	case "sweep":
-		return []string{"mode", "loads", "resolution", "tolerance", "search"}
+		return []string{"mode", "loads", "resolution", "tolerance", "search", "guide"}
 	case "congestion":
 		return congestionKeys()
 	}

@@ -454,6 +454,10 @@ func (d *decoder) sweep(e *Experiment, t map[string]any) {
 	if _, ok := t["search"]; ok && s.Mode != ModeSaturation {
 		d.fail(sec, "search", "only used with mode = \"saturation\"")
 	}
+	s.Guide = d.oneOf(t, sec, "guide", GuideNone, GuideNone, GuideAccepted)
+	if _, ok := t["guide"]; ok && s.Mode != ModeSaturation {
+		d.fail(sec, "guide", "only used with mode = \"saturation\"")
+	}
 	s.Tolerance = d.number(t, sec, "tolerance", DefaultTolerance)
 	if !(s.Tolerance >= 0 && s.Tolerance < 1) {
 		d.fail(sec, "tolerance", "%v is out of range (expected 0 ≤ tolerance < 1)", s.Tolerance)

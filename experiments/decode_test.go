@@ -60,7 +60,7 @@ func TestParseValid(t *testing.T) {
 		NIC:         NIC{Dispersion: "static", Threshold: 4, Probability: 0.5, MaxProbes: 32},
 		Traffic:     Traffic{Kind: "load", Patterns: []string{"uniform", "complement"}, PacketFlits: 8},
 		Sim:         Sim{Warmup: 100, Measure: 1000, Drain: 1000, DeadlockWindow: DefaultDeadlockWindow},
-		Sweep:       Sweep{Mode: ModeLoads, Loads: []float64{0.25, 0.5}, Resolution: DefaultResolution, Tolerance: DefaultTolerance, Search: SearchBisect},
+		Sweep:       Sweep{Mode: ModeLoads, Loads: []float64{0.25, 0.5}, Resolution: DefaultResolution, Tolerance: DefaultTolerance, Search: SearchBisect, Guide: GuideNone},
 	}
 	want.Topology.Kind, want.Topology.Hosts = "crossbar", 16
 	got := *e

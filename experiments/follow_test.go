@@ -53,6 +53,9 @@ type variantSim struct {
 	// island, if set, makes the points it is true for stable whatever
 	// their load.
 	island func(buffer int, pattern string, load float64) bool
+	// accepted, if set, gives the accepted load of the unstable points
+	// (else the threshold).
+	accepted func(thr float64) float64
 }
 
 func newVariantSim(seed uint64) *variantSim {
@@ -86,14 +89,22 @@ func (v *variantSim) run(ctx context.Context, c fabric.Config) (fabric.Stats, er
 	s := fabric.Stats{Offered: c.Load, Generated: c.Load, Accepted: min(c.Load, thr), HopsAvg: 1, LatencyAvg: 10 + c.Load}
 	if c.Load > thr {
 		s.QueueEnd = int64(c.Load * float64(c.Measure) * float64(len(c.Net.Hosts)))
+		if v.accepted != nil {
+			s.Accepted = v.accepted(thr)
+		}
 	}
 	return s, nil
 }
 
-// parseFollow returns the variants of followFile with the given search.
+// parseFollow returns the variants of followFile with the given search,
+// guided by accepted loads if search ends in "+guide" ("follow+guide").
 func parseFollow(t *testing.T, search string) []*Experiment {
 	t.Helper()
-	exps, err := ParseFile("fw.toml", []byte(strings.Replace(followFile, `search = "follow"`, `search = "`+search+`"`, 1)))
+	key := `search = "` + search + `"`
+	if s, ok := strings.CutSuffix(search, "+guide"); ok {
+		key = `search = "` + s + `"` + "\nguide = \"accepted\""
+	}
+	exps, err := ParseFile("fw.toml", []byte(strings.Replace(followFile, `search = "follow"`, key, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,6 +189,45 @@ func TestFollowMatchesBisect(t *testing.T) {
 	}
 }
 
+// TestGuidedMatchesBisect: where stability is monotone, a search guided by
+// accepted loads finds what bisection finds, from a hint or not, in fewer
+// points than the same search unguided, with output independent of the
+// number of jobs.
+func TestGuidedMatchesBisect(t *testing.T) {
+	want, _, err := runLines(context.Background(), Runner{Jobs: 2, Simulate: newVariantSim(1).run}, parseFollow(t, "bisect"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, search := range []string{"bisect", "follow"} {
+		t.Run(search, func(t *testing.T) {
+			plain := newVariantSim(2)
+			if _, _, err := runLines(context.Background(), Runner{Jobs: 1, Simulate: plain.run}, parseFollow(t, search)); err != nil {
+				t.Fatal(err)
+			}
+			guidedSim := newVariantSim(3)
+			got, _, err := runLines(context.Background(), Runner{Jobs: 1, Simulate: guidedSim.run}, parseFollow(t, search+"+guide"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s, w := satLines(t, got), satLines(t, want); !slices.Equal(s, w) || len(s) != 15 {
+				t.Errorf("guided saturations:\n%s\nbisect:\n%s", strings.Join(s, "\n"), strings.Join(w, "\n"))
+			}
+			if g, p := len(guidedSim.calls), len(plain.calls); g >= p {
+				t.Errorf("guided simulated %d points, unguided %s %d: want fewer", g, search, p)
+			}
+			for _, jobs := range []int{2, 16} {
+				again, _, err := runLines(context.Background(), Runner{Jobs: jobs, Simulate: newVariantSim(uint64(jobs)).run}, parseFollow(t, search+"+guide"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if again != got {
+					t.Errorf("-j %d output differs from -j 1", jobs)
+				}
+			}
+		})
+	}
+}
+
 // TestFollowUnitsAndShards: a pattern's searches in every variant are one
 // shard unit, so shards run whole chains and merge into the unsharded
 // run's results.
@@ -230,14 +280,33 @@ func bytesJoinLines(lines [][]byte) []byte {
 // TestFollowResume: an interrupted follow run resumed from its finished
 // lines gives the uninterrupted run's output, simulating no point twice.
 func TestFollowResume(t *testing.T) {
-	exps := parseFollow(t, "follow")
-	want, _, err := runLines(context.Background(), Runner{Jobs: 2, Simulate: newVariantSim(1).run}, exps)
+	for _, search := range []string{"follow", "follow+guide", "bisect+guide"} {
+		t.Run(search, func(t *testing.T) { testResume(t, parseFollow(t, search), newVariantSim) })
+	}
+	// Accepted loads a hair below a step: unrounded they would guess the
+	// step below, as results files hold them the step itself (quantize),
+	// and the resumed search must take the steps the uninterrupted one
+	// took.
+	t.Run("guide/rounding", func(t *testing.T) {
+		testResume(t, parseFollow(t, "follow+guide"), func(seed uint64) *variantSim {
+			v := newVariantSim(seed)
+			v.accepted = func(thr float64) float64 { return math.Floor(thr*128)/128 - 1e-8 }
+			return v
+		})
+	})
+}
+
+// testResume checks that a run of exps on newSim's simulators interrupted
+// after k simulations and resumed from its finished lines gives the
+// uninterrupted run's output, simulating every point once.
+func testResume(t *testing.T, exps []*Experiment, newSim func(seed uint64) *variantSim) {
+	want, _, err := runLines(context.Background(), Runner{Jobs: 2, Simulate: newSim(1).run}, exps)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range []int{3, 20} {
 		ctx, cancel := context.WithCancel(context.Background())
-		first := newVariantSim(uint64(k))
+		first := newSim(uint64(k))
 		done := 0
 		var mu sync.Mutex
 		stopAfterK := func(ctx context.Context, c fabric.Config) (fabric.Stats, error) {
@@ -262,7 +331,7 @@ func TestFollowResume(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		second := newVariantSim(uint64(k + 1))
+		second := newSim(uint64(k + 1))
 		got, _, err := runLines(context.Background(), Runner{Jobs: 2, Simulate: second.run, Resume: store}, exps)
 		if err != nil {
 			t.Fatal(err)
@@ -284,6 +353,7 @@ func TestFollowSearchKey(t *testing.T) {
 	for _, tc := range []struct{ text, msg string }{
 		{"search = \"gallop\"", `[sweep] search: unknown value "gallop" (expected one of: bisect, follow)`},
 		{"search = 1", "[sweep] search: expected a string"},
+		{"guide = \"loads\"", `[sweep] guide: unknown value "loads" (expected one of: none, accepted)`},
 	} {
 		_, err := ParseFile("fw.toml", []byte(strings.Replace(followFile, `search = "follow"`, tc.text, 1)))
 		if err == nil || !strings.Contains(err.Error(), tc.msg) {
@@ -293,6 +363,10 @@ func TestFollowSearchKey(t *testing.T) {
 	loads := strings.Replace(followFile, `mode = "saturation"`, `mode = "loads"`, 1)
 	if _, err := ParseFile("fw.toml", []byte(loads)); err == nil || !strings.Contains(err.Error(), `fw.toml:20: [sweep] search: only used with mode = "saturation"`) {
 		t.Errorf("search with mode = loads: got %v", err)
+	}
+	loads = strings.Replace(loads, `search = "follow"`, `guide = "accepted"`, 1)
+	if _, err := ParseFile("fw.toml", []byte(loads)); err == nil || !strings.Contains(err.Error(), `fw.toml:20: [sweep] guide: only used with mode = "saturation"`) {
+		t.Errorf("guide with mode = loads: got %v", err)
 	}
 }
 
@@ -385,9 +459,17 @@ func TestFollowEstimate(t *testing.T) {
 		{"follow", 32, 3 * (5 + 6 + 4*3)},
 		{"follow", 4, 3 * (5 + 3 + 4*2)},
 		{"bisect", 128, 3 * (5 + 5*8)},
+		// Guided: guidedLoads for every search, following or not.
+		{"follow+guide", 128, 3 * (5 + 5*4)},
+		{"bisect+guide", 32, 3 * (5 + 5*3)},
+		{"follow+guide", 4, 3 * (5 + 5*2)},
 	} {
 		t.Run(fmt.Sprintf("%s/%d", tc.search, tc.resolution), func(t *testing.T) {
-			text := strings.Replace(followFile, `search = "follow"`, fmt.Sprintf("search = %q\nresolution = %d", tc.search, tc.resolution), 1)
+			key := fmt.Sprintf("search = %q", tc.search)
+			if s, ok := strings.CutSuffix(tc.search, "+guide"); ok {
+				key = fmt.Sprintf("search = %q\nguide = \"accepted\"", s)
+			}
+			text := strings.Replace(followFile, `search = "follow"`, fmt.Sprintf("%s\nresolution = %d", key, tc.resolution), 1)
 			exps, err := ParseFile("fw.toml", []byte(text))
 			if err != nil {
 				t.Fatal(err)

@@ -51,9 +51,10 @@ type Progress struct {
 	Done int
 	// Total is Done plus the points still to come: every listed load
 	// and, for each saturation search not finished yet, the loads a
-	// bisection at its resolution tests, or 4 for a search that follows
-	// the previous variant's (a load both listed and tested is counted
-	// once when its search ends). At the end Done equals Total.
+	// bisection at its resolution tests, fewer for a search that follows
+	// the previous variant's (followLoads) or is guided by accepted loads
+	// (guidedLoads) (a load both listed and tested is counted once when
+	// its search ends). At the end Done equals Total.
 	Total int
 	// Resumed counts the points of Done taken from Runner.Resume.
 	Resumed int
@@ -187,6 +188,25 @@ func followLoads(resolution int) int {
 	return min(b, max(b-3, 2))
 }
 
+// guidedLoads estimates the loads a search guided by accepted loads tests
+// at resolution, from a hint or not: replayed on the seed-004 files'
+// points (README, [sweep] guide), 3.8–4.3 at 1/128 and 3.5–3.6 at 1/32,
+// against 5.2–7.0 and 4.0–5.0 unguided. It is never more than
+// bisectLoads.
+func guidedLoads(resolution int) int {
+	b := bisectLoads(resolution)
+	return min(b, max(b/2, 2))
+}
+
+// searchLoads estimates the loads a saturation search of sw tests when it
+// does not follow another.
+func searchLoads(sw Sweep) int {
+	if sw.Guide == GuideAccepted {
+		return guidedLoads(sw.Resolution)
+	}
+	return bisectLoads(sw.Resolution)
+}
+
 // groups returns the work of the tasks of r's shard, by (experiment,
 // pattern) in order.
 func (r Runner) groups(exps []*Experiment) []*group {
@@ -203,7 +223,7 @@ func (r Runner) groups(exps []*Experiment) []*group {
 			last.estimate++
 		case t.Search:
 			last.search = true
-			last.estimate += bisectLoads(t.Experiment.Sweep.Resolution)
+			last.estimate += searchLoads(t.Experiment.Sweep)
 		default:
 			last.loads = append(last.loads, t.Load)
 			last.estimate++
@@ -216,8 +236,10 @@ func (r Runner) groups(exps []*Experiment) []*group {
 			chain := gr.exp.followChain(gr.pattern)
 			if prev := chains[chain]; prev != nil {
 				prev.followed, gr.follows = gr, true
-				res := gr.exp.Sweep.Resolution
-				gr.estimate -= bisectLoads(res) - followLoads(res)
+				if gr.exp.Sweep.Guide != GuideAccepted {
+					res := gr.exp.Sweep.Resolution
+					gr.estimate -= bisectLoads(res) - followLoads(res)
+				}
 			}
 			chains[chain] = gr
 		}
@@ -322,16 +344,18 @@ func (gr *group) runSearch(ctx context.Context, rn *run, hint int) error {
 		return nil
 	}
 	res := e.Sweep.Resolution
-	k, err := search(res, hint, func(k int) (bool, error) {
+	k, err := search(res, hint, e.Sweep.Guide == GuideAccepted, func(k int) (bool, float64, error) {
 		rec, err := gr.point(ctx, rn, float64(k)/float64(res))
 		if err != nil {
-			return false, err
+			return false, 0, err
 		}
 		gr.searched = append(gr.searched, rec)
 		if rec.Kind == KindError {
-			return false, errSearchFailed
+			return false, 0, errSearchFailed
 		}
-		return rec.Stable, nil
+		// Accepted is quantized as results files hold it, so a resumed
+		// search reads what the uninterrupted one read.
+		return rec.Stable, rec.Stats.Accepted, nil
 	})
 	if errors.Is(err, errSearchFailed) {
 		return nil // the error record says why there is no saturation value

@@ -27,6 +27,17 @@ const (
 	SearchFollow = "follow"
 )
 
+// Guides of a saturation search (Sweep.Guide).
+const (
+	// GuideNone leaves the search as Sweep.Search defines it.
+	GuideNone = "none"
+	// GuideAccepted makes the search test next, after an unstable point,
+	// the load that point accepted (see guided): the same answer where
+	// stability is monotone in load, in fewer points, most of all past
+	// saturation, where points cost most.
+	GuideAccepted = "accepted"
+)
+
 // Experiment is one validated experiment file: a network, its routing and
 // flow control, traffic patterns and a sweep over offered load.
 type Experiment struct {
@@ -167,6 +178,8 @@ type Sweep struct {
 	Tolerance float64
 	// Search is SearchBisect or SearchFollow.
 	Search string
+	// Guide is GuideNone or GuideAccepted.
+	Guide string
 }
 
 // Hosts returns the number of hosts of the experiment's network.
