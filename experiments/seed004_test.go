@@ -102,8 +102,8 @@ func TestSeed004Files(t *testing.T) {
 					search = SearchBisect // (the G family is not monotone)
 				}
 				for _, e := range c.exps {
-					if e.Sweep.Search != search {
-						t.Errorf("%s: search %q, want %q", e, e.Sweep.Search, search)
+					if e.Sweep.Search != search || e.Sweep.Guide != GuideAccepted {
+						t.Errorf("%s: search %q guided by %q, want %q guided by %q", e, e.Sweep.Search, e.Sweep.Guide, search, GuideAccepted)
 					}
 				}
 			}
