@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -341,17 +342,7 @@ func TestSeed004FullResults(t *testing.T) {
 		}
 		exps = append(exps, e...)
 	}
-	data, err := os.ReadFile(seed004FullResults)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines, torn, err := ReadResults(bytes.NewReader(data), seed004FullResults)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if torn >= 0 {
-		t.Fatalf("%s: torn last line at byte %d", seed004FullResults, torn)
-	}
+	lines := readSeed004Full(t)
 	if _, err := NewStore(exps, lines); err != nil {
 		t.Fatal(err)
 	}
@@ -390,4 +381,65 @@ func TestSeed004FullResults(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSeed004FullSearchesBracketed checks every saturation result of the
+// committed full-scale results, whichever search found it (bisection,
+// follow, guided by accepted loads): its load was tested stable (or it is
+// 0) and the next step of 1/128 was tested unstable (or it is 1), and
+// each search tested at most 2·8 + 3 loads (guided's worst case; see
+// guided).
+func TestSeed004FullSearchesBracketed(t *testing.T) {
+	lines := readSeed004Full(t)
+	type search struct{ variant, pattern string }
+	verdicts := map[search]map[int]bool{} // by step k of 1/128
+	for _, l := range lines {
+		if l.Kind == KindPoint {
+			s := search{variantID(l.Experiment, l.Variant), l.Pattern}
+			if verdicts[s] == nil {
+				verdicts[s] = map[int]bool{}
+			}
+			verdicts[s][int(math.Round(l.Offered*128))] = l.record(nil).Stable
+		}
+	}
+	n := 0
+	for _, l := range lines {
+		if l.Kind != KindSaturation {
+			continue
+		}
+		n++
+		s := search{variantID(l.Experiment, l.Variant), l.Pattern}
+		v := verdicts[s]
+		k := int(math.Round(l.record(nil).Saturation * 128))
+		if ok, tested := v[k]; k > 0 && (!tested || !ok) {
+			t.Errorf("%s:%d: saturation %d/128, but that load was not tested stable", l.Source, l.Line, k)
+		}
+		if ok, tested := v[k+1]; k < 128 && (!tested || ok) {
+			t.Errorf("%s:%d: saturation %d/128, but %d/128 was not tested unstable", l.Source, l.Line, k, k+1)
+		}
+		if len(v) > 2*8+3 {
+			t.Errorf("%s:%d: %d loads tested, want at most 19", l.Source, l.Line, len(v))
+		}
+	}
+	if n == 0 {
+		t.Errorf("%s holds no saturation result", seed004FullResults)
+	}
+}
+
+// readSeed004Full returns the lines of the committed full-scale results,
+// which must end on a whole line.
+func readSeed004Full(t *testing.T) []ResultLine {
+	t.Helper()
+	data, err := os.ReadFile(seed004FullResults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, torn, err := ReadResults(bytes.NewReader(data), seed004FullResults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if torn >= 0 {
+		t.Fatalf("%s: torn last line at byte %d", seed004FullResults, torn)
+	}
+	return lines
 }
