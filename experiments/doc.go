@@ -14,7 +14,9 @@
 // exchange pattern, whose record is its effective bisection bandwidth
 // (KindEBB) — and a Shard selects a deterministic part of
 // them. A Runner simulates them in parallel, for fixed loads or a
-// saturation search by bisection, and emits Records in the order of the
+// saturation search (by bisection, or from the previous variant's result,
+// either one optionally guided by the load each unstable point accepted:
+// Sweep.Search, Sweep.Guide), and emits Records in the order of the
 // experiment definition whatever the parallelism. Every record has a point
 // key (Record.Key); a run appends its records to a ResultsFile as they
 // finish and a later run resumes from it (Store), simulating only what is
