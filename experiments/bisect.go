@@ -81,12 +81,15 @@ func gallop(resolution, hint int, stable func(k int) (bool, error)) (int, error)
 // point it guesses the answer is that point's accepted load in steps
 // (rounded down, kept inside the bracket), tests it, and if it is stable
 // tests the step above it. Before the first unstable point it bisects, or
-// from hint ≥ 0 moves up by 1, 3, 7, … steps as gallop does. A guess that
-// misses (tested unstable, or stable with the step above it stable too)
-// is followed by bisection, and after three misses, or an accepted load
-// that is no reading (NaN, outside [0, 1]), the search only bisects: a
-// network whose accepted load misleads costs a few points more than
-// bisection, not a step per point.
+// tests hint ≥ 0 as a guess and moves up from it by 1, 3, 7, … steps as
+// gallop does. A guess misses when it tests unstable (the next guess is
+// read from it) or stable with the step above it stable too (the search
+// bisects until the next unstable point). After three misses every
+// unstable point is followed by bisection, and so is one whose accepted
+// load is no reading (NaN, outside [0, 1]): a network whose accepted load
+// misleads costs at most about twice bisection (TestGuidedFindsThreshold:
+// 2·bits.Len(resolution) + 3, 19 at 1/128 against 8), not a step per
+// point.
 //
 // probe tests load k/resolution and returns its verdict and its accepted
 // load as a fraction of the link bandwidth (read only when unstable). For

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -191,6 +192,9 @@ func acceptedModels(res int) map[string]func(k, threshold int, rng *rand.Rand) f
 		"above":   func(k, _ int, _ *rand.Rand) float64 { return min(float64(k)+0.5, r) / r },
 		"noise":   func(_, _ int, rng *rand.Rand) float64 { return rng.Float64() },
 		"nan":     func(int, int, *rand.Rand) float64 { return math.NaN() },
+		"wild": func(_, _ int, rng *rand.Rand) float64 {
+			return []float64{-1, -0.5, 1.5, 2, math.Inf(1), math.Inf(-1), math.NaN()}[rng.IntN(7)]
+		},
 	}
 }
 
@@ -200,13 +204,15 @@ func TestGuidedFindsThreshold(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(res), 1))
 			worst := 0
 			for threshold := 0; threshold <= res; threshold++ {
-				for hint := -1; hint <= res; hint++ {
+				for hint := -3; hint <= res+2; hint++ {
+					var order []int
 					tested := map[int]bool{}
 					got, err := guided(res, hint, func(k int) (bool, float64, error) {
 						if k < 1 || k > res || tested[k] {
 							t.Fatalf("res %d %s threshold %d hint %d: tested k = %d (outside [1, %d] or twice)", res, name, threshold, hint, k, res)
 						}
 						tested[k] = true
+						order = append(order, k)
 						return k <= threshold, model(k, threshold, rng), nil
 					})
 					if err != nil {
@@ -218,17 +224,28 @@ func TestGuidedFindsThreshold(t *testing.T) {
 					worst = max(worst, len(tested))
 					// A flat accepted load is read exactly: when the
 					// first load tested is unstable, the threshold and
-					// the step above it follow.
+					// the step above it follow (each if not 0 and not
+					// tested already).
 					first := (res + 1) / 2
 					if hint >= 0 {
 						first = min(max(hint, 1), res)
 					}
-					if name == "flat" && first > threshold && len(tested) > 3 {
-						t.Errorf("res %d flat threshold %d hint %d: %d points, want ≤ 3", res, threshold, hint, len(tested))
+					if name == "flat" && first > threshold {
+						want := []int{first}
+						if threshold > 0 {
+							want = append(want, threshold)
+						}
+						if threshold+1 < first {
+							want = append(want, threshold+1)
+						}
+						if !slices.Equal(order, want) {
+							t.Errorf("res %d flat threshold %d hint %d: tested %v, want %v", res, threshold, hint, order, want)
+						}
 					}
 				}
 			}
-			// However the accepted loads mislead, about twice bisection.
+			// However the accepted loads mislead, about twice bisection
+			// (19 at 1/128, as the doc of guided says).
 			if limit := 2*bits.Len(uint(res)) + 3; worst > limit {
 				t.Errorf("res %d %s: up to %d points, want ≤ %d", res, name, worst, limit)
 			}

@@ -3,11 +3,13 @@ package experiments
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"netsim/fabric"
@@ -386,20 +388,19 @@ func TestSeed004FullResults(t *testing.T) {
 // TestSeed004FullSearchesBracketed checks every saturation result of the
 // committed full-scale results, whichever search found it (bisection,
 // follow, guided by accepted loads): its load was tested stable (or it is
-// 0) and the next step of 1/128 was tested unstable (or it is 1), and
-// each search tested at most 2·8 + 3 loads (guided's worst case; see
-// guided).
+// 0) and the next step of its resolution was tested unstable (or it is
+// 1).
 func TestSeed004FullSearchesBracketed(t *testing.T) {
 	lines := readSeed004Full(t)
 	type search struct{ variant, pattern string }
-	verdicts := map[search]map[int]bool{} // by step k of 1/128
+	verdicts := map[search]map[float64]bool{} // by offered load
 	for _, l := range lines {
 		if l.Kind == KindPoint {
 			s := search{variantID(l.Experiment, l.Variant), l.Pattern}
 			if verdicts[s] == nil {
-				verdicts[s] = map[int]bool{}
+				verdicts[s] = map[float64]bool{}
 			}
-			verdicts[s][int(math.Round(l.Offered*128))] = l.record(nil).Stable
+			verdicts[s][l.Offered] = l.record(nil).Stable
 		}
 	}
 	n := 0
@@ -408,17 +409,17 @@ func TestSeed004FullSearchesBracketed(t *testing.T) {
 			continue
 		}
 		n++
-		s := search{variantID(l.Experiment, l.Variant), l.Pattern}
-		v := verdicts[s]
-		k := int(math.Round(l.record(nil).Saturation * 128))
-		if ok, tested := v[k]; k > 0 && (!tested || !ok) {
-			t.Errorf("%s:%d: saturation %d/128, but that load was not tested stable", l.Source, l.Line, k)
+		var res int
+		if _, err := fmt.Sscanf(l.Point[strings.LastIndex(l.Point, keySep)+1:], "saturation 1/%d", &res); err != nil || res < 1 {
+			t.Fatalf("%s:%d: point %q: no resolution (%v)", l.Source, l.Line, l.Point, err)
 		}
-		if ok, tested := v[k+1]; k < 128 && (!tested || ok) {
-			t.Errorf("%s:%d: saturation %d/128, but %d/128 was not tested unstable", l.Source, l.Line, k, k+1)
+		v := verdicts[search{variantID(l.Experiment, l.Variant), l.Pattern}]
+		k := int(math.Round(l.record(nil).Saturation * float64(res)))
+		if ok, tested := v[float64(k)/float64(res)]; k > 0 && (!tested || !ok) {
+			t.Errorf("%s:%d: saturation %d/%d, but that load was not tested stable", l.Source, l.Line, k, res)
 		}
-		if len(v) > 2*8+3 {
-			t.Errorf("%s:%d: %d loads tested, want at most 19", l.Source, l.Line, len(v))
+		if ok, tested := v[float64(k+1)/float64(res)]; k < res && (!tested || ok) {
+			t.Errorf("%s:%d: saturation %d/%d, but %d/%d was not tested unstable", l.Source, l.Line, k, res, k+1, res)
 		}
 	}
 	if n == 0 {
