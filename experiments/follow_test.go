@@ -96,15 +96,11 @@ func (v *variantSim) run(ctx context.Context, c fabric.Config) (fabric.Stats, er
 	return s, nil
 }
 
-// parseFollow returns the variants of followFile with the given search,
-// guided by accepted loads if search ends in "+guide" ("follow+guide").
+// parseFollow returns the variants of followFile with the given search
+// (searchKeys).
 func parseFollow(t *testing.T, search string) []*Experiment {
 	t.Helper()
-	key := `search = "` + search + `"`
-	if s, ok := strings.CutSuffix(search, "+guide"); ok {
-		key = `search = "` + s + `"` + "\nguide = \"accepted\""
-	}
-	exps, err := ParseFile("fw.toml", []byte(strings.Replace(followFile, `search = "follow"`, key, 1)))
+	exps, err := ParseFile("fw.toml", []byte(strings.Replace(followFile, `search = "follow"`, searchKeys(search), 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,6 +183,15 @@ func TestFollowMatchesBisect(t *testing.T) {
 			t.Errorf("-j %d output differs from -j 1", jobs)
 		}
 	}
+}
+
+// searchKeys returns the [sweep] keys of search: "bisect" or "follow",
+// guided by accepted loads if followed by "+guide" ("follow+guide").
+func searchKeys(search string) string {
+	if s, ok := strings.CutSuffix(search, "+guide"); ok {
+		return fmt.Sprintf("search = %q\nguide = %q", s, GuideAccepted)
+	}
+	return fmt.Sprintf("search = %q", search)
 }
 
 // TestGuidedMatchesBisect: where stability is monotone, a search guided by
@@ -465,11 +470,7 @@ func TestFollowEstimate(t *testing.T) {
 		{"follow+guide", 4, 3 * (5 + 5*2)},
 	} {
 		t.Run(fmt.Sprintf("%s/%d", tc.search, tc.resolution), func(t *testing.T) {
-			key := fmt.Sprintf("search = %q", tc.search)
-			if s, ok := strings.CutSuffix(tc.search, "+guide"); ok {
-				key = fmt.Sprintf("search = %q\nguide = \"accepted\"", s)
-			}
-			text := strings.Replace(followFile, `search = "follow"`, fmt.Sprintf("%s\nresolution = %d", key, tc.resolution), 1)
+			text := strings.Replace(followFile, `search = "follow"`, fmt.Sprintf("%s\nresolution = %d", searchKeys(tc.search), tc.resolution), 1)
 			exps, err := ParseFile("fw.toml", []byte(text))
 			if err != nil {
 				t.Fatal(err)
