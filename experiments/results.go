@@ -56,6 +56,7 @@ type lineValues struct {
 	Stable          bool     `json:"stable"`
 	DrainSkipped    bool     `json:"drain_skipped"`
 	Saturation      float64  `json:"saturation"`
+	Resolution      int      `json:"resolution"`
 	Deadlock        bool     `json:"deadlock"`
 	Error           string   `json:"error"`
 	ebbValues

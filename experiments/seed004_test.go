@@ -3,13 +3,11 @@ package experiments
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"netsim/fabric"
@@ -409,9 +407,9 @@ func TestSeed004FullSearchesBracketed(t *testing.T) {
 			continue
 		}
 		n++
-		var res int
-		if _, err := fmt.Sscanf(l.Point[strings.LastIndex(l.Point, keySep)+1:], "saturation 1/%d", &res); err != nil || res < 1 {
-			t.Fatalf("%s:%d: point %q: no resolution (%v)", l.Source, l.Line, l.Point, err)
+		res := l.v.Resolution
+		if res < 1 {
+			t.Fatalf("%s:%d: saturation line without a resolution", l.Source, l.Line)
 		}
 		v := verdicts[search{variantID(l.Experiment, l.Variant), l.Pattern}]
 		k := int(math.Round(l.record(nil).Saturation * float64(res)))
