@@ -3,6 +3,7 @@ package experiments
 import (
 	"bytes"
 	"context"
+	"errors"
 	"maps"
 	"math"
 	"os"
@@ -441,4 +442,101 @@ func readSeed004Full(t *testing.T) []ResultLine {
 		t.Fatalf("%s: torn last line at byte %d", seed004FullResults, torn)
 	}
 	return lines
+}
+
+// TestSeed004FullSearchesReplay replays every saturation search of the
+// committed full-scale results with the search code, answering each load
+// it asks for from the file's own points: one of the methods the run has
+// used (guided by accepted loads, then gallop or bisection from the same
+// hint: the previous variant's value under follow, the file's order) must
+// ask only for loads the file holds and end at the file's value. A change
+// to the searches that would change the path of a resumed search, and so
+// mix two search paths in one file, fails here. The log says how many
+// searches each method is the first to reproduce (the guided one is tried
+// first, and reproduces some searches run before it existed from their
+// points) and how many points the reproducing replays leave unused: the
+// extra points of the searches run by another method, and of the two
+// switched to the guided one half way.
+func TestSeed004FullSearchesReplay(t *testing.T) {
+	lines := readSeed004Full(t)
+	type searchKey struct{ variant, pattern string }
+	type reading struct {
+		stable   bool
+		accepted float64
+	}
+	points := map[searchKey]map[float64]reading{} // by offered load
+	sats := map[searchKey]*ResultLine{}
+	for i, l := range lines {
+		s := searchKey{variantID(l.Experiment, l.Variant), l.Pattern}
+		switch l.Kind {
+		case KindPoint:
+			if points[s] == nil {
+				points[s] = map[float64]reading{}
+			}
+			r := l.record(nil)
+			points[s][l.Offered] = reading{r.Stable, r.Stats.Accepted}
+		case KindSaturation:
+			sats[s] = &lines[i]
+		}
+	}
+	errUnrecorded := errors.New("load not in the file")
+	methods := []string{"guided", "gallop or bisection"}
+	byMethod := make([]int, len(methods))
+	replayed, unused := 0, 0
+	for _, topo := range slices.Sorted(maps.Keys(seed004Routings())) {
+		exps, err := LoadFile(filepath.Join("seed004", topo+".toml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hints := map[string]int{} // by follow chain
+		for _, e := range exps {
+			res := e.Sweep.Resolution
+			for pi, pattern := range e.Traffic.Patterns {
+				s := searchKey{variantID(e.Name, e.Variant), pattern}
+				chain := e.followChain(pi)
+				hint, ok := hints[chain]
+				if e.Sweep.Search != SearchFollow || !ok {
+					hint = -1
+				}
+				sat := sats[s]
+				delete(hints, chain)
+				if sat == nil {
+					continue // not searched yet, or failed: the next variant bisects
+				}
+				want := int(math.Round(sat.record(nil).Saturation * float64(res)))
+				hints[chain] = want
+				replayed++
+				found := false
+				for m := range methods {
+					asked := map[float64]bool{}
+					got, err := search(res, hint, m == 0, func(k int) (bool, float64, error) {
+						load := float64(k) / float64(res)
+						r, ok := points[s][load]
+						if !ok {
+							return false, 0, errUnrecorded
+						}
+						asked[load] = true
+						return r.stable, r.accepted, nil
+					})
+					if err == nil && got == want {
+						found = true
+						byMethod[m]++
+						unused += len(points[s]) - len(asked)
+						break
+					}
+				}
+				if !found {
+					t.Errorf("%s:%d: no search method, from hint %d, replays the search for %s from the file's points",
+						sat.Source, sat.Line, hint, sat.Point)
+				}
+			}
+		}
+	}
+	if replayed != len(sats) {
+		t.Errorf("replayed %d searches, the file holds %d", replayed, len(sats))
+	}
+	for m, name := range methods {
+		t.Logf("%s: the first to reproduce %d of %d searches", name, byMethod[m], replayed)
+	}
+	t.Logf("%d points the replayed searches did not ask for", unused)
 }
