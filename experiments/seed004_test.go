@@ -6,6 +6,7 @@ import (
 	"errors"
 	"maps"
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"slices"
@@ -212,7 +213,8 @@ func TestSeed004ScaledTable(t *testing.T) {
 
 // TestSeed004Checks loads every file of seed004/checks and runs the three
 // scaled ones (about a minute and a half of CPU; flatfly-dor.toml and
-// flatfly-warmup.toml are full scale, loaded only), which show what the README's reading of the full table says:
+// flatfly-warmup.toml are full scale, loaded only), which show what the
+// README's reading of the full table says:
 // head-of-line blocking, as one lane per input port saturates the
 // FlatFly's dor under uniform traffic below four lanes, with 64 flits per
 // lane or with 1,024 (lanes.toml), and the Dragonfly's static routing
@@ -387,43 +389,66 @@ func TestSeed004FullResults(t *testing.T) {
 // TestSeed004FullSearchesBracketed checks every saturation result of the
 // committed full-scale results, whichever search found it (bisection,
 // follow, guided by accepted loads): its load was tested stable (or it is
-// 0) and the next step of its resolution was tested unstable (or it is
-// 1).
+// 0), the next step of its resolution was tested unstable (or it is 1),
+// and its search tested at most 2·bits.Len(resolution) + 3 loads (the
+// guided search's worst case, 19 at 1/128; bisection and gallop take
+// fewer).
 func TestSeed004FullSearchesBracketed(t *testing.T) {
-	lines := readSeed004Full(t)
-	type search struct{ variant, pattern string }
-	verdicts := map[search]map[float64]bool{} // by offered load
-	for _, l := range lines {
-		if l.Kind == KindPoint {
-			s := search{variantID(l.Experiment, l.Variant), l.Pattern}
-			if verdicts[s] == nil {
-				verdicts[s] = map[float64]bool{}
-			}
-			verdicts[s][l.Offered] = l.record(nil).Stable
-		}
-	}
-	n := 0
-	for _, l := range lines {
-		if l.Kind != KindSaturation {
-			continue
-		}
-		n++
+	points, sats := readSeed004Searches(t)
+	for _, key := range slices.SortedFunc(maps.Keys(sats), func(a, b searchKey) int { return sats[a].Line - sats[b].Line }) {
+		l := sats[key]
 		res := l.v.Resolution
 		if res < 1 {
 			t.Fatalf("%s:%d: saturation line without a resolution", l.Source, l.Line)
 		}
-		v := verdicts[search{variantID(l.Experiment, l.Variant), l.Pattern}]
+		v := points[key]
 		k := int(math.Round(l.record(nil).Saturation * float64(res)))
-		if ok, tested := v[float64(k)/float64(res)]; k > 0 && (!tested || !ok) {
+		if r, tested := v[float64(k)/float64(res)]; k > 0 && (!tested || !r.stable) {
 			t.Errorf("%s:%d: saturation %d/%d, but that load was not tested stable", l.Source, l.Line, k, res)
 		}
-		if ok, tested := v[float64(k+1)/float64(res)]; k < res && (!tested || ok) {
+		if r, tested := v[float64(k+1)/float64(res)]; k < res && (!tested || r.stable) {
 			t.Errorf("%s:%d: saturation %d/%d, but %d/%d was not tested unstable", l.Source, l.Line, k, res, k+1, res)
 		}
+		if limit := 2*bits.Len(uint(res)) + 3; len(v) > limit {
+			t.Errorf("%s:%d: %d loads tested, want at most %d", l.Source, l.Line, len(v), limit)
+		}
 	}
-	if n == 0 {
+	if len(sats) == 0 {
 		t.Errorf("%s holds no saturation result", seed004FullResults)
 	}
+}
+
+// searchKey names a saturation search: its variant (variantID) and
+// pattern.
+type searchKey struct{ variant, pattern string }
+
+// searchReading is what a search reads of a point: its verdict and its
+// accepted load.
+type searchReading struct {
+	stable   bool
+	accepted float64
+}
+
+// readSeed004Searches returns the points of the committed full-scale
+// results by search and offered load, and the saturation lines by search.
+func readSeed004Searches(t *testing.T) (points map[searchKey]map[float64]searchReading, sats map[searchKey]*ResultLine) {
+	t.Helper()
+	lines := readSeed004Full(t)
+	points, sats = map[searchKey]map[float64]searchReading{}, map[searchKey]*ResultLine{}
+	for i, l := range lines {
+		s := searchKey{variantID(l.Experiment, l.Variant), l.Pattern}
+		switch l.Kind {
+		case KindPoint:
+			if points[s] == nil {
+				points[s] = map[float64]searchReading{}
+			}
+			r := l.record(nil)
+			points[s][l.Offered] = searchReading{r.Stable, r.Stats.Accepted}
+		case KindSaturation:
+			sats[s] = &lines[i]
+		}
+	}
+	return points, sats
 }
 
 // readSeed004Full returns the lines of the committed full-scale results,
@@ -458,27 +483,7 @@ func readSeed004Full(t *testing.T) []ResultLine {
 // extra points of the searches run by another method, and of the two
 // switched to the guided one half way.
 func TestSeed004FullSearchesReplay(t *testing.T) {
-	lines := readSeed004Full(t)
-	type searchKey struct{ variant, pattern string }
-	type reading struct {
-		stable   bool
-		accepted float64
-	}
-	points := map[searchKey]map[float64]reading{} // by offered load
-	sats := map[searchKey]*ResultLine{}
-	for i, l := range lines {
-		s := searchKey{variantID(l.Experiment, l.Variant), l.Pattern}
-		switch l.Kind {
-		case KindPoint:
-			if points[s] == nil {
-				points[s] = map[float64]reading{}
-			}
-			r := l.record(nil)
-			points[s][l.Offered] = reading{r.Stable, r.Stats.Accepted}
-		case KindSaturation:
-			sats[s] = &lines[i]
-		}
-	}
+	points, sats := readSeed004Searches(t)
 	errUnrecorded := errors.New("load not in the file")
 	methods := []string{"guided", "gallop or bisection"}
 	byMethod := make([]int, len(methods))
