@@ -91,6 +91,8 @@ func BenchmarkSeed004(b *testing.B) {
 		{"torus3d", "dor", "uniform", 0.25},
 		{"sfxff1", "dor", "uniform", 0.5},
 		{"sfxff1", "distance+4", "uniform", 0.5},
+		{"sfxff2", "dor", "uniform", 0.5},
+		{"sfxff2", "distance+4", "uniform", 0.5},
 	} {
 		b.Run(fmt.Sprintf("%s/%s/%s/%v", bc.preset, bc.algorithm, bc.pattern, bc.load), func(b *testing.B) {
 			benchRouting(b, preset(b, bc.preset), bc.algorithm, bc.pattern, 8, bc.load, 10000)

@@ -261,6 +261,31 @@ func TestParkingChangesNothing(t *testing.T) {
 			return cfg
 		})
 	}
+	// Adaptive routings with many candidates on several output VLs, at
+	// seed 004's packet and buffer sizes, past saturation: most
+	// selections fail, and parked heads see their candidates change.
+	yes := true
+	df := topologies.Spec{Kind: "dragonfly", GroupSize: 4, GlobalPerSwitch: 2, HostsPerSwitch: 4, OmitOneGlobal: &yes}
+	hc := topologies.Spec{Kind: "hypercube", Dimension: 5, Width: 2, HostsPerSwitch: 4}
+	for i, c := range []struct {
+		topo      topologies.Spec
+		alg, pat  string
+		selection string
+	}{
+		{df, "G", "uniform", "credits"}, {df, "GSID", "complement", "credits"}, {df, "G", "shuffle", "idle"},
+		{df, "deflection+4", "uniform", "idle"}, {hc, "negative-first", "uniform", "credits"},
+		{flatfly4x4, "twisted-mixed-ador", "uniform", "credits"}, {flatfly4x4, "ador", "complement", "idle"},
+	} {
+		sameResults(t, c.alg+" "+c.pat+" "+c.selection, "selecting again for parked heads", func(noPark bool) Config {
+			cfg := testConfig(t, c.topo, c.alg, c.pat, 8)
+			cfg.Selection = c.selection
+			cfg.Load, cfg.PacketFlits, cfg.BufferFlits = 0.9, 16, 64
+			cfg.Warmup, cfg.Measure, cfg.Drain = 500, 2000, 0
+			cfg.Seed = uint64(i)
+			cfg.noPark = noPark
+			return cfg
+		})
+	}
 }
 
 // TestTickOrderChangesNothing runs random small configurations — flat

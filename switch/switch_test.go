@@ -516,26 +516,32 @@ func TestNoRouteStopsTheRun(t *testing.T) {
 // lanes of an input port that feeds a run (here port 12, lanes 60–64,
 // which straddle two words of the waiting bitmap) whatever the pointer,
 // keeps the others oldest first, then in cyclic lane order from the
-// pointer, and brings next down to the run's end.
+// pointer, and brings next down to the run's end; the busy port's lanes
+// sleep until then, and wake brings them back at the run's end.
 func TestEligibleSkipsBusyPorts(t *testing.T) {
 	const now, vls, ports = 100, 5, 30
-	s := &Switch{
-		lanes:   make([]lane, ports*vls),
-		waiting: make([]uint64, 3),
-		elig:    make([]uint32, ports*vls),
-		parks:   make([]park, ports*vls),
-		times:   make([]inRun, ports*2),
-		vls:     vls,
-		speedup: 1,
+	newSwitch := func() *Switch {
+		s := &Switch{
+			lanes:   make([]lane, ports*vls),
+			waiting: make([]uint64, 3),
+			sleep:   make([]uint64, 3*sleepSlots),
+			elig:    make([]uint32, ports*vls),
+			parks:   make([]park, ports*vls),
+			times:   make([]inRun, ports*2),
+			vls:     vls,
+			speedup: 1,
+			woke:    now,
+		}
+		for _, li := range []int32{0, 5, 61, 63, 64, 65, 100, 120, 149} {
+			s.setWaiting(li, true)
+			s.elig[li], s.lanes[li].since = now-10, now-10
+		}
+		s.setWaiting(100, false)
+		s.times[12*2+1] = inRun{end: now + 3, lane: 61} // port 12 feeds a run
+		s.elig[5] = now + 7                             // lane 5 not routed yet
+		s.lanes[120].since = now - 20                   // the oldest head
+		return s
 	}
-	for _, li := range []int32{0, 5, 61, 63, 64, 65, 100, 120, 149} {
-		s.setWaiting(li, true)
-		s.elig[li], s.lanes[li].since = now-10, now-10
-	}
-	s.setWaiting(100, false)
-	s.times[12*2+1] = inRun{end: now + 3, lane: 61} // port 12 feeds a run
-	s.elig[5] = now + 7                             // lane 5 not routed yet
-	s.lanes[120].since = now - 20                   // the oldest head
 	for _, tc := range []struct {
 		from int32
 		want []int32
@@ -546,6 +552,7 @@ func TestEligibleSkipsBusyPorts(t *testing.T) {
 		{121, []int32{120, 149, 0, 65}},
 		{149, []int32{120, 149, 0, 65}},
 	} {
+		s := newSwitch()
 		s.ptr = tc.from
 		next := kernel.Time(now + 50)
 		var got []int32
@@ -557,6 +564,26 @@ func TestEligibleSkipsBusyPorts(t *testing.T) {
 		}
 		if next != now+3 {
 			t.Errorf("from %d: next %d, want %d (the busy port's run end)", tc.from, next, now+3)
+		}
+		asleep := func() []int32 {
+			var lanes []int32
+			for li := int32(60); li < 65; li++ {
+				for slot := int32(0); slot < sleepSlots; slot++ {
+					if s.sleep[slot*3+li/64]&(1<<(li%64)) != 0 {
+						lanes = append(lanes, li)
+					}
+				}
+			}
+			return lanes
+		}
+		if got := asleep(); fmt.Sprint(got) != "[61 63 64]" {
+			t.Errorf("from %d: lanes %v of the busy port asleep, want [61 63 64]", tc.from, got)
+		}
+		if at := s.wake(now + 2); at != now+3 {
+			t.Errorf("from %d: wake at %d gives the next slot at %d, want %d", tc.from, now+2, at, now+3)
+		}
+		if at := s.wake(now + 3); at != kernel.Never || len(asleep()) != 0 || s.waiting[0]>>60 != 0b1010 || s.waiting[1]&1 != 1 {
+			t.Errorf("from %d: after waking at the run's end: next slot %d, lanes %v asleep, want none, and 61, 63 and 64 waiting", tc.from, at, asleep())
 		}
 	}
 }
