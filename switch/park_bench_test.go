@@ -1,6 +1,7 @@
 package switching
 
 import (
+	"fmt"
 	"testing"
 
 	"netsim/flit"
@@ -120,33 +121,42 @@ func (t *switchTicker) Handle(now kernel.Time, _ kernel.Event) {
 // BenchmarkBusyInputs measures a tick of a switch of 32 ports and 8 VLs
 // whose 248 waiting heads sit on 31 input ports that each feed a run: the
 // tick passes over each port's heads at once, looking up neither their
-// eligible times nor their parking. Run it with -benchmem: a tick
-// allocates nothing.
+// eligible times nor their parking, and puts them to sleep until the
+// run's end. With runs of 1 cycle every tick puts them to sleep and the
+// next wakes them all (the worst case for sleeping); with runs of 8
+// cycles the 7 ticks between find them asleep. Run it with -benchmem: a
+// tick allocates nothing.
 func BenchmarkBusyInputs(b *testing.B) {
-	bb := newBenchSwitch(b)
-	sw := bb.sw
-	// Each input port feeds a run (of a packet not modelled here) that
-	// ends after the next tick.
-	busy := func(now kernel.Time) {
-		for p := 0; p < benchPorts-1; p++ {
-			sw.times[p*2+1] = inRun{end: now + 1, lane: int32(p * benchVLs)}
-		}
-	}
-	busy(0)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		now := kernel.Time(2 + i)
-		busy(now)
-		sw.Wake(now)
-		if err := bb.eng.Run(now + 1); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.StopTimer()
-	if want := (benchPorts - 1) * benchVLs; len(bb.got) != 0 || int(sw.nWaiting) != want {
-		b.Fatalf("%d flits left and %d heads waiting; want none left and %d waiting", len(bb.got), sw.nWaiting, want)
-	}
-	if bb.ticker.ticks < b.N {
-		b.Fatalf("%d ticks for %d wake-ups", bb.ticker.ticks, b.N)
+	for _, run := range []int{1, 8} {
+		b.Run(fmt.Sprintf("run=%d", run), func(b *testing.B) {
+			bb := newBenchSwitch(b)
+			sw := bb.sw
+			// Each input port feeds a run (of a packet not modelled here)
+			// that ends run cycles after it starts.
+			busy := func(now kernel.Time) {
+				for p := 0; p < benchPorts-1; p++ {
+					sw.times[p*2+1] = inRun{end: now + kernel.Time(run), lane: int32(p * benchVLs)}
+				}
+			}
+			busy(0)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				now := kernel.Time(2 + i)
+				if i%run == 0 {
+					busy(now)
+				}
+				sw.Wake(now)
+				if err := bb.eng.Run(now + 1); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			if want := (benchPorts - 1) * benchVLs; len(bb.got) != 0 || int(sw.nWaiting) != want {
+				b.Fatalf("%d flits left and %d heads waiting; want none left and %d waiting", len(bb.got), sw.nWaiting, want)
+			}
+			if bb.ticker.ticks < b.N {
+				b.Fatalf("%d ticks for %d wake-ups", bb.ticker.ticks, b.N)
+			}
+		})
 	}
 }
