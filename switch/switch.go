@@ -656,10 +656,7 @@ func (s *Switch) stillClosed(li int32, pk *park, changed uint64, now kernel.Time
 	}
 	l := &s.lanes[li]
 	inPort, inVL, sl := int(li/s.vls), int(li%s.vls), int(l.sl)
-	need := 1
-	if s.mode == CutThrough {
-		need = int(l.flits)
-	}
+	need := s.need(l)
 	retry := pk.retryAt(now)
 	fcBlocked := false
 	for ; changed != 0; changed &= changed - 1 {
@@ -668,13 +665,12 @@ func (s *Switch) stillClosed(li int32, pk *park, changed uint64, now kernel.Time
 		if int32(s.vlGen[p*s.vls+int32(ovl)]-pk.gen) <= 0 {
 			continue // another VL of the port changed
 		}
-		o := &s.sel[p]
-		switch {
-		case o.held&(1<<ovl) != 0:
-		case !o.fc.CanSend(now, ovl, need):
-			retry = min(retry, o.fc.ReadyAt(now, ovl, need))
+		switch s.outAt(now, p, ovl, need) {
+		case outHeld:
+		case outClosed:
+			retry = min(retry, s.sel[p].fc.ReadyAt(now, ovl, need))
 			fcBlocked = true
-		case s.selection == SelectIdle && s.freeAt(p) > now:
+		case outBusy:
 			retry = min(retry, s.freeAt(p))
 		default:
 			return false // available: the head may go
@@ -688,6 +684,43 @@ func (s *Switch) stillClosed(li int32, pk *park, changed uint64, now kernel.Time
 		pk.retry = uint32(retry)
 	}
 	return true
+}
+
+// need returns the room downstream the head packet of lane l needs to
+// start: all of it under virtual cut-through, one flit under wormhole.
+func (s *Switch) need(l *lane) int {
+	if s.mode == CutThrough {
+		return int(l.flits)
+	}
+	return 1
+}
+
+// outState is what selecting an output finds of a candidate's output VL
+// (outAt).
+type outState uint8
+
+const (
+	outOpen   outState = iota // available
+	outHeld                   // a packet in progress holds the output VL
+	outClosed                 // its flow control does not admit the head
+	outBusy                   // SelectIdle: its port is in the middle of a run
+)
+
+// outAt returns the state of VL ovl of output port p for a head needing
+// need flits of room at now, looked up in the order selectOutput and
+// stillClosed both rely on: held, then flow control, then (SelectIdle)
+// the port's run.
+func (s *Switch) outAt(now kernel.Time, p int32, ovl, need int) outState {
+	o := &s.sel[p]
+	switch {
+	case o.held&(1<<ovl) != 0:
+		return outHeld
+	case !o.fc.CanSend(now, ovl, need):
+		return outClosed
+	case s.selection == SelectIdle && s.freeAt(p) > now:
+		return outBusy
+	}
+	return outOpen
 }
 
 // Wake makes the switch tick at at even if it has nothing to do then. Such
@@ -734,23 +767,16 @@ func (s *Switch) newHead(li, pkt int32, ready, prevEnd, now kernel.Time) kernel.
 // (Switch.sleep): the bits of sleepMask.
 const sleepSlots = 32
 
-// sleepUntil takes waiting lane li, whose head may not be allocated
-// before at (its eligible time), out of the waiting bitmap until then, if
-// at is less than sleepSlots cycles after now; the caller wakes the
-// switch by at. The lane stays in state waiting (nWaiting).
+// sleepUntil puts waiting lane li, whose head may not be allocated
+// before at (its eligible time), to sleep until then (sleepRange).
 func (s *Switch) sleepUntil(li int32, at, now kernel.Time) {
-	if at <= now || at-now >= sleepSlots || s.noPark {
-		return
-	}
-	w, b := li/64, uint64(1)<<(li%64)
-	s.waiting[w] &^= b
-	slot := int32(at % sleepSlots)
-	s.sleep[slot*int32(len(s.waiting))+w] |= b
-	s.sleepMask |= 1 << slot
+	s.sleepRange(li, li+1, at, now)
 }
 
-// sleepRange puts to sleep until at, as sleepUntil, the waiting lanes in
-// [lo, hi) still in the waiting bitmap.
+// sleepRange takes the lanes in [lo, hi) still in the waiting bitmap,
+// none of whose heads may be allocated before at, out of it until then,
+// if at is less than sleepSlots cycles after now; the caller wakes the
+// switch by at. The lanes stay in state waiting (nWaiting).
 func (s *Switch) sleepRange(lo, hi int32, at, now kernel.Time) {
 	if at <= now || at-now >= sleepSlots || s.noPark {
 		return
@@ -1173,10 +1199,7 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 	}
 	inPort := int(li / s.vls)
 	inVL := int(li % s.vls)
-	need := 1
-	if s.mode == CutThrough {
-		need = int(l.flits)
-	}
+	need := s.need(l)
 	sl := int(l.sl)
 	s.cand = s.route.Route(int(s.id), inPort, inVL, sl, l.dlid, s.cand[:0])
 	if len(s.cand) == 1 {
@@ -1207,24 +1230,21 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 		}
 		o := &s.sel[c.Port]
 		ovl := s.route.OutVL(int(s.id), inPort, inVL, sl, int(c.Port))
-		if o.held&(1<<ovl) != 0 {
+		switch s.outAt(now, c.Port, ovl, need) {
+		case outHeld:
 			outs |= 1 << portBit(c.Port)
 			continue
-		}
-		if !o.fc.CanSend(now, ovl, need) {
+		case outClosed:
 			outs |= 1 << portBit(c.Port)
 			// When its flow control opens matters only if no candidate
 			// can be taken: it is looked up then.
 			s.closed = append(s.closed, closedOut{port: c.Port, vl: int32(ovl)})
 			continue
-		}
-		if s.selection == SelectIdle {
-			if s.freeAt(c.Port) > now {
-				// Busy with a run: the head may go when it ends.
-				outs |= 1 << portBit(c.Port)
-				s.busyCand = append(s.busyCand, c.Port)
-				continue
-			}
+		case outBusy:
+			// Busy with a run: the head may go when it ends.
+			outs |= 1 << portBit(c.Port)
+			s.busyCand = append(s.busyCand, c.Port)
+			continue
 		}
 		if best < 0 || c.Priority > bestPrio {
 			best, bestVL, bestPrio, bestFree, ties = c.Port, int32(ovl), c.Priority, -1, 1
