@@ -212,8 +212,9 @@ func TestSeed004ScaledTable(t *testing.T) {
 }
 
 // TestSeed004Checks loads every file of seed004/checks and runs the three
-// scaled ones (about a minute and a half of CPU; flatfly-dor.toml and
-// flatfly-warmup.toml are full scale, loaded only), which show what the
+// scaled ones (about a minute and a half of CPU; flatfly-dor.toml,
+// flatfly-warmup.toml and flatfly-buffers.toml are full scale, loaded
+// only), which show what the
 // README's reading of the full table says:
 // head-of-line blocking, as one lane per input port saturates the
 // FlatFly's dor under uniform traffic below four lanes, with 64 flits per
@@ -237,7 +238,7 @@ func TestSeed004Checks(t *testing.T) {
 			t.Fatal(err)
 		}
 		switch name := filepath.Base(f); name {
-		case "flatfly-dor.toml", "flatfly-warmup.toml":
+		case "flatfly-dor.toml", "flatfly-warmup.toml", "flatfly-buffers.toml":
 		case "lanes.toml", "dragonfly-buffers.toml", "dragonfly-deflection.toml":
 			scaled[name] = exps
 		default:
