@@ -9,9 +9,12 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
+	"netsim/experiments/report"
 	"netsim/fabric"
 	"netsim/linkload"
 )
@@ -545,4 +548,156 @@ func TestSeed004FullSearchesReplay(t *testing.T) {
 		t.Logf("%s: the first to reproduce %d of %d searches", name, byMethod[m], replayed)
 	}
 	t.Logf("%d points the replayed searches did not ask for", unused)
+}
+
+// seed004ReadmeTables names the tables of seed004/README.md that copy
+// full-scale values from full/results.jsonl by hand: the heading each
+// follows, and the topology (as netsim table names it) whose rows it
+// holds, one per routing.
+var seed004ReadmeTables = []struct{ heading, topology string }{
+	{"### The FlatFly rows (10,000 warm-up cycles: the fourth run)", "flatfly 4x8x8x8 w2,1,1,1 c8"},
+}
+
+// TestSeed004ReadmeFullRows checks the tables of seed004/README.md that
+// copy full-scale rows by hand (seed004ReadmeTables) against what netsim
+// table prints for full/results.jsonl: in every row, named by its
+// routing, the first number of each pattern's cell (bold marks a value
+// that moved; the retired run's follows in parentheses) must be the
+// table's value; and in the table of the published FlatFly DOR row, the
+// first number of each pattern's column "here" must be dor's. So the
+// README cannot drift from the results file.
+func TestSeed004ReadmeFullRows(t *testing.T) {
+	results, _, err := report.ReadFiles([]string{seed004FullResults})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := report.Pivot(results, report.Spec{Value: report.ValueSaturation})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md strings.Builder
+	if err := tab.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	// want[topology][routing][pattern] is netsim table's cell.
+	want := map[string]map[string]map[string]string{}
+	for _, line := range strings.Split(md.String(), "\n") {
+		cells := mdRow(line)
+		if len(cells) != 2+len(tab.Cols) || cells[0] == "topology" {
+			continue
+		}
+		if want[cells[0]] == nil {
+			want[cells[0]] = map[string]map[string]string{}
+		}
+		row := map[string]string{}
+		for i, c := range tab.Cols {
+			row[c] = cells[2+i]
+		}
+		want[cells[0]][cells[1]] = row
+	}
+	readme, err := os.ReadFile(filepath.Join("seed004", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	number := regexp.MustCompile(`[0-9]+\.[0-9]`)
+	for _, tc := range seed004ReadmeTables {
+		rows := want[tc.topology]
+		if rows == nil {
+			t.Errorf("%s: netsim table has no rows of %q", seed004FullResults, tc.topology)
+			continue
+		}
+		_, after, ok := strings.Cut(string(readme), "\n"+tc.heading+"\n")
+		if !ok {
+			t.Errorf("README: no heading %q", tc.heading)
+			continue
+		}
+		var header []string
+		checked := 0
+	lines:
+		for _, line := range strings.Split(after, "\n") {
+			if strings.HasPrefix(line, "#") {
+				break
+			}
+			cells := mdRow(line)
+			switch {
+			case len(cells) == 0:
+				if header != nil {
+					break lines // the end of the table
+				}
+				continue
+			case header == nil:
+				header = cells
+				continue
+			case strings.HasPrefix(cells[0], "---"):
+				continue
+			}
+			routing := cells[0]
+			if rows[routing] == nil {
+				t.Errorf("README %q: row %q is not a routing of %s in netsim table", tc.heading, routing, tc.topology)
+				continue
+			}
+			for i := 1; i < len(cells) && i < len(header); i++ {
+				got := number.FindString(cells[i])
+				if w, ok := rows[routing][header[i]]; !ok || got != w {
+					t.Errorf("README %q: %s %s is %q, netsim table gives %q", tc.heading, routing, header[i], cells[i], w)
+				}
+			}
+			checked++
+		}
+		if checked != len(rows) {
+			t.Errorf("README %q: %d rows checked, netsim table has %d routings of %s", tc.heading, checked, len(rows), tc.topology)
+		}
+	}
+
+	// The published FlatFly DOR row against ours: one row per pattern,
+	// ours the first number of the column "here".
+	const published = "## FlatFly DOR against the published row (full scale)"
+	_, after, ok := strings.Cut(string(readme), "\n"+published+"\n")
+	if !ok {
+		t.Fatalf("README: no heading %q", published)
+	}
+	dor := want["flatfly 4x8x8x8 w2,1,1,1 c8"]["dor"]
+	var header []string
+	checked := 0
+	for _, line := range strings.Split(after, "\n") {
+		cells := mdRow(line)
+		if len(cells) == 0 {
+			if header != nil {
+				break
+			}
+			continue
+		}
+		if header == nil {
+			header = cells
+			continue
+		}
+		if strings.HasPrefix(cells[0], "---") {
+			continue
+		}
+		here := slices.Index(header, "here")
+		if here < 0 || here >= len(cells) {
+			t.Fatalf("README %q: no column \"here\" in %q", published, line)
+		}
+		if got, w := number.FindString(cells[here]), dor[cells[0]]; got != w {
+			t.Errorf("README %q: %s is %q, netsim table gives dor %q", published, cells[0], cells[here], w)
+		}
+		checked++
+	}
+	if checked != len(tab.Cols) {
+		t.Errorf("README %q: %d patterns checked, want %d", published, checked, len(tab.Cols))
+	}
+}
+
+// mdRow splits a markdown table row into its trimmed cells, or returns
+// nil for a line that is not one.
+func mdRow(line string) []string {
+	line = strings.TrimSpace(line)
+	if !strings.HasPrefix(line, "|") || !strings.HasSuffix(line, "|") {
+		return nil
+	}
+	cells := strings.Split(line[1:len(line)-1], "|")
+	for i := range cells {
+		cells[i] = strings.TrimSpace(cells[i])
+	}
+	return cells
 }
