@@ -606,31 +606,8 @@ func TestSeed004ReadmeFullRows(t *testing.T) {
 			t.Errorf("%s: netsim table has no rows of %q", seed004FullResults, tc.topology)
 			continue
 		}
-		_, after, ok := strings.Cut(string(readme), "\n"+tc.heading+"\n")
-		if !ok {
-			t.Errorf("README: no heading %q", tc.heading)
-			continue
-		}
-		var header []string
-		checked := 0
-	lines:
-		for _, line := range strings.Split(after, "\n") {
-			if strings.HasPrefix(line, "#") {
-				break
-			}
-			cells := mdRow(line)
-			switch {
-			case len(cells) == 0:
-				if header != nil {
-					break lines // the end of the table
-				}
-				continue
-			case header == nil:
-				header = cells
-				continue
-			case strings.HasPrefix(cells[0], "---"):
-				continue
-			}
+		header, body := readmeTable(t, string(readme), tc.heading)
+		for _, cells := range body {
 			routing := cells[0]
 			if rows[routing] == nil {
 				t.Errorf("README %q: row %q is not a routing of %s in netsim table", tc.heading, routing, tc.topology)
@@ -642,50 +619,63 @@ func TestSeed004ReadmeFullRows(t *testing.T) {
 					t.Errorf("README %q: %s %s is %q, netsim table gives %q", tc.heading, routing, header[i], cells[i], w)
 				}
 			}
-			checked++
 		}
-		if checked != len(rows) {
-			t.Errorf("README %q: %d rows checked, netsim table has %d routings of %s", tc.heading, checked, len(rows), tc.topology)
+		if len(body) != len(rows) {
+			t.Errorf("README %q: %d rows, netsim table has %d routings of %s", tc.heading, len(body), len(rows), tc.topology)
 		}
 	}
 
 	// The published FlatFly DOR row against ours: one row per pattern,
 	// ours the first number of the column "here".
 	const published = "## FlatFly DOR against the published row (full scale)"
-	_, after, ok := strings.Cut(string(readme), "\n"+published+"\n")
-	if !ok {
-		t.Fatalf("README: no heading %q", published)
+	header, body := readmeTable(t, string(readme), published)
+	here := slices.Index(header, "here")
+	if here < 0 {
+		t.Fatalf("README %q: no column \"here\" in %q", published, header)
 	}
 	dor := want["flatfly 4x8x8x8 w2,1,1,1 c8"]["dor"]
-	var header []string
-	checked := 0
-	for _, line := range strings.Split(after, "\n") {
-		cells := mdRow(line)
-		if len(cells) == 0 {
-			if header != nil {
-				break
-			}
-			continue
-		}
-		if header == nil {
-			header = cells
-			continue
-		}
-		if strings.HasPrefix(cells[0], "---") {
-			continue
-		}
-		here := slices.Index(header, "here")
-		if here < 0 || here >= len(cells) {
-			t.Fatalf("README %q: no column \"here\" in %q", published, line)
+	for _, cells := range body {
+		if here >= len(cells) {
+			t.Fatalf("README %q: row %q has no column \"here\"", published, cells)
 		}
 		if got, w := number.FindString(cells[here]), dor[cells[0]]; got != w {
 			t.Errorf("README %q: %s is %q, netsim table gives dor %q", published, cells[0], cells[here], w)
 		}
-		checked++
 	}
-	if checked != len(tab.Cols) {
-		t.Errorf("README %q: %d patterns checked, want %d", published, checked, len(tab.Cols))
+	if len(body) != len(tab.Cols) {
+		t.Errorf("README %q: %d patterns, want %d", published, len(body), len(tab.Cols))
 	}
+}
+
+// readmeTable returns the header and the rows (cells trimmed, the
+// separator row left out) of the first markdown table after the line
+// heading of readme, before the next heading; it fails t if there is
+// none.
+func readmeTable(t *testing.T, readme, heading string) (header []string, rows [][]string) {
+	t.Helper()
+	_, after, ok := strings.Cut(readme, "\n"+heading+"\n")
+	if !ok {
+		t.Fatalf("README: no heading %q", heading)
+	}
+	for _, line := range strings.Split(after, "\n") {
+		if strings.HasPrefix(line, "#") {
+			break
+		}
+		cells := mdRow(line)
+		switch {
+		case cells == nil && header != nil:
+			return header, rows // the end of the table
+		case cells == nil:
+		case header == nil:
+			header = cells
+		case !strings.HasPrefix(cells[0], "---"):
+			rows = append(rows, cells)
+		}
+	}
+	if header == nil {
+		t.Fatalf("README: no table after %q", heading)
+	}
+	return header, rows
 }
 
 // mdRow splits a markdown table row into its trimmed cells, or returns
