@@ -559,6 +559,7 @@ var seed004ReadmeTables = []struct{ heading, topology string }{
 	{"### The SF×FF-2 rows (10,000 warm-up cycles: the fourth run)", "product[slimfly q8 w1; flatfly 16 w1] c8"},
 	{"### The hypercube rows (10,000 warm-up cycles: the fourth run)", "hypercube d11 w2 c8"},
 	{"### The 3-D torus row (10,000 warm-up cycles: the fourth run)", "torus 8x16x16 w3,5,5 c8"},
+	{"### The 4-D torus row (10,000 warm-up cycles: the fourth run)", "torus 4x8x8x8 w2,4,4,4 c8"},
 }
 
 // TestSeed004ReadmeFullRows checks the tables of seed004/README.md that
