@@ -32,6 +32,15 @@ func (d decimal) MarshalJSON() ([]byte, error) {
 	return []byte(numfmt.Decimal(d.v, d.places)), nil
 }
 
+// measured returns v as a decimal of places, or nil if v is NaN (not
+// measured).
+func measured(v float64, places int) *decimal {
+	if math.IsNaN(v) {
+		return nil
+	}
+	return &decimal{v, places}
+}
+
 // identity holds the fields that identify a record.
 type identity struct {
 	Kind        string          `json:"kind"`
@@ -54,17 +63,22 @@ type identity struct {
 // pointLine is the JSON form of a point record.
 type pointLine struct {
 	identity
-	Offered         decimal `json:"offered"`
-	Generated       decimal `json:"generated"`
-	Accepted        decimal `json:"accepted"`
-	LatencyAvg      decimal `json:"latency_avg"`
-	LatencyP99      decimal `json:"latency_p99"`
-	HopsAvg         decimal `json:"hops_avg"`
-	Delivered       int64   `json:"delivered"`
-	MeasuredPackets int64   `json:"measured_packets"`
-	Cycles          int64   `json:"cycles"`
-	Stable          bool    `json:"stable"`
-	DrainSkipped    bool    `json:"drain_skipped,omitempty"`
+	Offered    decimal `json:"offered"`
+	Generated  decimal `json:"generated"`
+	Accepted   decimal `json:"accepted"`
+	LatencyAvg decimal `json:"latency_avg"`
+	LatencyP99 decimal `json:"latency_p99"`
+	HopsAvg    decimal `json:"hops_avg"`
+	// HopsMedium and HopsLow are left out of a line rebuilt from one
+	// written before netsim measured them (NaN in its Stats), so it is
+	// written again as it was.
+	HopsMedium      *decimal `json:"hops_medium,omitempty"`
+	HopsLow         *decimal `json:"hops_low,omitempty"`
+	Delivered       int64    `json:"delivered"`
+	MeasuredPackets int64    `json:"measured_packets"`
+	Cycles          int64    `json:"cycles"`
+	Stable          bool     `json:"stable"`
+	DrainSkipped    bool     `json:"drain_skipped,omitempty"`
 }
 
 // saturationLine is the JSON form of a saturation record.
@@ -116,6 +130,8 @@ func WriteJSON(w io.Writer, r Record) error {
 			LatencyAvg:      decimal{s.LatencyAvg, latencyPlaces},
 			LatencyP99:      decimal{s.LatencyP99, latencyPlaces},
 			HopsAvg:         decimal{s.HopsAvg, hopsPlaces},
+			HopsMedium:      measured(s.HopsMediumAvg, hopsPlaces),
+			HopsLow:         measured(s.HopsLowAvg, hopsPlaces),
 			Delivered:       s.Delivered,
 			MeasuredPackets: s.MeasuredPackets,
 			Cycles:          s.Cycles,

@@ -43,7 +43,7 @@ func TestFormatDecimal(t *testing.T) {
 func sampleRecords(t *testing.T) []Record {
 	e := mustParse(t, "small.toml", base)
 	st := fabric.Stats{Offered: 0.5, Generated: 0.4999999, Accepted: 0.49123456, LatencyAvg: 40.12345,
-		LatencyP99: 99, HopsAvg: 1, MeasuredPackets: 10, Delivered: 9, Cycles: 2100}
+		LatencyP99: 99, HopsAvg: 1.5, HopsMediumAvg: 0.125, HopsLowAvg: 0.375, MeasuredPackets: 10, Delivered: 9, Cycles: 2100}
 	return []Record{
 		{Kind: KindPoint, Experiment: e, Pattern: "uniform", Offered: 0.5, Seed: 42, Stats: st, Stable: true},
 		{Kind: KindSaturation, Experiment: e, Pattern: "uniform", Seed: 7, Saturation: 0.6015625},
@@ -54,7 +54,7 @@ func sampleRecords(t *testing.T) []Record {
 
 func TestWriteJSON(t *testing.T) {
 	want := []string{
-		`{"kind":"point","experiment":"small","topology":"crossbar h16","routing":"dor","pattern":"uniform","flow_control":"credit","switching":"cut-through","vls":2,"packet_flits":8,"seed":42,"variant":"","point":"small||uniform|0.5","config":"96eb11f04415c5d9","offered":0.5,"generated":0.5,"accepted":0.491235,"latency_avg":40.123,"latency_p99":99,"hops_avg":1,"delivered":9,"measured_packets":10,"cycles":2100,"stable":true}`,
+		`{"kind":"point","experiment":"small","topology":"crossbar h16","routing":"dor","pattern":"uniform","flow_control":"credit","switching":"cut-through","vls":2,"packet_flits":8,"seed":42,"variant":"","point":"small||uniform|0.5","config":"96eb11f04415c5d9","offered":0.5,"generated":0.5,"accepted":0.491235,"latency_avg":40.123,"latency_p99":99,"hops_avg":1.5,"hops_medium":0.125,"hops_low":0.375,"delivered":9,"measured_packets":10,"cycles":2100,"stable":true}`,
 		`{"kind":"saturation","experiment":"small","topology":"crossbar h16","routing":"dor","pattern":"uniform","flow_control":"credit","switching":"cut-through","vls":2,"packet_flits":8,"seed":7,"variant":"","point":"small||uniform|saturation 1/128","config":"96eb11f04415c5d9","saturation":0.6015625,"resolution":128,"tolerance":0.02}`,
 		`{"kind":"error","experiment":"small","topology":"crossbar h16","routing":"dor","pattern":"complement","flow_control":"credit","switching":"cut-through","vls":2,"packet_flits":8,"seed":43,"variant":"","point":"small||complement|0.75","config":"96eb11f04415c5d9","offered":0.75,"deadlock":true,"error":"experiment small, pattern complement, load 0.75\ndeadlock: no progress for 10 cycles (last progress at cycle 10, detected at cycle 20) with flits in flight"}`,
 	}
@@ -85,8 +85,8 @@ func TestTextWriter(t *testing.T) {
 		}
 	}
 	want := "small: crossbar h16, dor, credit 2 VL × 32 flits, cut-through, 8-flit packets\n" +
-		"  pattern        offered  accepted   lat avg   lat p99    hops  stable\n" +
-		"  uniform         0.5000    0.4912      40.1      99.0   1.000  yes\n" +
+		"  pattern        offered  accepted   lat avg   lat p99    hops  medium     low  stable\n" +
+		"  uniform         0.5000    0.4912      40.1      99.0   1.500   0.125   0.375  yes\n" +
 		"  uniform      saturation 0.6015625 (60.2% of link bandwidth, resolution 1/128)\n"
 	if b.String() != want {
 		t.Errorf("text:\n%s\nwant:\n%s", b.String(), want)

@@ -89,6 +89,8 @@ func quantize(s fabric.Stats) fabric.Stats {
 	s.LatencyAvg = roundPlaces(s.LatencyAvg, latencyPlaces)
 	s.LatencyP99 = roundPlaces(s.LatencyP99, latencyPlaces)
 	s.HopsAvg = roundPlaces(s.HopsAvg, hopsPlaces)
+	s.HopsMediumAvg = roundPlaces(s.HopsMediumAvg, hopsPlaces)
+	s.HopsLowAvg = roundPlaces(s.HopsLowAvg, hopsPlaces)
 	return s
 }
 

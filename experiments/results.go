@@ -50,6 +50,8 @@ type lineValues struct {
 	LatencyAvg      *float64 `json:"latency_avg"`
 	LatencyP99      *float64 `json:"latency_p99"`
 	HopsAvg         *float64 `json:"hops_avg"`
+	HopsMedium      *float64 `json:"hops_medium"`
+	HopsLow         *float64 `json:"hops_low"`
 	Delivered       int64    `json:"delivered"`
 	MeasuredPackets int64    `json:"measured_packets"`
 	Cycles          int64    `json:"cycles"`
@@ -161,6 +163,7 @@ func (l *ResultLine) record(e *Experiment) Record {
 		r.Stable = v.Stable
 		r.Stats = fabric.Stats{Offered: l.Offered, Generated: orNaN(v.Generated), Accepted: orNaN(v.Accepted),
 			LatencyAvg: orNaN(v.LatencyAvg), LatencyP99: orNaN(v.LatencyP99), HopsAvg: orNaN(v.HopsAvg),
+			HopsMediumAvg: orNaN(v.HopsMedium), HopsLowAvg: orNaN(v.HopsLow),
 			Delivered: v.Delivered, MeasuredPackets: v.MeasuredPackets, Cycles: v.Cycles, DrainSkipped: v.DrainSkipped}
 	case KindError:
 		r.Offered = l.Offered

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -26,6 +27,11 @@ func TestReadResults(t *testing.T) {
 	}
 	text := full.String()
 	ls := strings.SplitAfter(text, "\n")
+	// A point line as netsim wrote it before it measured hops by priority.
+	old := regexp.MustCompile(`"hops_medium":[0-9.]+,"hops_low":[0-9.]+,`).ReplaceAllString(ls[0], "")
+	if old == ls[0] {
+		t.Fatalf("point line without hops_medium and hops_low: %s", ls[0])
+	}
 	tests := []struct {
 		name  string
 		text  string
@@ -34,6 +40,7 @@ func TestReadResults(t *testing.T) {
 		err   string
 	}{
 		{"complete", text, 3, -1, ""},
+		{"written before hops by priority", old + ls[1], 2, -1, ""},
 		{"empty", "", 0, -1, ""},
 		{"blank lines", ls[0] + "\n" + ls[1], 2, -1, ""},
 		{"last line cut", ls[0] + ls[1] + ls[2][:40], 2, int64(len(ls[0] + ls[1])), ""},

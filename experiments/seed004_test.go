@@ -379,6 +379,11 @@ func TestSeed004FullResults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if c.v.HopsMedium == nil {
+				// Written before netsim measured hops by priority: the
+				// line, read back, leaves them out (record).
+				rec.Stats.HopsMediumAvg, rec.Stats.HopsLowAvg = math.NaN(), math.NaN()
+			}
 			var got bytes.Buffer
 			if err := WriteJSON(&got, rec); err != nil {
 				t.Fatal(err)

@@ -37,8 +37,8 @@ func (t *TextWriter) Write(r Record) error {
 			}
 		}
 		t.last = r.Experiment
-		_, err := fmt.Fprintf(t.w, "%s\n  %-12s %9s %9s %9s %9s %7s  %s\n", r.Experiment,
-			"pattern", "offered", "accepted", "lat avg", "lat p99", "hops", "stable")
+		_, err := fmt.Fprintf(t.w, "%s\n  %-12s %9s %9s %9s %9s %7s %7s %7s  %s\n", r.Experiment,
+			"pattern", "offered", "accepted", "lat avg", "lat p99", "hops", "medium", "low", "stable")
 		if err != nil {
 			return fmt.Errorf("writing table: %w", err)
 		}
@@ -47,8 +47,8 @@ func (t *TextWriter) Write(r Record) error {
 	switch r.Kind {
 	case KindPoint:
 		s := r.Stats
-		_, err = fmt.Fprintf(t.w, "  %-12s %9.4f %9.4f %9.1f %9.1f %7.3f  %s\n",
-			r.Pattern, r.Offered, s.Accepted, s.LatencyAvg, s.LatencyP99, s.HopsAvg, yesNo(r.Stable))
+		_, err = fmt.Fprintf(t.w, "  %-12s %9.4f %9.4f %9.1f %9.1f %7.3f %7.3f %7.3f  %s\n",
+			r.Pattern, r.Offered, s.Accepted, s.LatencyAvg, s.LatencyP99, s.HopsAvg, s.HopsMediumAvg, s.HopsLowAvg, yesNo(r.Stable))
 	case KindSaturation:
 		_, err = fmt.Fprintf(t.w, "  %-12s saturation %s (%.1f%% of link bandwidth, resolution 1/%d)\n",
 			r.Pattern, numfmt.Decimal(r.Saturation, -1), 100*r.Saturation, r.Experiment.Sweep.Resolution)

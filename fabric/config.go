@@ -107,6 +107,13 @@ type Stats struct {
 	LatencyAvg, LatencyP99 float64
 	// HopsAvg is the mean number of switches traversed per measured packet.
 	HopsAvg float64
+	// HopsMediumAvg and HopsLowAvg are the means, per measured packet, of
+	// the hops that took a candidate port of priority Medium (sideways)
+	// and Low (deflection) in the switches' selection; the rest of
+	// HopsAvg took High (minimal) ports. Run measures them; they are NaN
+	// in a record read back from a results line written before netsim
+	// measured them.
+	HopsMediumAvg, HopsLowAvg float64
 	// MeasuredPackets is the number of packets created in the measurement
 	// window, and Delivered how many of them arrived before the end of drain
 	// (of the window, if the drain was skipped).

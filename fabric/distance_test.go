@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"testing"
 
 	"netsim/kernel"
@@ -64,15 +65,20 @@ func TestDistanceConservation(t *testing.T) {
 // packet's switches differ in both coordinates (D = 2). Distance Based
 // routing is minimal, so packets cross exactly 3 switches; distance+2 and
 // deflection+2 take extra hops when the minimal ports are busy, but at most
-// 2 more.
+// 2 more. A sideways hop (Medium priority) keeps the distance, a deflection
+// (Low, Deflection only) adds one that a minimal hop must then undo, so
+// every packet crosses 3 + sideways + 2·deflections switches, and so do
+// the means (Stats.HopsMediumAvg, HopsLowAvg).
 func TestDistanceComplementHops(t *testing.T) {
 	for _, tc := range []struct {
 		algorithm string
 		lo, hi    float64
+		medium    bool // sideways hops expected
+		low       bool // deflections expected
 	}{
-		{"distance", 3, 3},
-		{"distance+2", 3.05, 5},
-		{"deflection+2", 3.05, 5},
+		{"distance", 3, 3, false, false},
+		{"distance+2", 3.05, 5, true, false},
+		{"deflection+2", 3.05, 5, true, true},
 	} {
 		cfg := testConfig(t, flatfly4x4, tc.algorithm, "complement", 4)
 		cfg.Load = 0.9
@@ -83,6 +89,14 @@ func TestDistanceComplementHops(t *testing.T) {
 		}
 		if st.HopsAvg < tc.lo-1e-9 || st.HopsAvg > tc.hi+1e-9 {
 			t.Errorf("%s: %.4f switches per packet, want within [%.2f, %.2f]", tc.algorithm, st.HopsAvg, tc.lo, tc.hi)
+		}
+		if want := 3 + st.HopsMediumAvg + 2*st.HopsLowAvg; math.Abs(st.HopsAvg-want) > 1e-9 {
+			t.Errorf("%s: %.4f switches per packet, want 3 + %.4f sideways + 2 × %.4f deflections = %.4f",
+				tc.algorithm, st.HopsAvg, st.HopsMediumAvg, st.HopsLowAvg, want)
+		}
+		if (st.HopsMediumAvg > 0) != tc.medium || (st.HopsLowAvg > 0) != tc.low {
+			t.Errorf("%s: %.4f sideways and %.4f deflection hops per packet, want sideways %v, deflections %v",
+				tc.algorithm, st.HopsMediumAvg, st.HopsLowAvg, tc.medium, tc.low)
 		}
 	}
 }

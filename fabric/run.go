@@ -496,6 +496,7 @@ func (p *point) fill(st *Stats) {
 	st.LatencyAvg = m.LatencyAvg()
 	st.LatencyP99 = m.LatencyQuantile(0.99)
 	st.HopsAvg = m.HopsAvg()
+	st.HopsMediumAvg, st.HopsLowAvg = m.HopsByPriority()
 	st.MeasuredPackets, st.Delivered = m.MeasuredPackets, m.Delivered
 	st.InjectedFlits, st.EjectedFlits = m.Injected, m.Ejected
 	st.InFlight = p.inFlight()

@@ -22,8 +22,14 @@ type Packet struct {
 	Flits int32
 	// Created is the cycle the source generated the packet.
 	Created kernel.Time
-	// Hops counts the switches the packet's head has left.
-	Hops int32
+	// Hops counts the switches the packet's head has left (it stops at
+	// 65,535).
+	Hops uint16
+	// MediumHops and LowHops count those of its hops that took a
+	// candidate of priority Medium (sideways) or Low (deflection) in the
+	// switch's selection (they stop at 255): the rest took High, minimal,
+	// ports.
+	MediumHops, LowHops uint8
 	// Received counts the flits delivered to the destination so far.
 	Received int32
 	// Seq numbers the packets of a flow (an exchange between two NICs),

@@ -30,6 +30,7 @@ type Meter struct {
 	GeneratedFlits, EjectedFlits int64
 	MeasuredPackets, Delivered   int64
 	latencySum, hopsSum          int64
+	mediumHopsSum, lowHopsSum    int64
 	latency                      []int64 // histogram: latency → packets
 }
 
@@ -63,6 +64,8 @@ func (m *Meter) delivered(p *flit.Packet, t kernel.Time) {
 	lat := int64(t - p.Created)
 	m.latencySum += lat
 	m.hopsSum += int64(p.Hops)
+	m.mediumHopsSum += int64(p.MediumHops)
+	m.lowHopsSum += int64(p.LowHops)
 	for int64(len(m.latency)) <= lat {
 		m.latency = append(m.latency, 0)
 	}
@@ -101,4 +104,15 @@ func (m *Meter) HopsAvg() float64 {
 		return 0
 	}
 	return float64(m.hopsSum) / float64(m.Delivered)
+}
+
+// HopsByPriority returns the mean number of hops per delivered measured
+// packet that took a sideways (Medium priority) and a deflection (Low
+// priority) candidate; HopsAvg less the two is the mean of minimal hops.
+func (m *Meter) HopsByPriority() (medium, low float64) {
+	if m.Delivered == 0 {
+		return 0, 0
+	}
+	n := float64(m.Delivered)
+	return float64(m.mediumHopsSum) / n, float64(m.lowHopsSum) / n
 }

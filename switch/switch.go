@@ -114,6 +114,7 @@ package switching
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 
@@ -915,7 +916,7 @@ func (s *Switch) Tick(now kernel.Time) {
 				next = min(next, at)
 				continue
 			}
-			port, ovl := s.selectOutput(now, li, &next)
+			port, ovl, prio := s.selectOutput(now, li, &next)
 			if port < 0 {
 				s.markProbe(li, -1)
 				continue // no room, no free output VL or (SelectIdle) every port busy: a tick or a credit will tell
@@ -931,7 +932,7 @@ func (s *Switch) Tick(now kernel.Time) {
 				continue
 			}
 			s.setWaiting(li, false)
-			s.grant(now, port, ovl, li, &next)
+			s.grant(now, port, ovl, prio, li, &next)
 			moved = true
 			if first < 0 {
 				first = li
@@ -1186,16 +1187,16 @@ func (s *Switch) compactBusy() {
 // control admits the packet (with SelectIdle, whose port is not sending a
 // run either), the highest priority, then the most free space downstream,
 // then the fewest packets in progress, then a fair coin. It returns the
-// port and output VL, or -1. A head with one candidate whose port is busy
+// port, output VL and the candidate's priority, or port -1. A head with one candidate whose port is busy
 // with a run cannot go before the run ends, whatever its output VL and
 // flow control say: unless onlyBusy makes an exception for it,
-// selectOutput returns that port at once, with output VL 0, without
+// selectOutput returns that port at once, with output VL 0 and priority 0, without
 // looking them up (nor routing again if an earlier selection found the
 // port), and the head waits for the run's end (Tick).
-func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (port, outVL int32) {
+func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (port, outVL int32, prio routing.Priority) {
 	l := &s.lanes[li]
 	if s.onlyBusy(li, now) > now {
-		return int32(l.only) - 1, 0
+		return int32(l.only) - 1, 0, 0
 	}
 	inPort := int(li / s.vls)
 	inVL := int(li % s.vls)
@@ -1205,7 +1206,7 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 	if len(s.cand) == 1 {
 		l.only = uint16(s.cand[0].Port) + 1 // the routing is a function
 		if s.onlyBusy(li, now) > now {
-			return s.cand[0].Port, 0
+			return s.cand[0].Port, 0, 0
 		}
 	}
 	if len(s.cand) == 0 {
@@ -1214,7 +1215,7 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 				s.route.Name(), s.id, l.dlid, inPort, inVL)
 			s.eng.Stop()
 		}
-		return -1, 0
+		return -1, 0, 0
 	}
 	best, bestVL := int32(-1), int32(0)
 	var bestPrio routing.Priority
@@ -1303,15 +1304,27 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 		}
 		s.parks[li] = pk
 	}
-	return best, bestVL
+	return best, bestVL, bestPrio
 }
 
-// grant starts the head packet of lane li on output port, VL outVL, and
-// sends its first run.
-func (s *Switch) grant(now kernel.Time, port, outVL, li int32, next *kernel.Time) {
+// grant starts the head packet of lane li on output port, VL outVL, a
+// candidate of priority prio, and sends its first run.
+func (s *Switch) grant(now kernel.Time, port, outVL int32, prio routing.Priority, li int32, next *kernel.Time) {
 	o := &s.out[port]
 	l := &s.lanes[li]
 	sel := &s.sel[port]
+	switch prio {
+	// Not minimal: counted per packet. Minimal hops, by far the most,
+	// do not visit the packet here.
+	case routing.Medium:
+		if p := s.pool.Get(l.q.Front().Pkt); p.MediumHops < math.MaxUint8 {
+			p.MediumHops++
+		}
+	case routing.Low:
+		if p := s.pool.Get(l.q.Front().Pkt); p.LowHops < math.MaxUint8 {
+			p.LowHops++
+		}
+	}
 	if l.probe && sel.owner >= 0 && sel.owner != l.src && o.n == 0 && uint32(now)-sel.freed < uint32(sel.lastLen) {
 		// The link carried another flow's packet within the last packet
 		// time: it is in use, though the probe found it between two packets.
@@ -1409,7 +1422,9 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 		}
 	}
 	if l.sent == 0 {
-		s.pool.Get(f.Pkt).Hops++
+		if p := s.pool.Get(f.Pkt); p.Hops < math.MaxUint16 {
+			p.Hops++
+		}
 	}
 	l.sent += uint16(k)
 	tail := l.sent == l.flits

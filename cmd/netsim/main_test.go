@@ -173,7 +173,7 @@ func TestRunJSONAndOutDir(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	kinds := map[string]int{}
 	pointKeys := []string{"kind", "experiment", "topology", "routing", "pattern", "offered", "accepted",
-		"latency_avg", "latency_p99", "hops_avg", "stable", "generated", "flow_control", "switching", "vls",
+		"latency_avg", "latency_p99", "hops_avg", "hops_medium", "hops_low", "stable", "generated", "flow_control", "switching", "vls",
 		"packet_flits", "seed", "delivered", "measured_packets", "cycles"}
 	satKeys := []string{"kind", "experiment", "topology", "routing", "pattern", "saturation"}
 	for _, l := range lines {

@@ -32,7 +32,8 @@ numbers by value, text in natural order), so the output does not depend
 on line order.
 
   --value V    what the cells hold: saturation, accepted, latency_avg,
-               latency_p99, hops_avg, or for exchanges avg, min or max
+               latency_p99, hops_avg, hops_medium, hops_low, or for
+               exchanges avg, min or max
                (default: saturation if the files have saturation results,
                else accepted, else avg)
   --rows KEYS  comma-separated fields making a row (default: topology,

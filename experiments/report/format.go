@@ -29,6 +29,10 @@ func valueName(value string) string {
 		return "99th-percentile latency (cycles)"
 	case ValueHops:
 		return "average hops (switches per packet)"
+	case ValueHopsMedium:
+		return "average sideways hops (Medium-priority ports per packet)"
+	case ValueHopsLow:
+		return "average deflection hops (Low-priority ports per packet)"
 	case ValueEBBAvg:
 		return "effective bisection bandwidth, average over the patterns (% of link bandwidth)"
 	case ValueEBBMin:
@@ -126,6 +130,7 @@ func formatValue(value string, v float64, precise bool) string {
 	places := map[string][2]int{
 		ValueSaturation: {1, 6}, ValueAccepted: {4, 6},
 		ValueLatencyAvg: {1, 3}, ValueLatencyP99: {1, 3}, ValueHops: {3, 4},
+		ValueHopsMedium: {3, 4}, ValueHopsLow: {3, 4},
 		ValueEBBAvg: {1, 4}, ValueEBBMin: {1, 4}, ValueEBBMax: {1, 4},
 	}[value]
 	if percent(value) {

@@ -13,6 +13,8 @@ const (
 	ValueLatencyAvg = "latency_avg" // points: mean latency
 	ValueLatencyP99 = "latency_p99" // points: 99th-percentile latency
 	ValueHops       = "hops_avg"    // points: mean switches per packet
+	ValueHopsMedium = "hops_medium" // points: mean sideways (Medium priority) hops per packet
+	ValueHopsLow    = "hops_low"    // points: mean deflection (Low priority) hops per packet
 	ValueEBBAvg     = "avg"         // exchanges: mean effective bisection bandwidth over the patterns
 	ValueEBBMin     = "min"         // exchanges: the lowest pattern's
 	ValueEBBMax     = "max"         // exchanges: the highest pattern's
@@ -20,7 +22,7 @@ const (
 
 // Values returns the values a Spec may name, in order.
 func Values() []string {
-	return []string{ValueSaturation, ValueAccepted, ValueLatencyAvg, ValueLatencyP99, ValueHops, ValueEBBAvg, ValueEBBMin, ValueEBBMax}
+	return []string{ValueSaturation, ValueAccepted, ValueLatencyAvg, ValueLatencyP99, ValueHops, ValueHopsMedium, ValueHopsLow, ValueEBBAvg, ValueEBBMin, ValueEBBMax}
 }
 
 // valueKind returns the kind of result value is read from.
@@ -28,7 +30,7 @@ func valueKind(value string) (string, bool) {
 	switch value {
 	case ValueSaturation:
 		return KindSaturation, true
-	case ValueAccepted, ValueLatencyAvg, ValueLatencyP99, ValueHops:
+	case ValueAccepted, ValueLatencyAvg, ValueLatencyP99, ValueHops, ValueHopsMedium, ValueHopsLow:
 		return KindPoint, true
 	case ValueEBBAvg, ValueEBBMin, ValueEBBMax:
 		return KindEBB, true
@@ -110,7 +112,7 @@ type Cell struct {
 // it.
 func isMeasured(k string) bool {
 	switch k {
-	case "kind", "generated", "accepted", "latency_avg", "latency_p99", "hops_avg",
+	case "kind", "generated", "accepted", "latency_avg", "latency_p99", "hops_avg", "hops_medium", "hops_low",
 		"delivered", "measured_packets", "cycles", "stable", "drain_skipped", "saturation", "deadlock", "error",
 		"point", "config", "params",
 		"patterns", "min", "avg", "max", "packets", "out_of_order", "max_displacement", "route_changes", "probes":

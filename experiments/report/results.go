@@ -68,7 +68,9 @@ func kindFields(kind string) ([]field, bool) {
 			field{key: "accepted", nullable: true, max: inf},
 			field{key: "latency_avg", nullable: true, max: inf},
 			field{key: "latency_p99", nullable: true, max: inf},
-			field{key: "hops_avg", nullable: true, max: inf}), true
+			field{key: "hops_avg", nullable: true, max: inf},
+			field{key: "hops_medium", max: inf}, // absent from lines written before netsim measured it
+			field{key: "hops_low", max: inf}), true
 	case KindSaturation:
 		return append(fs,
 			field{key: "saturation", required: true, max: 1},
