@@ -242,7 +242,7 @@ func TestSeed004Checks(t *testing.T) {
 		}
 		switch name := filepath.Base(f); name {
 		case "flatfly-dor.toml", "flatfly-warmup.toml", "flatfly-buffers.toml":
-		case "lanes.toml", "dragonfly-buffers.toml", "dragonfly-deflection.toml":
+		case "lanes.toml", "dragonfly-buffers.toml", "dragonfly-deflection.toml", "sfxff2-distance.toml":
 			scaled[name] = exps
 		default:
 			t.Errorf("%s: a check file without assertions in TestSeed004Checks", f)
@@ -285,21 +285,33 @@ func TestSeed004Checks(t *testing.T) {
 		}
 	}
 
-	// dragonfly-deflection.toml: points by routing and load.
-	points := map[string]map[float64]Record{}
-	run(scaled["dragonfly-deflection.toml"], func(r Record) {
-		if r.Kind == KindPoint {
-			alg := r.Experiment.Routing
-			if points[alg] == nil {
-				points[alg] = map[float64]Record{}
+	// points runs exps and returns their points by routing and load.
+	points := func(exps []*Experiment) map[string]map[float64]Record {
+		pts := map[string]map[float64]Record{}
+		run(exps, func(r Record) {
+			if r.Kind == KindPoint {
+				alg := r.Experiment.Routing
+				if pts[alg] == nil {
+					pts[alg] = map[float64]Record{}
+				}
+				pts[alg][r.Offered] = r
 			}
-			points[alg][r.Offered] = r
-		}
-	})
+		})
+		return pts
+	}
+
+	dfl := points(scaled["dragonfly-deflection.toml"])
 	for _, load := range []float64{0.03125, 0.125, 0.1875} {
-		g, dist, defl := points["G"][load], points["distance+4"][load], points["deflection+4"][load]
-		t.Logf("dragonfly-deflection.toml at %v: accepted G %.4f, distance+4 %.4f, deflection+4 %.4f; hops %.3f, %.3f, %.3f",
-			load, g.Stats.Accepted, dist.Stats.Accepted, defl.Stats.Accepted, g.Stats.HopsAvg, dist.Stats.HopsAvg, defl.Stats.HopsAvg)
+		g, dist, defl := dfl["G"][load], dfl["distance+4"][load], dfl["deflection+4"][load]
+		t.Logf("dragonfly-deflection.toml at %v: accepted G %.4f, distance+4 %.4f, deflection+4 %.4f; hops %.3f, %.3f, %.3f; sideways %.3f, %.3f, %.3f; deflections (G: Low hops) %.3f, %.3f, %.3f",
+			load, g.Stats.Accepted, dist.Stats.Accepted, defl.Stats.Accepted, g.Stats.HopsAvg, dist.Stats.HopsAvg, defl.Stats.HopsAvg,
+			g.Stats.HopsMediumAvg, dist.Stats.HopsMediumAvg, defl.Stats.HopsMediumAvg, g.Stats.HopsLowAvg, dist.Stats.HopsLowAvg, defl.Stats.HopsLowAvg)
+		if dist.Stats.HopsLowAvg != 0 {
+			t.Errorf("at %v: distance+4 takes %.3f Low-priority hops per packet: it has none to take", load, dist.Stats.HopsLowAvg)
+		}
+		if load > 0.1 && (defl.Stats.HopsLowAvg > 0.2 || defl.Stats.HopsLowAvg == 0) {
+			t.Errorf("at %v: deflection+4 deflects %.3f times per packet, want a few packets in five (0 to 0.2)", load, defl.Stats.HopsLowAvg)
+		}
 		if load > 0.1 && (!g.Stable || dist.Stable || defl.Stable) {
 			t.Errorf("at %v: stable G %v, distance+4 %v, deflection+4 %v; want G only", load, g.Stable, dist.Stable, defl.Stable)
 		}
@@ -312,6 +324,33 @@ func TestSeed004Checks(t *testing.T) {
 		if d := defl.Stats.Accepted - dist.Stats.Accepted; d < -0.05*load || d > 0.05*load {
 			t.Errorf("at %v: deflection+4 carries %.4f, distance+4 %.4f: want within 5 %% of the offered load", load, defl.Stats.Accepted, dist.Stats.Accepted)
 		}
+	}
+
+	// sfxff2-distance.toml: Distance Based +3 collapses past 18/32 as it
+	// turns to sideways hops; Deflection +3, offered the same sideways
+	// ports and longer ones, deflects instead and holds.
+	sf := points(scaled["sfxff2-distance.toml"])
+	dist, defl := sf["distance+3"], sf["deflection+3"]
+	for _, load := range []float64{0.5625, 0.625, 0.6875} {
+		t.Logf("sfxff2-distance.toml at %v: accepted distance+3 %.4f, deflection+3 %.4f; hops %.3f, %.3f; sideways %.3f, %.3f; deflections %.3f, %.3f",
+			load, dist[load].Stats.Accepted, defl[load].Stats.Accepted, dist[load].Stats.HopsAvg, defl[load].Stats.HopsAvg,
+			dist[load].Stats.HopsMediumAvg, defl[load].Stats.HopsMediumAvg, dist[load].Stats.HopsLowAvg, defl[load].Stats.HopsLowAvg)
+		if dist[load].Stats.HopsLowAvg != 0 {
+			t.Errorf("at %v: distance+3 takes %.3f Low-priority hops per packet: it has none to take", load, dist[load].Stats.HopsLowAvg)
+		}
+	}
+	lo, hi := dist[0.5625], dist[0.625]
+	if !lo.Stable || hi.Stable || hi.Stats.Accepted >= lo.Stats.Accepted {
+		t.Errorf("distance+3: stable %v at 18/32 (accepted %.4f), %v at 20/32 (accepted %.4f); want stable, then unstable accepting less",
+			lo.Stable, lo.Stats.Accepted, hi.Stable, hi.Stats.Accepted)
+	}
+	if hi.Stats.HopsMediumAvg < 0.3 || hi.Stats.HopsMediumAvg < 10*lo.Stats.HopsMediumAvg {
+		t.Errorf("distance+3: %.3f sideways hops per packet at 18/32, %.3f at 20/32; want a jump to 0.3 or more, tenfold at least",
+			lo.Stats.HopsMediumAvg, hi.Stats.HopsMediumAvg)
+	}
+	if d := defl[0.625]; !d.Stable || d.Stats.HopsMediumAvg > 0.1 || d.Stats.HopsLowAvg <= d.Stats.HopsMediumAvg {
+		t.Errorf("deflection+3 at 20/32: stable %v, %.3f sideways and %.3f deflection hops per packet; want stable, fewer than 0.1 sideways, more deflections",
+			d.Stable, d.Stats.HopsMediumAvg, d.Stats.HopsLowAvg)
 	}
 
 	df := saturation(scaled["dragonfly-buffers.toml"])
