@@ -33,9 +33,9 @@ func (d decimal) MarshalJSON() ([]byte, error) {
 }
 
 // measured returns v as a decimal of places, or nil if v is NaN (not
-// measured).
+// measured) or infinite.
 func measured(v float64, places int) *decimal {
-	if math.IsNaN(v) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return nil
 	}
 	return &decimal{v, places}

@@ -109,7 +109,8 @@ type Stats struct {
 	HopsAvg float64
 	// HopsMediumAvg and HopsLowAvg are the means, per measured packet, of
 	// the hops that took a candidate port of priority Medium (sideways)
-	// and Low (deflection) in the switches' selection; the rest of
+	// and Low (deflection; for the Dragonfly's adaptive routings, any
+	// non-minimal hop) in the switches' selection; the rest of
 	// HopsAvg took High (minimal) ports. Run measures them; they are NaN
 	// in a record read back from a results line written before netsim
 	// measured them.

@@ -26,9 +26,9 @@ type Packet struct {
 	// 65,535).
 	Hops uint16
 	// MediumHops and LowHops count those of its hops that took a
-	// candidate of priority Medium (sideways) or Low (deflection) in the
-	// switch's selection (they stop at 255): the rest took High, minimal,
-	// ports.
+	// candidate of priority Medium (sideways) or Low (deflection; for the
+	// Dragonfly's adaptive routings, any non-minimal hop) in the switch's
+	// selection (they stop at 255): the rest took High, minimal, ports.
 	MediumHops, LowHops uint8
 	// Received counts the flits delivered to the destination so far.
 	Received int32

@@ -108,7 +108,8 @@ func (m *Meter) HopsAvg() float64 {
 
 // HopsByPriority returns the mean number of hops per delivered measured
 // packet that took a sideways (Medium priority) and a deflection (Low
-// priority) candidate; HopsAvg less the two is the mean of minimal hops.
+// priority; for the Dragonfly's adaptive routings, any non-minimal hop)
+// candidate; HopsAvg less the two is the mean of minimal (High) hops.
 func (m *Meter) HopsByPriority() (medium, low float64) {
 	if m.Delivered == 0 {
 		return 0, 0

@@ -1187,12 +1187,13 @@ func (s *Switch) compactBusy() {
 // control admits the packet (with SelectIdle, whose port is not sending a
 // run either), the highest priority, then the most free space downstream,
 // then the fewest packets in progress, then a fair coin. It returns the
-// port, output VL and the candidate's priority, or port -1. A head with one candidate whose port is busy
-// with a run cannot go before the run ends, whatever its output VL and
-// flow control say: unless onlyBusy makes an exception for it,
-// selectOutput returns that port at once, with output VL 0 and priority 0, without
-// looking them up (nor routing again if an earlier selection found the
-// port), and the head waits for the run's end (Tick).
+// port, output VL and the candidate's priority, or port -1. A head with
+// one candidate whose port is busy with a run cannot go before the run
+// ends, whatever its output VL and flow control say: unless onlyBusy makes
+// an exception for it, selectOutput returns that port at once, with output
+// VL 0 and no priority (0), without looking them up (nor routing again if
+// an earlier selection found the port), and the head waits for the run's
+// end (Tick), which then selects again.
 func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (port, outVL int32, prio routing.Priority) {
 	l := &s.lanes[li]
 	if s.onlyBusy(li, now) > now {
@@ -1317,12 +1318,12 @@ func (s *Switch) grant(now kernel.Time, port, outVL int32, prio routing.Priority
 	// Not minimal: counted per packet. Minimal hops, by far the most,
 	// do not visit the packet here.
 	case routing.Medium:
-		if p := s.pool.Get(l.q.Front().Pkt); p.MediumHops < math.MaxUint8 {
-			p.MediumHops++
+		if pk := s.pool.Get(l.q.Front().Pkt); pk.MediumHops < math.MaxUint8 {
+			pk.MediumHops++
 		}
 	case routing.Low:
-		if p := s.pool.Get(l.q.Front().Pkt); p.LowHops < math.MaxUint8 {
-			p.LowHops++
+		if pk := s.pool.Get(l.q.Front().Pkt); pk.LowHops < math.MaxUint8 {
+			pk.LowHops++
 		}
 	}
 	if l.probe && sel.owner >= 0 && sel.owner != l.src && o.n == 0 && uint32(now)-sel.freed < uint32(sel.lastLen) {
@@ -1422,8 +1423,8 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 		}
 	}
 	if l.sent == 0 {
-		if p := s.pool.Get(f.Pkt); p.Hops < math.MaxUint16 {
-			p.Hops++
+		if pk := s.pool.Get(f.Pkt); pk.Hops < math.MaxUint16 {
+			pk.Hops++
 		}
 	}
 	l.sent += uint16(k)

@@ -32,7 +32,7 @@ func valueName(value string) string {
 	case ValueHopsMedium:
 		return "average sideways hops (Medium-priority ports per packet)"
 	case ValueHopsLow:
-		return "average deflection hops (Low-priority ports per packet)"
+		return "average deflection or other non-minimal hops (Low-priority ports per packet)"
 	case ValueEBBAvg:
 		return "effective bisection bandwidth, average over the patterns (% of link bandwidth)"
 	case ValueEBBMin:

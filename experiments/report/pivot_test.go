@@ -325,3 +325,36 @@ func TestPivotSelection(t *testing.T) {
 		t.Errorf("CSV:\n%s\nwant:\n%s", csv, want)
 	}
 }
+
+// TestPivotHopsByPriority: hops_medium and hops_low pivot like the other
+// point values; a line written before netsim counted them gives an empty
+// cell, not 0, and a negative count is refused.
+func TestPivotHopsByPriority(t *testing.T) {
+	withHops := func(line, medium, low string) string {
+		return strings.Replace(line, `"hops_avg":2.5,`, `"hops_avg":2.5,"hops_medium":`+medium+`,"hops_low":`+low+`,`, 1)
+	}
+	rs := fixture(t, []string{
+		withHops(pointLine(ff4, "distance+2", "uniform", 0.5, 0.5, "40"), "0.125", "0"),
+		withHops(pointLine(ff4, "deflection+2", "uniform", 0.5, 0.5, "40"), "0.0625", "0.3125"),
+		pointLine(ff4, "dor", "uniform", 0.5, 0.5, "40"), // written before the counts
+	})
+	for _, tc := range []struct {
+		value, want string
+	}{
+		{ValueHopsMedium, "| flatfly 4x4 w1,1 c4 | uniform | 0.5 | — | 0.125 | 0.063 |"},
+		{ValueHopsLow, "| flatfly 4x4 w1,1 c4 | uniform | 0.5 | — | 0.000 | 0.313 |"},
+	} {
+		tab, err := Pivot(rs, Spec{Value: tc.value, Cols: "routing"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		md, _ := render(t, tab)
+		if !strings.Contains(md, "| topology | pattern | offered | dor | distance+2 | deflection+2 |\n") || !strings.Contains(md, tc.want+"\n") {
+			t.Errorf("%s:\n%s\nwant the row\n%s", tc.value, md, tc.want)
+		}
+	}
+	_, _, err := Read(strings.NewReader(withHops(pointLine(ff4, "dor", "uniform", 0.5, 0.5, "40"), "-1", "0")+"\n"), "r.jsonl")
+	if err == nil || !strings.Contains(err.Error(), "r.jsonl:1: field hops_medium") {
+		t.Errorf("negative hops_medium: error %v, want r.jsonl:1: field hops_medium ...", err)
+	}
+}

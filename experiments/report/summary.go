@@ -10,8 +10,10 @@ import (
 // WriteSummary writes the markdown report netsim run leaves in table.md:
 // the default pivot table (saturation, or accepted load when there is no
 // saturation result) exactly as Pivot with Extend and WriteMarkdown give
-// it, every point with all its measurements, the exchanges (see
-// writeEBB), and the failed points.
+// it, every point with its accepted load, latencies, hops and stability
+// (not the hops by priority, hops_medium and hops_low: netsim table
+// --value gives them), the exchanges (see writeEBB), and the failed
+// points.
 func WriteSummary(w io.Writer, results []Result) error {
 	var b strings.Builder
 	b.WriteString("# netsim results\n")
