@@ -604,6 +604,7 @@ func TestSeed004FullSearchesReplay(t *testing.T) {
 // holds, one per routing.
 var seed004ReadmeTables = []struct{ heading, topology string }{
 	{"### The FlatFly rows (10,000 warm-up cycles: the fourth run)", "flatfly 4x8x8x8 w2,1,1,1 c8"},
+	{"### The SF×FF-1 rows (10,000 warm-up cycles: the fourth run)", "product[slimfly q4 w2; flatfly 8x8 w1,1] c8"},
 	{"### The SF×FF-2 rows (10,000 warm-up cycles: the fourth run)", "product[slimfly q8 w1; flatfly 16 w1] c8"},
 	{"### The hypercube rows (10,000 warm-up cycles: the fourth run)", "hypercube d11 w2 c8"},
 	{"### The 3-D torus row (10,000 warm-up cycles: the fourth run)", "torus 8x16x16 w3,5,5 c8"},
