@@ -598,6 +598,59 @@ func TestSeed004FullSearchesReplay(t *testing.T) {
 	t.Logf("%d points the replayed searches did not ask for", unused)
 }
 
+// TestSeed004FullTable checks that the full-scale run is complete and
+// that full/table.md and full/table.csv are
+// what netsim table prints for full/results.jsonl (the default
+// saturation pivot, as markdown and as CSV), so the committed table
+// cannot drift from the committed results.
+func TestSeed004FullTable(t *testing.T) {
+	results, _, err := report.ReadFiles([]string{seed004FullResults})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := report.Pivot(results, report.Spec{Value: report.ValueSaturation, Extend: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The run is complete: one row per routing of every file, a value in
+	// every pattern's cell.
+	rows := 0
+	for _, routings := range seed004Routings() {
+		rows += len(routings)
+	}
+	if len(tab.Rows) != rows || len(tab.Cols) != 6 {
+		t.Errorf("%s: %d rows × %d patterns, want %d × 6", seed004FullResults, len(tab.Rows), len(tab.Cols), rows)
+	}
+	for _, r := range tab.Rows {
+		for i, c := range r.Cells {
+			if !c.OK {
+				t.Errorf("%s: %v has no saturation for %s", seed004FullResults, r.Keys, tab.Cols[i])
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		write func(*bytes.Buffer) error
+	}{
+		{"table.md", func(b *bytes.Buffer) error { return tab.WriteMarkdown(b) }},
+		{"table.csv", func(b *bytes.Buffer) error { return tab.WriteCSV(b) }},
+	} {
+		var want bytes.Buffer
+		if err := tc.write(&want); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join("seed004", "full", tc.name)
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("%s is not what netsim table prints for %s (run netsim table %s -o %s)",
+				path, seed004FullResults, seed004FullResults, path)
+		}
+	}
+}
+
 // seed004ReadmeTables names the tables of seed004/README.md that copy
 // full-scale values from full/results.jsonl by hand: the heading each
 // follows, and the topology (as netsim table names it) whose rows it
@@ -609,6 +662,7 @@ var seed004ReadmeTables = []struct{ heading, topology string }{
 	{"### The hypercube rows (10,000 warm-up cycles: the fourth run)", "hypercube d11 w2 c8"},
 	{"### The 3-D torus row (10,000 warm-up cycles: the fourth run)", "torus 8x16x16 w3,5,5 c8"},
 	{"### The 4-D torus row (10,000 warm-up cycles: the fourth run)", "torus 4x8x8x8 w2,4,4,4 c8"},
+	{"### The Dragonfly rows (10,000 warm-up cycles: the fourth run)", "dragonfly k16 g8 c8 absolute omit"},
 }
 
 // TestSeed004ReadmeFullRows checks the tables of seed004/README.md that
