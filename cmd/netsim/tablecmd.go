@@ -46,7 +46,9 @@ on line order.
   -o FILE      write the table to FILE instead of stdout
 
 Markdown rounds values for reading and shows empty cells as "—"; CSV keeps
-the precision of the results and leaves empty cells empty. Lines of failed
+the precision of the results and leaves empty cells empty. A point none of
+whose measured packets was delivered (far past saturation) has no latency
+or hops: an empty cell, not the 0 its line holds. Lines of failed
 points ("kind":"error") are skipped with a note on stderr, and so is an
 incomplete last line. When results that differ in some field fall in one
 cell (two experiments that differ only in vls, say), the default rows get

@@ -314,8 +314,8 @@ func build(sel []Result, value string, rowKeys []string, colKey string) (*Table,
 		ck := rk + "\x01" + col
 		if first, ok := cells[ck]; ok {
 			diff := differ(first, r)
-			va, oka := first.Number(value)
-			vb, okb := r.Number(value)
+			va, oka := first.Measure(value)
+			vb, okb := r.Measure(value)
 			if len(diff) > 0 || oka != okb || va != vb {
 				conflicts = append(conflicts, conflict{a: first, b: r, where: describe(rowKeys, keys, colKey, col), diff: diff})
 			}
@@ -340,7 +340,7 @@ func build(sel []Result, value string, rowKeys []string, colKey string) (*Table,
 		rk := strings.Join(keys, "\x00")
 		for j, col := range t.Cols {
 			if first, ok := cells[rk+"\x01"+col]; ok {
-				v, ok := first.Number(value)
+				v, ok := first.Measure(value)
 				row.Cells[j] = Cell{Value: v, OK: ok}
 			}
 		}

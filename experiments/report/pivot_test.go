@@ -358,3 +358,44 @@ func TestPivotHopsByPriority(t *testing.T) {
 		t.Errorf("negative hops_medium: error %v, want r.jsonl:1: field hops_medium ...", err)
 	}
 }
+
+// TestPivotNoSample: a point none of whose measured packets was delivered
+// (far past saturation) has its latencies and hops written as 0 for want
+// of a sample; they pivot to empty cells, in the table and in the run's
+// summary, while its accepted load is a value like any other.
+func TestPivotNoSample(t *testing.T) {
+	noSample := strings.Replace(pointLine(ff4, "dor", "complement", 0.5, 0.0078, "0"),
+		`"hops_avg":2.5,"delivered":10,`, `"hops_avg":0,"hops_medium":0,"hops_low":0,"delivered":0,`, 1)
+	withHops := strings.Replace(pointLine(ff4, "dor", "complement", 0.25, 0.0078, "900"),
+		`"hops_avg":2.5,`, `"hops_avg":2.5,"hops_medium":0,"hops_low":0,`, 1)
+	rs := fixture(t, []string{noSample, withHops})
+	for _, tc := range []struct {
+		value, want string
+	}{
+		{ValueAccepted, "| flatfly 4x4 w1,1 c4 | dor | complement | 0.0078 | 0.0078 |"},
+		{ValueLatencyAvg, "| flatfly 4x4 w1,1 c4 | dor | complement | 900.0 | — |"},
+		{ValueLatencyP99, "| flatfly 4x4 w1,1 c4 | dor | complement | 900.0 | — |"},
+		{ValueHops, "| flatfly 4x4 w1,1 c4 | dor | complement | 2.500 | — |"},
+		{ValueHopsMedium, "| flatfly 4x4 w1,1 c4 | dor | complement | 0.000 | — |"},
+		{ValueHopsLow, "| flatfly 4x4 w1,1 c4 | dor | complement | 0.000 | — |"},
+	} {
+		tab, err := Pivot(rs, Spec{Value: tc.value})
+		if err != nil {
+			t.Fatal(err)
+		}
+		md, csv := render(t, tab)
+		if !strings.Contains(md, tc.want+"\n") {
+			t.Errorf("%s:\n%s\nwant the row\n%s", tc.value, md, tc.want)
+		}
+		if tc.value != ValueAccepted && !strings.HasSuffix(csv, ",\n") {
+			t.Errorf("%s CSV:\n%s\nwant an empty last cell", tc.value, csv)
+		}
+	}
+	var b strings.Builder
+	if err := WriteSummary(&b, rs); err != nil {
+		t.Fatal(err)
+	}
+	if want := "| 0.5 | 0.0078 | — | — | — | yes |\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("summary:\n%s\nwant a point row ending %q", b.String(), want)
+	}
+}

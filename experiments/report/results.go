@@ -252,6 +252,26 @@ func (r Result) Number(key string) (float64, bool) {
 	return *v, true
 }
 
+// Measure returns the measurement key of r as Number does, but reports
+// false where it has no sample: a point's latencies and hop counts
+// (latency_avg, latency_p99, hops_avg, hops_medium, hops_low) average
+// over its measured packets delivered, and netsim run writes them as 0
+// when that count (field delivered) is 0, as it is far past saturation.
+// Tables and figures show such a value as missing, not as 0.
+func (r Result) Measure(key string) (float64, bool) {
+	v, ok := r.Number(key)
+	if !ok {
+		return 0, false
+	}
+	switch key {
+	case "latency_avg", "latency_p99", "hops_avg", "hops_medium", "hops_low":
+		if d, ok := r.Number("delivered"); ok && d == 0 {
+			return 0, false
+		}
+	}
+	return v, true
+}
+
 // keys returns the names of the fields of r.
 func (r Result) keys() []string {
 	ks := make([]string, 0, len(r.fields))

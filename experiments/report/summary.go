@@ -91,7 +91,7 @@ func writePoints(b *strings.Builder, points []Result) {
 		}
 		for _, v := range []string{ValueAccepted, ValueLatencyAvg, ValueLatencyP99, ValueHops} {
 			s := "—"
-			if x, ok := r.Number(v); ok {
+			if x, ok := r.Measure(v); ok {
 				s = formatValue(v, x, false)
 			}
 			b.WriteString(" " + s + " |")
