@@ -604,14 +604,7 @@ func TestSeed004FullSearchesReplay(t *testing.T) {
 // saturation pivot, as markdown and as CSV), so the committed table
 // cannot drift from the committed results.
 func TestSeed004FullTable(t *testing.T) {
-	results, _, err := report.ReadFiles([]string{seed004FullResults})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := report.Pivot(results, report.Spec{Value: report.ValueSaturation, Extend: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tab := seed004FullTable(t)
 	// The run is complete: one row per routing of every file, a value in
 	// every pattern's cell.
 	rows := 0
@@ -651,6 +644,21 @@ func TestSeed004FullTable(t *testing.T) {
 	}
 }
 
+// seed004FullTable returns the table netsim table prints for
+// full/results.jsonl: the default saturation pivot.
+func seed004FullTable(t *testing.T) *report.Table {
+	t.Helper()
+	results, _, err := report.ReadFiles([]string{seed004FullResults})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := report.Pivot(results, report.Spec{Value: report.ValueSaturation, Extend: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
 // seed004ReadmeTables names the tables of seed004/README.md that copy
 // full-scale values from full/results.jsonl by hand: the heading each
 // follows, and the topology (as netsim table names it) whose rows it
@@ -674,14 +682,7 @@ var seed004ReadmeTables = []struct{ heading, topology string }{
 // first number of each pattern's column "here" must be dor's. So the
 // README cannot drift from the results file.
 func TestSeed004ReadmeFullRows(t *testing.T) {
-	results, _, err := report.ReadFiles([]string{seed004FullResults})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := report.Pivot(results, report.Spec{Value: report.ValueSaturation})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tab := seed004FullTable(t)
 	var md strings.Builder
 	if err := tab.WriteMarkdown(&md); err != nil {
 		t.Fatal(err)

@@ -264,7 +264,7 @@ func (r Result) Measure(key string) (float64, bool) {
 		return 0, false
 	}
 	switch key {
-	case "latency_avg", "latency_p99", "hops_avg", "hops_medium", "hops_low":
+	case ValueLatencyAvg, ValueLatencyP99, ValueHops, ValueHopsMedium, ValueHopsLow:
 		if d, ok := r.Number("delivered"); ok && d == 0 {
 			return 0, false
 		}
