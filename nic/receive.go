@@ -6,6 +6,44 @@ import (
 	"netsim/kernel"
 )
 
+// AcceptRun implements flit.Receiver: the NIC consumes each flit on
+// arrival, at arrive, arrive+1, …, arrive+k−1.
+func (n *NIC) AcceptRun(_ kernel.Time, _, vl int, pi int32, arrive kernel.Time, k int) {
+	if n.rxGap > 1 {
+		n.buffer(vl, pi, arrive, k)
+		return
+	}
+	if t := n.inLink.Freed(arrive, vl, k); t != kernel.Never && n.up != nil {
+		n.up.Unblock(vl, t)
+	}
+	n.consume(pi, arrive, k)
+}
+
+// consume takes k flits of packet pi out of the receive buffer at arrive,
+// arrive+1, …, arrive+k−1.
+func (n *NIC) consume(pi int32, arrive kernel.Time, k int) {
+	p := n.pool.Get(pi)
+	p.Received += int32(k)
+	n.meter.ejected(arrive, k)
+	if p.Received == p.Flits {
+		if p.Probe != 0 {
+			// Acted on in the cycle it is in (Tick), not before: when a
+			// reply changes the route of the next packet does not depend
+			// on the order of the ticks in a cycle.
+			t := arrive + kernel.Time(k-1)
+			n.probesIn.Push(probeIn{at: t, pi: pi})
+			n.meter.ProbesHeld++
+			if t > n.eng.Now() {
+				n.alarm.Set(t) // else Tick, draining the receive buffer, is about to
+			}
+			return
+		}
+		n.received(p.Seq, p.Flits, arrive+kernel.Time(k-1))
+		n.meter.delivered(p, arrive+kernel.Time(k-1))
+		n.pool.Release(pi)
+	}
+}
+
 // rxFlit is a flit in the receive buffer of a NIC slower than its link,
 // with the cycle the NIC drains it.
 type rxFlit struct {
