@@ -1,0 +1,112 @@
+package switching
+
+import (
+	"fmt"
+)
+
+// Mode is the switching technique.
+type Mode uint8
+
+const (
+	// CutThrough is virtual cut-through: a packet starts on an output only
+	// when the next buffer has room for all of it.
+	CutThrough Mode = iota
+	// Wormhole lets a packet start with room for one flit; a blocked packet
+	// stays spread over the buffers along its path.
+	Wormhole
+)
+
+// ParseMode parses a switching mode as written in experiment files.
+func ParseMode(s string) (Mode, error) {
+	switch s {
+	case "cut-through", "vct", "virtual-cut-through":
+		return CutThrough, nil
+	case "wormhole":
+		return Wormhole, nil
+	}
+	return 0, fmt.Errorf("switching: unknown mode %q (known: cut-through, wormhole)", s)
+}
+
+// Selection is the selection function of seed 004 §3.1: how a switch
+// chooses one output among the candidates the routing gives a head packet.
+// Both take the highest priority first, then the most free space
+// downstream, then the fewest packets in progress, then a fair coin; they
+// differ in which candidates are available.
+type Selection uint8
+
+const (
+	// SelectCredits counts a candidate available when its output VL is
+	// free (no packet in progress holds it) and has credits for the packet
+	// (for one flit under wormhole). A head whose choice is busy sending
+	// another packet's run waits for the run's end and chooses again, so
+	// a busy port with credits keeps the heads that prefer it: adaptive
+	// routings leave it only when its VL is held or its credits run out.
+	SelectCredits Selection = iota
+	// SelectIdle also requires the output port to be able to start the
+	// packet now, not in the middle of another packet's run: a head takes
+	// the best candidate it can start on at once rather than wait for a
+	// busy better one, and waits only when no candidate is available
+	// (each held, closed by flow control or busy).
+	SelectIdle
+)
+
+// ParseSelection parses a selection function as written in experiment
+// files: "credits" (SelectCredits) or "idle" (SelectIdle).
+func ParseSelection(s string) (Selection, error) {
+	for sel := SelectCredits; sel <= SelectIdle; sel++ {
+		if sel.String() == s {
+			return sel, nil
+		}
+	}
+	return 0, fmt.Errorf("selection: unknown selection function %q (known: credits, idle)", s)
+}
+
+// String returns the selection function's name in experiment files.
+func (s Selection) String() string {
+	switch s {
+	case SelectCredits:
+		return "credits"
+	case SelectIdle:
+		return "idle"
+	}
+	return fmt.Sprintf("Selection(%d)", uint8(s))
+}
+
+// Limits of a switch, from the compact per-lane state.
+const (
+	// MaxLanes is the largest number of ports × VLs.
+	MaxLanes = 1<<15 - 1
+	// MaxPacketFlits is the longest packet, in flits.
+	MaxPacketFlits = 1<<16 - 1
+)
+
+// Params configure a switch.
+type Params struct {
+	// ID is the switch index, also the Target of its tick events.
+	ID int
+	// Ports and VLs size the switch.
+	Ports, VLs int
+	// Buffer is the input buffer per port and VL, in flits.
+	Buffer int
+	Mode   Mode
+	// Speedup is the number of runs an input port may feed at once (the
+	// flits it may forward per cycle).
+	Speedup int
+	// RoutingDelay is the cycles from a head's arrival to its routing.
+	RoutingDelay int
+	// FlitDelay is the cycles from leaving this switch to being in the next
+	// buffer (crossbar delay plus link latency).
+	FlitDelay int
+	// TickKind is the event kind the owner dispatches to Tick.
+	TickKind uint8
+	// MaxRun, if positive, caps the flits of a run: a testing aid, where 1
+	// sends flit by flit to compare with runs.
+	MaxRun int
+	// Selection is the selection function; the zero value is
+	// SelectCredits.
+	Selection Selection
+	// NoPark, a testing aid, looks at every waiting head in every tick
+	// and selects again for every eligible one, never passing over a
+	// parked or sleeping one: results must not change.
+	NoPark bool
+}
