@@ -99,7 +99,6 @@ func Extract(r routing.Routing, net *topologies.Network, policy string, workers 
 		lens   []uint32
 		except map[[2]int32][]int32
 		vls    uint64
-		load   []int64
 	}
 	outs := make([]rowOut, len(reps))
 	if workers < 1 {

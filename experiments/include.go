@@ -29,11 +29,6 @@ type sources struct {
 	origin map[string]int
 }
 
-// singleSource returns the sources of a file without includes.
-func singleSource(file, text string) *sources {
-	return &sources{files: []source{{file: file, lines: newKeyLines(text)}}, origin: map[string]int{}}
-}
-
 // locate returns the file and 1-based line where key of section is written
 // (line 0 when unknown). A key absent from the merged tree, as in "missing
 // key" errors, is located at its section in the file that set the section
