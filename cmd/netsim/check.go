@@ -10,10 +10,14 @@ import (
 	"netsim/routing"
 )
 
-// checkUsage describes netsim check.
-const checkUsage = `netsim check FILE.toml ... [-j N]
-
-Checks the routing of each experiment file for deadlock freedom: builds the
+// checkCmd returns netsim check.
+func checkCmd() *Command {
+	var jobs int
+	return &Command{
+		Name:      "check",
+		UsageLine: "netsim check FILE.toml ... [-j N]",
+		Short:     "check routings for deadlock freedom (channel dependency graph)",
+		Long: `Checks the routing of each experiment file for deadlock freedom: builds the
 channel dependency graph over (link, VL) channels from every candidate port
 the routing can return, for every pair of hosts, and looks for a cycle. An
 acyclic graph makes the routing deadlock-free; a cycle means it may
@@ -22,30 +26,32 @@ Host injection and ejection channels are counted but can never be on a
 cycle. Only [topology], [routing] and [flow_control] vls matter, but the
 whole file must be valid.
 
-  -j N   search up to N destinations at once (default: the number of
-         CPUs); the result does not depend on N
-
 Exit status: 0 every routing is deadlock-free; 1 a cycle was found or a
 routing returned an invalid answer; 2 bad command line or experiment file.
-`
-
-// checkCommand implements netsim check.
-func checkCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("netsim check", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	jobs := fs.Int("j", 0, "search up to `N` destinations at once")
-	files, code, done := experimentFiles(fs, args, jobs, "netsim check", checkUsage, stdout, stderr)
-	if done {
-		return code
+`,
+		Flags: func(fs *flag.FlagSet) {
+			fs.IntVar(&jobs, "j", 0, "search up to `N` destinations at once (default: the number of CPUs); "+
+				"the result does not depend on N")
+		},
+		Run: func(ctx context.Context, cmd *Command, ev env, files []string) int {
+			if code, done := experimentFiles(cmd, ev, files, jobs); done {
+				return code
+			}
+			return checkCommand(ctx, files, jobs, ev.stdout, ev.stderr)
+		},
 	}
+}
+
+// checkCommand implements netsim check of files with -j jobs.
+func checkCommand(ctx context.Context, files []string, jobs int, stdout, stderr io.Writer) int {
 	exps, err := loadExperiments(files)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
-	code = exitOK
+	code := exitOK
 	for _, e := range exps {
-		if c := checkExperiment(ctx, e, *jobs, stdout, stderr); c != exitOK {
+		if c := checkExperiment(ctx, e, jobs, stdout, stderr); c != exitOK {
 			code = c
 		}
 	}

@@ -24,95 +24,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return runEnv(ctx, env{stdout: stdout, stderr: stderr}, args)
 }
 
-// command is one netsim command: what runs it and its help text.
-type command struct {
-	run   func(ctx context.Context, ev env, args []string) int
-	usage string
-}
-
-// commands returns the commands by name.
-func commands() map[string]command {
-	plain := func(f func(args []string, stdout, stderr io.Writer) int) func(context.Context, env, []string) int {
-		return func(_ context.Context, ev env, args []string) int { return f(args, ev.stdout, ev.stderr) }
-	}
-	withCtx := func(f func(ctx context.Context, args []string, stdout, stderr io.Writer) int) func(context.Context, env, []string) int {
-		return func(ctx context.Context, ev env, args []string) int { return f(ctx, args, ev.stdout, ev.stderr) }
-	}
-	return map[string]command{
-		"run":        {runCommand, runUsage},
-		"validate":   {plain(validateCommand), validateUsage},
-		"merge":      {plain(mergeCommand), mergeUsage},
-		"topo":       {plain(topoCommand), topoUsage},
-		"table":      {plain(tableCommand), tableUsage},
-		"plot":       {plain(plotCommand), plotUsage},
-		"congestion": {withCtx(congestionCommand), congestionUsage},
-		"check":      {withCtx(checkCommand), checkUsage},
-		"load":       {withCtx(loadCommand), loadUsage},
-		"version":    {plain(versionCommand), versionUsage},
-	}
-}
-
 // runEnv is run in the environment ev.
 func runEnv(ctx context.Context, ev env, args []string) int {
-	if len(args) == 0 {
-		fmt.Fprint(ev.stderr, usage)
-		return exitUsage
-	}
-	switch args[0] {
-	case "help", "-h", "-help", "--help":
-		return helpCommand(args[1:], ev.stdout, ev.stderr)
-	}
-	c, ok := commands()[args[0]]
-	if !ok {
-		fmt.Fprintf(ev.stderr, "netsim: unknown command %q\n\n%s", args[0], usage)
-		return exitUsage
-	}
-	return c.run(ctx, ev, args[1:])
+	return netsimCmd().dispatch(ctx, ev, args)
 }
 
-// versionCommand implements netsim version.
-func versionCommand(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		fmt.Fprintf(stderr, "netsim: version takes no arguments, got %q\n", args)
-		return exitUsage
-	}
-	fmt.Fprintln(stdout, versionString())
-	return exitOK
-}
-
-// helpCommand prints the usage of the command named in args, or of all.
-func helpCommand(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" {
-		fmt.Fprint(stdout, usage)
-		return exitOK
-	}
-	c, ok := commands()[args[0]]
-	if !ok {
-		fmt.Fprintf(stderr, "netsim: unknown help topic %q\n\n%s", args[0], usage)
-		return exitUsage
-	}
-	fmt.Fprint(stdout, c.usage)
-	return exitOK
-}
-
-// experimentFiles parses the command line args of command cmd (its flags
-// defined in fs, -j in jobs) for commands that take one or more experiment
-// files: it prints help or the problem (no file, a negative -j) and
-// reports done with the exit status, or returns the files.
-func experimentFiles(fs *flag.FlagSet, args []string, jobs *int, cmd, usage string, stdout, stderr io.Writer) (files []string, code int, done bool) {
-	files, err := parseArgs(fs, args)
-	if code, done := flagsDone(err, cmd, usage, stdout, stderr); done {
-		return nil, code, true
-	}
+// experimentFiles checks the experiment files and the -j value jobs of
+// command cmd, for the commands that take one or more experiment files:
+// it prints the problem (no file, a negative -j) and reports done with
+// the exit status.
+func experimentFiles(cmd *Command, ev env, files []string, jobs int) (code int, done bool) {
 	if len(files) == 0 {
-		fmt.Fprintf(stderr, "%s: need at least one experiment file\n\n%s", cmd, usage)
-		return nil, exitUsage, true
+		return cmd.usageError(ev, errors.New("need at least one experiment file")), true
 	}
-	if *jobs < 0 {
-		fmt.Fprintf(stderr, "%s: -j: %d is not a valid number of jobs (expected ≥ 1, or 0 for the number of CPUs)\n", cmd, *jobs)
-		return nil, exitUsage, true
+	if jobs < 0 {
+		fmt.Fprintf(ev.stderr, "%s: -j: %d is not a valid number of jobs (expected ≥ 1, or 0 for the number of CPUs)\n", cmd.LongName(), jobs)
+		return exitUsage, true
 	}
-	return files, exitOK, false
+	return exitOK, false
 }
 
 // loadExperiments loads the experiment files, reporting every problem;

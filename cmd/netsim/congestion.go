@@ -17,10 +17,8 @@ import (
 	"netsim/experiments"
 )
 
-// congestionUsage describes netsim congestion.
-const congestionUsage = `netsim congestion FILE.toml [--json] [--runs N] [-j N] [-o DIR]
-
-Runs the congestion study of the file's [congestion] section (the ORCS
+// congestionLong is the help of netsim congestion.
+const congestionLong = `Runs the congestion study of the file's [congestion] section (the ORCS
 model of seed 003): each routing of [routing] algorithm (a list compares
 several) is reduced to one path per host pair, then every pattern is
 mapped onto the hosts at random runs times and the congestion of its
@@ -28,15 +26,6 @@ streams is reduced by the metrics sum_max_cong, hist_max_cong,
 hist_acc_band (the effective bisection bandwidth Λ for bisect patterns)
 and dep_max_delay. Prints a table, with each routing's edge-forwarding
 index π and the virtual layers (VLs) its paths use.
-
-  --json    one JSON object per (routing, pattern, metric) per line
-  --runs N  override [congestion] runs
-  -j N      run up to N runs at once (default: the number of CPUs);
-            results do not depend on N
-  -o DIR    also write DIR/cable-ROUTING-PATTERN.dot (the cable
-            congestion map, edges coloured green to red) and
-            DIR/hist_acc_band-PATTERN.png (distribution over runs, one
-            line per routing)
 
 Exit status: 0 done; 1 a routing could not be reduced to paths, or a file
 could not be written; 2 bad command line or experiment file, or an -o
@@ -50,32 +39,50 @@ type congestionFlags struct {
 	out, file  string
 }
 
-// parseCongestionFlags parses args, allowing flags before and after the file.
-func parseCongestionFlags(args []string) (congestionFlags, error) {
-	var f congestionFlags
-	fs := flag.NewFlagSet("netsim congestion", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.BoolVar(&f.json, "json", false, "JSON lines")
-	fs.IntVar(&f.runs, "runs", 0, "runs per pattern")
-	fs.IntVar(&f.jobs, "j", 0, "parallel runs")
-	fs.StringVar(&f.out, "o", "", "output directory")
-	files, err := parseArgs(fs, args)
-	if err != nil {
-		return f, err
-	}
+// define defines the flags of netsim congestion on fs, bound to f.
+func (f *congestionFlags) define(fs *flag.FlagSet) {
+	fs.BoolVar(&f.json, "json", false, "one JSON object per (routing, pattern, metric) per line")
+	fs.IntVar(&f.runs, "runs", 0, "override [congestion] runs with `N`")
+	fs.IntVar(&f.jobs, "j", 0, "run up to `N` runs at once (default: the number of CPUs); results do not depend on N")
+	fs.StringVar(&f.out, "o", "", "also write `DIR`/cable-ROUTING-PATTERN.dot (the cable congestion map, "+
+		"edges coloured green to red) and DIR/hist_acc_band-PATTERN.png (distribution over runs, "+
+		"one line per routing)")
+}
+
+// check checks the file and flags of netsim congestion (fs holds them
+// parsed) and sets -j 0 to the number of CPUs.
+func (f *congestionFlags) check(fs *flag.FlagSet, files []string) error {
 	switch {
 	case len(files) != 1:
-		return f, fmt.Errorf("need exactly one experiment file, got %d", len(files))
+		return fmt.Errorf("need exactly one experiment file, got %d", len(files))
 	case f.runs < 0 || f.runs == 0 && given(fs, "runs") || f.runs > congestion.MaxRuns:
-		return f, fmt.Errorf("--runs: %d is out of range (expected 1..%d)", f.runs, congestion.MaxRuns)
+		return fmt.Errorf("--runs: %d is out of range (expected 1..%d)", f.runs, congestion.MaxRuns)
 	case f.jobs < 0:
-		return f, fmt.Errorf("-j: %d, need at least 1", f.jobs)
+		return fmt.Errorf("-j: %d, need at least 1", f.jobs)
 	}
 	if f.jobs == 0 {
 		f.jobs = runtime.GOMAXPROCS(0)
 	}
 	f.file = files[0]
-	return f, nil
+	return nil
+}
+
+// congestionCmd returns netsim congestion.
+func congestionCmd() *Command {
+	var f congestionFlags
+	return &Command{
+		Name:      "congestion",
+		UsageLine: "netsim congestion FILE.toml [--json] [--runs N] [-j N] [-o DIR]",
+		Short:     "congestion model of oblivious routings (ORCS): Λ, π, cable map",
+		Long:      congestionLong,
+		Flags:     f.define,
+		Run: func(ctx context.Context, cmd *Command, ev env, files []string) int {
+			if err := f.check(cmd.flagSet(), files); err != nil {
+				return cmd.usageError(ev, err)
+			}
+			return congestionCommand(ctx, f, ev.stdout, ev.stderr)
+		},
+	}
 }
 
 // congestionLine is one JSON line of netsim congestion.
@@ -85,12 +92,8 @@ type congestionLine struct {
 	congestion.Result
 }
 
-// congestionCommand implements netsim congestion.
-func congestionCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	f, err := parseCongestionFlags(args)
-	if code, done := flagsDone(err, "netsim congestion", congestionUsage, stdout, stderr); done {
-		return code
-	}
+// congestionCommand implements netsim congestion with the flags and file f.
+func congestionCommand(ctx context.Context, f congestionFlags, stdout, stderr io.Writer) int {
 	exps, err := experiments.LoadFile(f.file)
 	if err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)

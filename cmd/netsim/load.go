@@ -14,10 +14,8 @@ import (
 	"netsim/linkload"
 )
 
-// loadUsage describes netsim load.
-const loadUsage = `netsim load FILE.toml ... [--json] [-j N]
-
-Computes the channel load of each experiment file's routing (every variant
+// loadLong is the help of netsim load.
+const loadLong = `Computes the channel load of each experiment file's routing (every variant
 of a sweep) under each of its [traffic] patterns: the traffic each link
 between two switches would carry if every host offered load 1 (a flit per
 cycle), in link bandwidths. The busiest link's load L bounds what the
@@ -35,16 +33,40 @@ uniform pattern; the other patterns are fixed maps. Only [topology],
 [routing], [flow_control] vls and [traffic] patterns matter, but the
 whole file must be valid.
 
-  --json   one JSON object per (experiment, pattern) per line: file,
-           experiment, variant, routing, topology, pattern, max_load,
-           bound, busiest_links (how many), spread, detours
-  -j N     walk uniform traffic on up to N goroutines (default: the
-           number of CPUs); the loads do not depend on N
-
 Exit status: 0 done; 1 a routing lost a flow (no candidate, a loop, the
 wrong host: printed on stderr) or the command was interrupted; 2 bad
 command line or experiment file, or a file without traffic patterns.
 `
+
+// loadCmd returns netsim load.
+func loadCmd() *Command {
+	var (
+		asJSON bool
+		jobs   int
+	)
+	return &Command{
+		Name:      "load",
+		UsageLine: "netsim load FILE.toml ... [--json] [-j N]",
+		Short:     "channel load of routings under traffic patterns, and the saturation bound it sets",
+		Long:      loadLong,
+		Flags: func(fs *flag.FlagSet) {
+			fs.BoolVar(&asJSON, "json", false, "one JSON object per (experiment, pattern) per line: file, "+
+				"experiment, variant, routing, topology, pattern, max_load, bound, busiest_links (how many), "+
+				"spread, detours")
+			fs.IntVar(&jobs, "j", 0, "walk uniform traffic on up to `N` goroutines (default: the number of CPUs); "+
+				"the loads do not depend on N")
+		},
+		Run: func(ctx context.Context, cmd *Command, ev env, files []string) int {
+			if code, done := experimentFiles(cmd, ev, files, jobs); done {
+				return code
+			}
+			if jobs == 0 {
+				jobs = runtime.NumCPU()
+			}
+			return loadCommand(ctx, files, jobs, asJSON, ev.stdout, ev.stderr)
+		},
+	}
+}
 
 // loadLine is one line of netsim load --json.
 type loadLine struct {
@@ -61,19 +83,9 @@ type loadLine struct {
 	Detours    bool    `json:"detours"`
 }
 
-// loadCommand implements netsim load.
-func loadCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("netsim load", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	asJSON := fs.Bool("json", false, "JSON lines")
-	jobs := fs.Int("j", 0, "walk uniform traffic on up to `N` goroutines")
-	files, code, done := experimentFiles(fs, args, jobs, "netsim load", loadUsage, stdout, stderr)
-	if done {
-		return code
-	}
-	if *jobs == 0 {
-		*jobs = runtime.NumCPU()
-	}
+// loadCommand implements netsim load of files with -j jobs (≥ 1) and
+// --json asJSON.
+func loadCommand(ctx context.Context, files []string, jobs int, asJSON bool, stdout, stderr io.Writer) int {
 	exps, err := loadExperiments(files)
 	noPatterns := map[string]bool{}
 	for _, e := range exps {
@@ -86,9 +98,9 @@ func loadCommand(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
-	code = exitOK
+	code := exitOK
 	for _, e := range exps {
-		code = max(code, loadExperiment(ctx, e, *jobs, *asJSON, stdout, stderr))
+		code = max(code, loadExperiment(ctx, e, jobs, asJSON, stdout, stderr))
 		if ctx.Err() != nil {
 			return exitFailed
 		}

@@ -13,14 +13,16 @@
 //	netsim topo export (FILE.toml | --preset NAME) [-o OUT.dot] [--routes | --lft]
 //	netsim topo recover FILE [--as flatfly|dragonfly] [--json]
 //	netsim check FILE.toml ... [-j N]
+//	netsim load FILE.toml ... [--json] [-j N]
 //	netsim version
 //	netsim help [COMMAND]
 //
 // Exit status: 0 on success, 1 when a simulation point failed (for
 // example a deadlock), the run was interrupted, results could not be
-// written, a merge found missing or conflicting points, or netsim check
-// found a channel dependency cycle; 2 on bad input (usage, experiment or
-// results files) before anything runs.
+// written, a merge found missing or conflicting points, netsim check found
+// a channel dependency cycle, or netsim load found a routing that loses
+// flows; 2 on bad input (usage, experiment or results files) before
+// anything runs. "netsim help COMMAND" prints the help of a command.
 package main
 
 import (
@@ -37,4 +39,40 @@ func main() {
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// commands returns netsim's commands, in the order of netsim help, whose
+// overview ends with the help of the first. Each is built afresh: the
+// variables its flags set belong to one command line.
+func commands() []*Command {
+	return []*Command{
+		runCmd(),
+		validateCmd(),
+		mergeCmd(),
+		tableCmd(),
+		plotCmd(),
+		congestionCmd(),
+		topoCmd(),
+		checkCmd(),
+		loadCmd(),
+		versionCmd(),
+		helpCmd(),
+	}
+}
+
+// netsimCmd returns netsim itself: the root of the commands, whose help is
+// the overview netsim help prints.
+func netsimCmd() *Command {
+	return &Command{
+		Name:      "netsim",
+		UsageLine: "netsim COMMAND [ARGUMENTS]",
+		Short:     "netsim simulates HPC interconnection networks flit by flit.",
+		Long: `Exit status: 0 success; 1 a simulation point failed (e.g. deadlock), the
+run was interrupted, results could not be written, merge found missing or
+conflicting points, check found a dependency cycle, or load found a
+routing that loses flows; 2 bad command line,
+experiment or results file.
+`,
+		Commands: commands(),
+	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,34 +15,59 @@ import (
 // maxListed bounds the points listed per kind of problem in merge's report.
 const maxListed = 20
 
-// mergeCommand implements netsim merge: it combines results files (the
-// shards of a run) into one, each point once, and reports duplicated,
-// conflicting and — with --check — missing and foreign points.
-func mergeCommand(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("netsim merge", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var outPath string
-	var checks []string
-	fs.StringVar(&outPath, "o", "", "write the merged results to `FILE` (default: stdout)")
-	fs.Func("check", "experiment `FILE.toml` the shards ran (repeat for several)", func(s string) error {
+// mergeFlags are the options of netsim merge.
+type mergeFlags struct {
+	out    string
+	checks []string
+}
+
+// define defines the flags of netsim merge on fs, bound to f.
+func (f *mergeFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&f.out, "o", "", "write the merged results to `FILE` (default: stdout)")
+	fs.Func("check", "experiment `FILE.toml` the shards ran (repeat for several): "+
+		"order the lines as the unsharded run writes them and report the points missing "+
+		"from every input, or not of these files", func(s string) error {
 		if s == "" {
 			return errors.New("empty value (expected FILE.toml)")
 		}
-		checks = append(checks, s)
+		f.checks = append(f.checks, s)
 		return nil
 	})
-	inputs, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, mergeUsage)
-		return exitOK
+}
+
+// mergeCmd returns netsim merge.
+func mergeCmd() *Command {
+	var f mergeFlags
+	return &Command{
+		Name:      "merge",
+		UsageLine: "netsim merge RESULTS.jsonl ... [-o OUT.jsonl] [--check FILE.toml]...",
+		Short:     "combine the results of shards, reporting missing or duplicated points",
+		Long: `Combines results files, typically the results.jsonl of the shards of one
+run (netsim run --shard I/N), into one with every point once, on stdout or
+in OUT.jsonl. Identical duplicate lines are left out; conflicting ones are
+reported (the first is kept). Lines are sorted by experiment, variant,
+pattern and load; with --check (the experiment files the shards ran,
+repeated for several) they come in the order the unsharded run writes
+them, and points missing from every input, or not of these files, are
+reported. Exits with status 1 on conflicting, missing or foreign points or
+a half-written line, 2 on a bad command line or unreadable input.
+`,
+		Flags: f.define,
+		Run: func(_ context.Context, cmd *Command, ev env, inputs []string) int {
+			if len(inputs) == 0 {
+				return cmd.usageError(ev, errors.New("no results file given"))
+			}
+			return mergeCommand(f, inputs, ev.stdout, ev.stderr)
+		},
 	}
-	if err == nil && len(inputs) == 0 {
-		err = errors.New("no results file given")
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "netsim merge: %v\n\n%s", err, mergeUsage)
-		return exitUsage
-	}
+}
+
+// mergeCommand implements netsim merge: it combines results files (the
+// shards of a run) into one, each point once, and reports duplicated,
+// conflicting and — with --check — missing and foreign points.
+func mergeCommand(opts mergeFlags, inputs []string, stdout, stderr io.Writer) int {
+	outPath, checks := opts.out, opts.checks
+	var err error
 	var exps []*experiments.Experiment
 	if len(checks) > 0 {
 		if exps, err = experiments.LoadAll(checks); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,10 +11,8 @@ import (
 	"netsim/experiments/report"
 )
 
-// plotUsage describes netsim plot.
-const plotUsage = `netsim plot RESULTS.jsonl ... -o DIR [--by routing|pattern]
-
-Draws charts of results files (the JSON lines of netsim run --json or -o)
+// plotLong is the help of netsim plot.
+const plotLong = `Draws charts of results files (the JSON lines of netsim run --json or -o)
 into DIR (created if needed), each as NAME.png and NAME.svg, and prints
 the paths written:
 
@@ -25,10 +24,6 @@ the paths written:
   ebb-PATTERN                   exchanges (seed 001 Figure 6): average
                                 effective bisection bandwidth against hosts,
                                 one line per dispersion, bars min to max
-
-  -o DIR         the directory to write to (required)
-  --by pattern   one line per pattern instead, one chart per topology and
-                 routing (throughput-TOPOLOGY-ROUTING, latency-...)
 
 Results that differ in another field (vls, say) get separate lines or
 bars named after it. Failed points are skipped with a note on stderr.
@@ -44,35 +39,47 @@ type plotFlags struct {
 	files   []string
 }
 
-// parsePlotFlags parses args, allowing flags before and after the files.
-func parsePlotFlags(args []string) (plotFlags, error) {
-	var f plotFlags
-	fs := flag.NewFlagSet("netsim plot", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&f.out, "o", "", "write the charts to `DIR`")
-	fs.StringVar(&f.by, "by", "routing", "one line per `routing|pattern`")
-	files, err := parseArgs(fs, args)
-	if err != nil {
-		return f, err
-	}
-	f.files = files
-	switch {
-	case len(files) == 0:
-		return f, errors.New("need at least one results file")
-	case f.out == "":
-		return f, errors.New("-o DIR is required")
-	case f.by != "routing" && f.by != "pattern":
-		return f, fmt.Errorf("--by: unknown %q (expected routing or pattern)", f.by)
-	}
-	return f, nil
+// define defines the flags of netsim plot on fs, bound to f.
+func (f *plotFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&f.out, "o", "", "write the charts to `DIR` (required)")
+	fs.StringVar(&f.by, "by", "routing", "one line per `routing|pattern`: per routing, the charts above; "+
+		"per pattern, one chart per topology and routing instead (throughput-TOPOLOGY-ROUTING, latency-...)")
 }
 
-// plotCommand implements netsim plot.
-func plotCommand(args []string, stdout, stderr io.Writer) int {
-	f, err := parsePlotFlags(args)
-	if code, done := flagsDone(err, "netsim plot", plotUsage, stdout, stderr); done {
-		return code
+// check checks the files and flags of netsim plot.
+func (f *plotFlags) check() error {
+	switch {
+	case len(f.files) == 0:
+		return errors.New("need at least one results file")
+	case f.out == "":
+		return errors.New("-o DIR is required")
+	case f.by != "routing" && f.by != "pattern":
+		return fmt.Errorf("--by: unknown %q (expected routing or pattern)", f.by)
 	}
+	return nil
+}
+
+// plotCmd returns netsim plot.
+func plotCmd() *Command {
+	var f plotFlags
+	return &Command{
+		Name:      "plot",
+		UsageLine: "netsim plot RESULTS.jsonl ... -o DIR [--by routing|pattern]",
+		Short:     "draw throughput, latency, saturation and EBB charts (PNG and SVG)",
+		Long:      plotLong,
+		Flags:     f.define,
+		Run: func(_ context.Context, cmd *Command, ev env, files []string) int {
+			f.files = files
+			if err := f.check(); err != nil {
+				return cmd.usageError(ev, err)
+			}
+			return plotCommand(f, ev.stdout, ev.stderr)
+		},
+	}
+}
+
+// plotCommand implements netsim plot with the flags and files f.
+func plotCommand(f plotFlags, stdout, stderr io.Writer) int {
 	results, ok := readResults("netsim plot", f.files, stderr)
 	if !ok {
 		return exitUsage

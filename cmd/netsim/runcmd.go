@@ -32,42 +32,66 @@ type runFlags struct {
 	files  []string
 }
 
-// parseRunFlags parses args, allowing flags before, between and after the
-// file names; every argument after "--" is a file name.
-func parseRunFlags(args []string) (runFlags, error) {
+// runLong is the help of netsim run.
+const runLong = `Runs each experiment file (see the README for the TOML reference), every
+variant of its sweeps, and prints a readable table of its points and
+saturation results, or one line per exchange pattern of a bisection
+exchange (its effective bisection bandwidth); with no file it runs the
+embedded quick-start experiment. Flags may come before or after the files.
+
+Failed points (for example a deadlock) are reported on stderr, and as
+"kind":"error" lines with --json; netsim then exits with status 1, as when
+interrupted (Ctrl-C keeps the finished points in results.jsonl).
+`
+
+// runCmd returns netsim run.
+func runCmd() *Command {
 	var f runFlags
-	fs := flag.NewFlagSet("netsim run", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&f.outDir, "o", "", "write results.jsonl, tables and plots to `DIR`")
-	fs.IntVar(&f.jobs, "j", 0, "simulate up to `N` points at once (default: number of CPUs)")
-	fs.BoolVar(&f.json, "json", false, "print JSON lines instead of a table")
-	fs.BoolVar(&f.dryRun, "dry-run", false, "list the points that would run")
-	fs.BoolVar(&f.quiet, "q", false, "no progress on stderr")
-	fs.Func("shard", "run shard `I/N` of the points", func(s string) error {
+	return &Command{
+		Name:      "run",
+		UsageLine: "netsim run [FILE.toml ...] [-o DIR] [-j N] [--json] [--dry-run] [-q] [--shard I/N]",
+		Short:     "run experiments (the embedded quick start when no file is given)",
+		Long:      runLong,
+		Flags:     f.define,
+		Run: func(ctx context.Context, cmd *Command, ev env, args []string) int {
+			f.files = args
+			return runCommand(ctx, cmd, ev, f)
+		},
+	}
+}
+
+// define defines the flags of netsim run on fs, bound to f.
+func (f *runFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&f.outDir, "o", "", "also write `DIR`/results.jsonl (one JSON object per line, "+
+		"appended as each point finishes) and, from it, DIR/table.md (markdown tables), DIR/table.csv "+
+		"(as netsim table prints it) and the charts of netsim plot; DIR is created if needed. "+
+		"Run the same command again after an interruption: the points already in results.jsonl "+
+		"are not simulated again")
+	fs.IntVar(&f.jobs, "j", 0, "simulate up to `N` points at once (default: the number of CPUs); "+
+		"results do not depend on N")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object per line on stdout instead of the table")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "list the points that would run (experiment, variant, "+
+		`pattern, load, "saturation search" or "exchange"; "done" when -o DIR already holds it) and stop`)
+	fs.BoolVar(&f.quiet, "q", false, "no progress display on stderr")
+	fs.Func("shard", "run only the points of shard `I/N`, the I-th of N (0 ≤ I < N); "+
+		"merge the shards' results with netsim merge", func(s string) error {
 		sh, err := experiments.ParseShard(s)
 		f.shard = sh
 		return err
 	})
-	files, err := parseArgs(fs, args)
-	if err != nil {
-		return f, err
-	}
-	f.files = files
-	if f.jobs < 0 {
-		return f, fmt.Errorf("-j: %d is not a valid number of jobs (expected ≥ 1, or 0 for the number of CPUs)", f.jobs)
-	}
-	return f, nil
 }
 
-// runCommand implements netsim run.
-func runCommand(ctx context.Context, ev env, args []string) int {
+// runCommand implements netsim run with the flags and files f.
+func runCommand(ctx context.Context, cmd *Command, ev env, f runFlags) int {
 	stdout, stderr := ev.stdout, ev.stderr
-	f, err := parseRunFlags(args)
-	if code, done := flagsDone(err, "netsim run", runUsage, stdout, stderr); done {
-		return code
+	if f.jobs < 0 {
+		return cmd.usageError(ev, fmt.Errorf("-j: %d is not a valid number of jobs (expected ≥ 1, or 0 for the number of CPUs)", f.jobs))
 	}
 
-	var exps []*experiments.Experiment
+	var (
+		exps []*experiments.Experiment
+		err  error
+	)
 	if len(f.files) == 0 {
 		e, err := experiments.QuickStart()
 		if err != nil {

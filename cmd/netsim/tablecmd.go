@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,11 +14,8 @@ import (
 	"netsim/experiments/report"
 )
 
-// tableUsage describes netsim table.
-const tableUsage = `netsim table RESULTS.jsonl ... [--rows KEYS] [--cols KEY] [--value V]
-             [--format md|csv] [-o FILE]
-
-Pivots results files (the JSON lines of netsim run --json or -o) into one
+// tableLong is the help of netsim table.
+const tableLong = `Pivots results files (the JSON lines of netsim run --json or -o) into one
 table. By default saturation results make seed 004's table: one row per
 topology and routing, one column per pattern (uniform, complement,
 reverse, rotation, shuffle, transpose, then others alphabetically), values
@@ -30,20 +28,6 @@ row per threshold and one column per probability. Rows and columns are
 sorted (patterns, routings and topology families in seed 004's order,
 numbers by value, text in natural order), so the output does not depend
 on line order.
-
-  --value V    what the cells hold: saturation, accepted, latency_avg,
-               latency_p99, hops_avg, hops_medium, hops_low, or for
-               exchanges avg, min or max
-               (default: saturation if the files have saturation results,
-               else accepted, else avg)
-  --rows KEYS  comma-separated fields making a row (default: topology,
-               routing, and for points pattern and offered, less --cols);
-               any field of the results lines may be named
-  --cols KEY   the field whose values make the columns (default: pattern
-               for saturation, offered for points; "load" = offered)
-  --format F   md (markdown, default) or csv (default csv when -o ends
-               in .csv)
-  -o FILE      write the table to FILE instead of stdout
 
 Markdown rounds values for reading and shows empty cells as "—"; CSV keeps
 the precision of the results and leaves empty cells empty. A point none of
@@ -66,24 +50,26 @@ type tableFlags struct {
 	files                          []string
 }
 
-// parseTableFlags parses args, allowing flags before and after the files.
-func parseTableFlags(args []string) (tableFlags, error) {
-	var f tableFlags
-	fs := flag.NewFlagSet("netsim table", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&f.rows, "rows", "", "comma-separated `KEYS` making a row")
-	fs.StringVar(&f.cols, "cols", "", "the `KEY` making the columns")
-	fs.StringVar(&f.value, "value", "", "the `VALUE` in the cells")
-	fs.StringVar(&f.format, "format", "", "`md or csv`")
-	fs.StringVar(&f.out, "o", "", "write to `FILE`")
-	files, err := parseArgs(fs, args)
-	if err != nil {
-		return f, err
+// define defines the flags of netsim table on fs, bound to f.
+func (f *tableFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&f.rows, "rows", "", "comma-separated fields (`KEYS`) making a row (default: topology, "+
+		"routing, and for points pattern and offered, less --cols); any field of the results lines may be named")
+	fs.StringVar(&f.cols, "cols", "", "the field (`KEY`) whose values make the columns (default: pattern "+
+		`for saturation, offered for points; "load" = offered)`)
+	fs.StringVar(&f.value, "value", "", "what the cells hold (`VALUE`): saturation, accepted, latency_avg, "+
+		"latency_p99, hops_avg, hops_medium, hops_low, or for exchanges avg, min or max (default: "+
+		"saturation if the files have saturation results, else accepted, else avg)")
+	fs.StringVar(&f.format, "format", "", "the output format, `md or csv`: md (markdown) by default, csv "+
+		"when -o ends in .csv")
+	fs.StringVar(&f.out, "o", "", "write the table to `FILE` instead of stdout")
+}
+
+// check checks the files and flags of netsim table, and chooses the
+// format when --format is not given.
+func (f *tableFlags) check() error {
+	if len(f.files) == 0 {
+		return errors.New("need at least one results file")
 	}
-	if len(files) == 0 {
-		return f, errors.New("need at least one results file")
-	}
-	f.files = files
 	if f.format == "" {
 		f.format = "md"
 		if strings.EqualFold(filepath.Ext(f.out), ".csv") {
@@ -91,17 +77,32 @@ func parseTableFlags(args []string) (tableFlags, error) {
 		}
 	}
 	if f.format != "md" && f.format != "csv" {
-		return f, fmt.Errorf("--format: unknown format %q (expected md or csv)", f.format)
+		return fmt.Errorf("--format: unknown format %q (expected md or csv)", f.format)
 	}
-	return f, nil
+	return nil
 }
 
-// tableCommand implements netsim table.
-func tableCommand(args []string, stdout, stderr io.Writer) int {
-	f, err := parseTableFlags(args)
-	if code, done := flagsDone(err, "netsim table", tableUsage, stdout, stderr); done {
-		return code
+// tableCmd returns netsim table.
+func tableCmd() *Command {
+	var f tableFlags
+	return &Command{
+		Name:      "table",
+		UsageLine: "netsim table RESULTS.jsonl ... [--rows KEYS] [--cols KEY] [--value V] [--format md|csv] [-o FILE]",
+		Short:     "pivot results into a markdown or CSV table (saturation per pattern, ...)",
+		Long:      tableLong,
+		Flags:     f.define,
+		Run: func(_ context.Context, cmd *Command, ev env, files []string) int {
+			f.files = files
+			if err := f.check(); err != nil {
+				return cmd.usageError(ev, err)
+			}
+			return tableCommand(f, ev.stdout, ev.stderr)
+		},
 	}
+}
+
+// tableCommand implements netsim table with the flags and files f.
+func tableCommand(f tableFlags, stdout, stderr io.Writer) int {
 	results, ok := readResults("netsim table", f.files, stderr)
 	if !ok {
 		return exitUsage

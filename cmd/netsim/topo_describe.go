@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -11,10 +12,17 @@ import (
 	"netsim/topologies"
 )
 
-// topoDescribeUsage describes netsim topo describe.
-const topoDescribeUsage = `netsim topo describe (FILE.toml | --preset NAME) [--json]
-
-Builds the network of the [topology] section of FILE.toml (the other
+// topoDescribeCmd returns netsim topo describe.
+func topoDescribeCmd() *Command {
+	var (
+		asJSON bool
+		preset string
+	)
+	return &Command{
+		Name:      "describe",
+		UsageLine: "netsim topo describe (FILE.toml | --preset NAME) [--json]",
+		Short:     "print a network's size, diameter, distances and bisection",
+		Long: `Builds the network of the [topology] section of FILE.toml (the other
 sections are not read), or the named preset, and prints its switches,
 hosts, inter-switch links (parallel links counted), radix (ports used on
 the fullest switch), diameter (switch-to-switch hops; host links do not
@@ -24,15 +32,23 @@ balanced cut divided by half the hosts (50 % = half the hosts' injection
 bandwidth). The bisection comes from the family's formula when there is
 one; otherwise it is a graph-partition estimate, marked "(estimate)",
 which is never below the true value.
-
-  --preset NAME  describe a preset instead of a file: torus3d, torus4d,
-                 flatfly, hypercube, dragonfly, sfxff1, sfxff2 (seed 004's
-                 16,384-host networks), myrinet512, deimos
-  --json         print one JSON object: file or preset, topology, kind,
-                 switches, hosts, links, radix, diameter, avg_distance,
-                 bisection (a fraction), bisection_exact, and cut_links for
-                 an estimate
-`
+`,
+		Flags: func(fs *flag.FlagSet) {
+			fs.BoolVar(&asJSON, "json", false, "print one JSON object: file or preset, topology, kind, "+
+				"switches, hosts, links, radix, diameter, avg_distance, bisection (a fraction), "+
+				"bisection_exact, and cut_links for an estimate")
+			fs.StringVar(&preset, "preset", "", "describe the preset `NAME` instead of a file: torus3d, "+
+				"torus4d, flatfly, hypercube, dragonfly, sfxff1, sfxff2 (seed 004's 16,384-host networks), "+
+				"myrinet512, deimos")
+		},
+		Run: func(_ context.Context, cmd *Command, ev env, files []string) int {
+			if err := oneSource(files, preset); err != nil {
+				return cmd.usageError(ev, err)
+			}
+			return topoDescribe(files, preset, asJSON, ev.stdout, ev.stderr)
+		},
+	}
+}
 
 // describeJSON is the --json output of netsim topo describe.
 type describeJSON struct {
@@ -51,28 +67,17 @@ type describeJSON struct {
 	CutLinks       int     `json:"cut_links,omitempty"`
 }
 
-// topoDescribe implements netsim topo describe (FILE.toml | --preset NAME)
-// [--json].
-func topoDescribe(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("netsim topo describe", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	asJSON := fs.Bool("json", false, "print one JSON object")
-	preset := fs.String("preset", "", "describe the preset `NAME`")
-	files, err := parseArgs(fs, args)
-	if code, done := flagsDone(err, "netsim topo describe", topoDescribeUsage, stdout, stderr); done {
-		return code
-	}
-	if err := oneSource(files, *preset); err != nil {
-		fmt.Fprintf(stderr, "netsim topo describe: %v\n\n%s", err, topoDescribeUsage)
-		return exitUsage
-	}
+// topoDescribe implements netsim topo describe of the one file in files,
+// or of the preset, printing JSON with asJSON.
+func topoDescribe(files []string, preset string, asJSON bool, stdout, stderr io.Writer) int {
+	var err error
 	var (
 		net  *topologies.Network
 		file string
-		what = "--preset " + *preset // where a Describe error comes from
+		what = "--preset " + preset // where a Describe error comes from
 	)
-	if *preset != "" {
-		net, err = presetNetwork(*preset)
+	if preset != "" {
+		net, err = presetNetwork(preset)
 		if err != nil {
 			err = fmt.Errorf("netsim topo describe: %w", err)
 		}
@@ -90,9 +95,9 @@ func topoDescribe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s %v\n", what, err)
 		return exitUsage
 	}
-	if *asJSON {
+	if asJSON {
 		return writeDescribeJSON(stdout, stderr, describeJSON{
-			File: file, Preset: *preset, Topology: experiments.NetworkLabel(net), Kind: s.Kind,
+			File: file, Preset: preset, Topology: experiments.NetworkLabel(net), Kind: s.Kind,
 			Switches: s.Switches, Hosts: s.Hosts, Links: s.Links, Radix: s.Radix,
 			Diameter: s.Diameter, AvgDistance: round6(s.AvgDistance),
 			Bisection: round6(s.Bisection), BisectionExact: s.BisectionExact, CutLinks: s.CutLinks,
@@ -103,8 +108,8 @@ func topoDescribe(args []string, stdout, stderr io.Writer) int {
 		bisection = fmt.Sprintf("%.1f %% (estimate), %d links cross the best balanced cut found", 100*s.Bisection, s.CutLinks)
 	}
 	source := [2]string{"file", file}
-	if *preset != "" {
-		source = [2]string{"preset", *preset}
+	if preset != "" {
+		source = [2]string{"preset", preset}
 	}
 	rows := [][2]string{
 		source,

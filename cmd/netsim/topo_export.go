@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,28 +14,6 @@ import (
 	"netsim/topologies"
 )
 
-// topoExportUsage describes netsim topo export.
-const topoExportUsage = `netsim topo export (FILE.toml | --preset NAME) [-o OUT.dot] [--routes | --lft]
-
-Writes the network of FILE.toml's [topology] section, or the named preset
-(see netsim topo describe -h for the list), in the ORCS dot format
-(seed 003): one edge per direction of every link, switches "S1", "S2", ...
-and hosts "H1", "H2", ... (networks read from a file keep their names),
-switch port numbers as srcport/dstport attributes. Only [topology] is read,
-unless --routes is given. Flags may come before or after the file.
-
-  -o OUT.dot     write to OUT.dot instead of stdout
-  --preset NAME  export a preset instead of a file
-  --routes       add the routing of the experiment's [routing] section as
-                 edge comments (the hosts each switch port leads to); the
-                 whole file must then be a valid experiment (not with
-                 --preset)
-  --lft          write the forwarding tables of the experiment's table
-                 routing (minhop, updn, ftree, dmodk, sssp, p2sssp, dfsssp,
-                 lash, file) instead, as OpenSM LFT dump text with the
-                 paths' SLs; [routing] algorithm = "file" reads it back
-`
-
 // topoExportFlags are the options of netsim topo export.
 type topoExportFlags struct {
 	out    string
@@ -44,41 +23,61 @@ type topoExportFlags struct {
 	files  []string
 }
 
-// parseTopoExportFlags parses args, allowing flags before and after the
-// file name; every argument after "--" is a file name. Exactly one of a
-// file and --preset must be given, and --routes needs a file.
-func parseTopoExportFlags(args []string) (topoExportFlags, error) {
-	var f topoExportFlags
-	fs := flag.NewFlagSet("netsim topo export", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+// define defines the flags of netsim topo export on fs, bound to f.
+func (f *topoExportFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "o", "", "write to `OUT.dot` instead of stdout")
-	fs.StringVar(&f.preset, "preset", "", "export the preset `NAME`")
-	fs.BoolVar(&f.routes, "routes", false, "add routing comments from [routing]")
-	fs.BoolVar(&f.lft, "lft", false, "write the forwarding tables as LFT text")
-	files, err := parseArgs(fs, args)
-	if err != nil {
-		return f, err
-	}
-	f.files = files
-	if err := oneSource(f.files, f.preset); err != nil {
-		return f, err
-	}
-	if f.routes && f.preset != "" {
-		return f, errors.New("--routes needs an experiment file with a [routing] section, not --preset")
-	}
-	if f.lft && (f.preset != "" || f.routes) {
-		return f, errors.New("--lft needs an experiment file with a [routing] section, not --preset or --routes")
-	}
-	return f, nil
+	fs.StringVar(&f.preset, "preset", "", "export the preset `NAME` instead of a file")
+	fs.BoolVar(&f.routes, "routes", false, "add the routing of the experiment's [routing] section as edge "+
+		"comments (the hosts each switch port leads to); the whole file must then be a valid experiment "+
+		"(not with --preset)")
+	fs.BoolVar(&f.lft, "lft", false, "write the forwarding tables of the experiment's table routing "+
+		"(minhop, updn, ftree, dmodk, sssp, p2sssp, dfsssp, lash, file) instead, as OpenSM LFT dump text "+
+		`with the paths' SLs; [routing] algorithm = "file" reads it back`)
 }
 
-// topoExportCommand implements netsim topo export.
-func topoExportCommand(args []string, stdout, stderr io.Writer) int {
-	f, err := parseTopoExportFlags(args)
-	if code, done := flagsDone(err, "netsim topo export", topoExportUsage, stdout, stderr); done {
-		return code
+// check checks that exactly one of a file and --preset is given, and
+// that --routes and --lft have a file.
+func (f *topoExportFlags) check() error {
+	if err := oneSource(f.files, f.preset); err != nil {
+		return err
 	}
+	if f.routes && f.preset != "" {
+		return errors.New("--routes needs an experiment file with a [routing] section, not --preset")
+	}
+	if f.lft && (f.preset != "" || f.routes) {
+		return errors.New("--lft needs an experiment file with a [routing] section, not --preset or --routes")
+	}
+	return nil
+}
 
+// topoExportCmd returns netsim topo export.
+func topoExportCmd() *Command {
+	var f topoExportFlags
+	return &Command{
+		Name:      "export",
+		UsageLine: "netsim topo export (FILE.toml | --preset NAME) [-o OUT.dot] [--routes | --lft]",
+		Short:     "write a network in the ORCS dot format",
+		Long: `Writes the network of FILE.toml's [topology] section, or the named preset
+(see netsim topo describe -h for the list), in the ORCS dot format
+(seed 003): one edge per direction of every link, switches "S1", "S2", ...
+and hosts "H1", "H2", ... (networks read from a file keep their names),
+switch port numbers as srcport/dstport attributes. Only [topology] is read,
+unless --routes is given. Flags may come before or after the file.
+`,
+		Flags: f.define,
+		Run: func(_ context.Context, cmd *Command, ev env, files []string) int {
+			f.files = files
+			if err := f.check(); err != nil {
+				return cmd.usageError(ev, err)
+			}
+			return topoExport(f, ev.stdout, ev.stderr)
+		},
+	}
+}
+
+// topoExport implements netsim topo export with the flags and file f.
+func topoExport(f topoExportFlags, stdout, stderr io.Writer) int {
+	var err error
 	var (
 		net    *topologies.Network
 		routes topologies.SwitchRoutes

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -13,37 +14,6 @@ import (
 	"netsim/topologies/structure"
 )
 
-// topoRecoverUsage describes netsim topo recover.
-const topoRecoverUsage = `netsim topo recover FILE [--as flatfly|dragonfly] [--json]
-netsim topo recover FILE --as dragonfly [--group-size K] [--global-per-switch G] [--groups N] [--json]
-
-Recovers the structure of a network from its link list alone, with the
-mapping algorithms of seed 004 §2: the dimensions, sizes K_n, widths L_n
-and switch coordinates of a FlatFly (hypercubes included), or the groups
-of a Dragonfly. Missing switches and links are tolerated; the structure
-covers the largest connected part of the network. FILE is a link list
-(see the README): lines "SWITCH PORT SWITCH PORT" or "SWITCH SWITCH", and
-optional "hosts SWITCH COUNT"; '#' starts a comment.
-
-  --as F   map as F (flatfly or dragonfly) instead of detecting the family:
-           a FlatFly when the FlatFly mapping is consistent and has at
-           least half the switches of the complete FlatFly and, on
-           average, half of their neighbours in it; else a Dragonfly when
-           groups of more than one switch are found
-  --json   print one JSON object instead of text
-  --group-size K, --global-per-switch G, --groups N
-           what is known of the Dragonfly (implies --as dragonfly): no
-           group may have more than K switches, no switch more than G
-           global links, and there are at most N groups (N = K·G+1, or
-           K·G without one global link per group); unset ones are
-           inferred from the link list. Groups split by missing switches
-           or links are rejoined within these invariants (see README)
-
-Exit status: 0 mapped; 1 the network could not be mapped consistently
-(the mapping found is still printed with --as); 2 bad command line or
-link list.
-`
-
 // recoverFlags are the options of netsim topo recover.
 type recoverFlags struct {
 	as    string
@@ -52,28 +22,32 @@ type recoverFlags struct {
 	shape structure.DragonflyShape
 }
 
-// parseRecoverFlags parses args, allowing flags before and after the file.
-func parseRecoverFlags(args []string) (recoverFlags, error) {
-	var f recoverFlags
-	fs := flag.NewFlagSet("netsim topo recover", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&f.as, "as", "", "map as `FAMILY` (flatfly or dragonfly)")
-	fs.BoolVar(&f.json, "json", false, "print one JSON object")
-	fs.IntVar(&f.shape.GroupSize, "group-size", 0, "Dragonfly group size `K`")
-	fs.IntVar(&f.shape.GlobalPerSwitch, "global-per-switch", 0, "Dragonfly global links per switch `G`")
-	fs.IntVar(&f.shape.Groups, "groups", 0, "number of Dragonfly groups `N`")
-	files, err := parseArgs(fs, args)
-	if err != nil {
-		return f, err
-	}
+// define defines the flags of netsim topo recover on fs, bound to f.
+func (f *recoverFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&f.as, "as", "", "map as `FAMILY` (flatfly or dragonfly) instead of detecting the family: "+
+		"a FlatFly when the FlatFly mapping is consistent and has at least half the switches of the "+
+		"complete FlatFly and, on average, half of their neighbours in it; else a Dragonfly when groups "+
+		"of more than one switch are found")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of text")
+	fs.IntVar(&f.shape.GroupSize, "group-size", 0, "no Dragonfly group has more than `K` switches "+
+		"(implies --as dragonfly)")
+	fs.IntVar(&f.shape.GlobalPerSwitch, "global-per-switch", 0, "no Dragonfly switch has more than `G` "+
+		"global links (implies --as dragonfly)")
+	fs.IntVar(&f.shape.Groups, "groups", 0, "there are at most `N` Dragonfly groups: N = K·G+1, or K·G "+
+		"without one global link per group (implies --as dragonfly)")
+}
+
+// check checks the file and flags of netsim topo recover (fs holds them
+// parsed); a Dragonfly shape flag sets --as dragonfly.
+func (f *recoverFlags) check(fs *flag.FlagSet, files []string) error {
 	if len(files) != 1 {
-		return f, fmt.Errorf("need one link-list file, got %d", len(files))
+		return fmt.Errorf("need one link-list file, got %d", len(files))
 	}
 	f.file = files[0]
 	switch f.as {
 	case "", "flatfly", "dragonfly":
 	default:
-		return f, fmt.Errorf("--as: unknown family %q (expected flatfly or dragonfly)", f.as)
+		return fmt.Errorf("--as: unknown family %q (expected flatfly or dragonfly)", f.as)
 	}
 	for _, v := range []struct {
 		flag string
@@ -81,22 +55,53 @@ func parseRecoverFlags(args []string) (recoverFlags, error) {
 	}{{"--group-size", f.shape.GroupSize}, {"--global-per-switch", f.shape.GlobalPerSwitch}, {"--groups", f.shape.Groups}} {
 		switch {
 		case v.n < 0 || v.n == 0 && given(fs, v.flag[2:]):
-			return f, fmt.Errorf("%s: must be positive (got %d)", v.flag, v.n)
+			return fmt.Errorf("%s: must be positive (got %d)", v.flag, v.n)
 		case v.n > 0 && f.as == "flatfly":
-			return f, fmt.Errorf("%s: only for a Dragonfly, not with --as flatfly", v.flag)
+			return fmt.Errorf("%s: only for a Dragonfly, not with --as flatfly", v.flag)
 		case v.n > 0:
 			f.as = "dragonfly"
 		}
 	}
-	return f, nil
+	return nil
 }
 
-// topoRecover implements netsim topo recover.
-func topoRecover(args []string, stdout, stderr io.Writer) int {
-	f, err := parseRecoverFlags(args)
-	if code, done := flagsDone(err, "netsim topo recover", topoRecoverUsage, stdout, stderr); done {
-		return code
+// topoRecoverCmd returns netsim topo recover.
+func topoRecoverCmd() *Command {
+	var f recoverFlags
+	return &Command{
+		Name: "recover",
+		UsageLine: "netsim topo recover FILE [--as flatfly|dragonfly] [--json]\n" +
+			"netsim topo recover FILE --as dragonfly [--group-size K] [--global-per-switch G] [--groups N] [--json]",
+		Short: "recover FlatFly coordinates or Dragonfly groups from a link list",
+		Long: `Recovers the structure of a network from its link list alone, with the
+mapping algorithms of seed 004 §2: the dimensions, sizes K_n, widths L_n
+and switch coordinates of a FlatFly (hypercubes included), or the groups
+of a Dragonfly. Missing switches and links are tolerated; the structure
+covers the largest connected part of the network. FILE is a link list
+(see the README): lines "SWITCH PORT SWITCH PORT" or "SWITCH SWITCH", and
+optional "hosts SWITCH COUNT"; '#' starts a comment.
+
+--group-size K, --global-per-switch G and --groups N tell what is known
+of the Dragonfly (and imply --as dragonfly); unset ones are inferred
+from the link list. Groups split by missing switches or links are
+rejoined within these invariants (see README).
+
+Exit status: 0 mapped; 1 the network could not be mapped consistently
+(the mapping found is still printed with --as); 2 bad command line or
+link list.
+`,
+		Flags: f.define,
+		Run: func(_ context.Context, cmd *Command, ev env, files []string) int {
+			if err := f.check(cmd.flagSet(), files); err != nil {
+				return cmd.usageError(ev, err)
+			}
+			return topoRecover(f, ev.stdout, ev.stderr)
+		},
 	}
+}
+
+// topoRecover implements netsim topo recover with the flags and file f.
+func topoRecover(f recoverFlags, stdout, stderr io.Writer) int {
 	g, err := readLinkList(f.file)
 	if err != nil {
 		fmt.Fprintf(stderr, "netsim topo recover: %v\n", err)

@@ -1,106 +1,118 @@
 package main
 
-// usage describes every command.
-const usage = `netsim simulates HPC interconnection networks flit by flit.
+import (
+	"flag"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
 
-Usage:
+// Help layout.
+const (
+	helpWidth   = 80 // columns of the wrapped text of the help
+	shortIndent = 8  // indent of a Short under its usage line in a list
+)
 
-  netsim run [FILE.toml ...] [-o DIR] [-j N] [--json] [--dry-run] [-q] [--shard I/N]
-        run experiments (the embedded quick start when no file is given)
-  netsim validate FILE.toml ...
-        check experiment files without running them
-  netsim merge RESULTS.jsonl ... [-o OUT.jsonl] [--check FILE.toml]...
-        combine the results of shards, reporting missing or duplicated points
-  netsim table RESULTS.jsonl ... [--rows KEYS] [--cols KEY] [--value V] [--format md|csv] [-o FILE]
-        pivot results into a markdown or CSV table (saturation per pattern, ...)
-  netsim plot RESULTS.jsonl ... -o DIR [--by routing|pattern]
-        draw throughput, latency, saturation and EBB charts (PNG and SVG)
-  netsim congestion FILE.toml [--json] [--runs N] [-j N] [-o DIR]
-        congestion model of oblivious routings (ORCS): Λ, π, cable map
-  netsim topo describe (FILE.toml | --preset NAME) [--json]
-        print a network's size, diameter, distances and bisection
-  netsim topo export (FILE.toml | --preset NAME) [-o OUT.dot] [--routes | --lft]
-        write a network in the ORCS dot format
-  netsim topo recover FILE [--as flatfly|dragonfly] [--json]
-        recover FlatFly coordinates or Dragonfly groups from a link list
-  netsim check FILE.toml ... [-j N]
-        check routings for deadlock freedom (channel dependency graph)
-  netsim load FILE.toml ... [--json] [-j N]
-        channel load of routings under traffic patterns, and the
-        saturation bound it sets
-  netsim version
-        print the version
-  netsim help [COMMAND]
-        print this help, or the help of COMMAND
+// help returns the help of c. For the root, netsim help: its Short, the
+// list of every command (subcommands in place of a command that has them),
+// its Long and the help of its first command, netsim run. For a command
+// with subcommands: its usage line, its Long, the list of its subcommands
+// and the help of each. For any other: its usage line, its Long and its
+// flags with their values and defaults.
+func (c *Command) help() string {
+	var b strings.Builder
+	switch {
+	case c.isRoot():
+		b.WriteString(c.Short + "\n\nUsage:\n\n")
+		writeList(&b, c.Commands)
+		b.WriteString("\n" + c.Long + "\n" + c.Commands[0].help())
+	case len(c.Commands) > 0:
+		b.WriteString(c.UsageLine + "\n\n" + c.Long + "\n")
+		writeList(&b, c.Commands)
+		name := c.LongName()
+		fmt.Fprintf(&b, "\nRun \"netsim help %s\" or \"%s SUBCOMMAND -h\" for details.\n", strings.TrimPrefix(name, "netsim "), name)
+		for _, sub := range c.Commands {
+			b.WriteString("\n" + sub.help())
+		}
+	default:
+		b.WriteString(c.UsageLine + "\n\n" + c.Long)
+		if fl := flagList(c.flagSet()); fl != "" {
+			b.WriteString("\nFlags:\n\n" + fl)
+		}
+	}
+	return b.String()
+}
 
-Exit status: 0 success; 1 a simulation point failed (e.g. deadlock), the
-run was interrupted, results could not be written, merge found missing or
-conflicting points, check found a dependency cycle, or load found a
-routing that loses flows; 2 bad command line,
-experiment or results file.
+// writeList writes the usage line and Short of every command, or of its
+// subcommands when it has some, as the lists of netsim help show them.
+func writeList(b *strings.Builder, cmds []*Command) {
+	for _, c := range cmds {
+		if len(c.Commands) > 0 {
+			writeList(b, c.Commands)
+			continue
+		}
+		b.WriteString("  " + c.firstUsage() + "\n")
+		indent := strings.Repeat(" ", shortIndent)
+		for _, line := range wrap(c.Short, helpWidth-shortIndent) {
+			b.WriteString(indent + line + "\n")
+		}
+	}
+}
 
-` + runUsage
+// flagList lists the flags of fs in the order of flag.VisitAll, one entry
+// each: the flag (-o for a one-letter name, --json for a longer one) and
+// the back-quoted name of its value in its usage, then, aligned, its
+// usage and its default when that is not the zero value, wrapped.
+func flagList(fs *flag.FlagSet) string {
+	type entry struct{ label, text string }
+	var entries []entry
+	width := 0
+	fs.VisitAll(func(f *flag.Flag) {
+		value, usage := flag.UnquoteUsage(f)
+		label := flagName(f.Name)
+		if value != "" {
+			label += " " + value
+		}
+		switch f.DefValue {
+		case "", "0", "false":
+		default:
+			usage += fmt.Sprintf(" (default: %s)", f.DefValue)
+		}
+		entries = append(entries, entry{label, usage})
+		width = max(width, utf8.RuneCountInString(label))
+	})
+	var b strings.Builder
+	indent := 2 + width + 2
+	for _, e := range entries {
+		for i, line := range wrap(e.text, helpWidth-indent) {
+			if i == 0 {
+				fmt.Fprintf(&b, "  %-*s  %s\n", width, e.label, line)
+			} else {
+				b.WriteString(strings.Repeat(" ", indent) + line + "\n")
+			}
+		}
+	}
+	return b.String()
+}
 
-// runUsage describes netsim run.
-const runUsage = `netsim run [FILE.toml ...] [-o DIR] [-j N] [--json] [--dry-run] [-q] [--shard I/N]
-
-Runs each experiment file (see the README for the TOML reference), every
-variant of its sweeps, and prints a readable table of its points and
-saturation results, or one line per exchange pattern of a bisection
-exchange (its effective bisection bandwidth); with no file it runs the
-embedded quick-start experiment. Flags may come before or after the files.
-
-  -o DIR       also write DIR/results.jsonl (one JSON object per line,
-               appended as each point finishes) and, from it, DIR/table.md
-               (markdown tables), DIR/table.csv (as netsim table prints it)
-               and the charts of netsim plot; DIR is created if needed.
-               Run the same command again after an interruption: the
-               points already in results.jsonl are not simulated again
-  -j N         simulate up to N points at once (default: the number of
-               CPUs); results do not depend on N
-  --json       print one JSON object per line on stdout instead of the table
-  --dry-run    list the points that would run (experiment, variant,
-               pattern, load, "saturation search" or "exchange"; "done" when -o DIR
-               already holds it) and stop
-  -q           no progress display on stderr
-  --shard I/N  run only shard I (0 ≤ I < N) of the points; merge the
-               shards' results with netsim merge
-
-Failed points (for example a deadlock) are reported on stderr, and as
-"kind":"error" lines with --json; netsim then exits with status 1, as when
-interrupted (Ctrl-C keeps the finished points in results.jsonl).
-`
-
-// validateUsage describes netsim validate.
-const validateUsage = `netsim validate FILE.toml ...
-
-Reads, checks and builds each experiment file as netsim run would, without
-simulating, and prints "FILE: ok (N points, M saturation searches)" (the
-lines --dry-run lists, by kind; a search tests several loads; "K
-exchanges" for bisection exchanges; ", V variants" when the file sweeps
-keys; "a congestion study" for a file with [congestion] and no
-[traffic]) or every problem as FILE:LINE: [section] key: what is wrong
-(expected ...).
-Exits with status 2 if any file has a problem.
-`
-
-// mergeUsage describes netsim merge.
-const mergeUsage = `netsim merge RESULTS.jsonl ... [-o OUT.jsonl] [--check FILE.toml]...
-
-Combines results files, typically the results.jsonl of the shards of one
-run (netsim run --shard I/N), into one with every point once, on stdout or
-in OUT.jsonl. Identical duplicate lines are left out; conflicting ones are
-reported (the first is kept). Lines are sorted by experiment, variant,
-pattern and load; with --check (the experiment files the shards ran,
-repeated for several) they come in the order the unsharded run writes
-them, and points missing from every input, or not of these files, are
-reported. Exits with status 1 on conflicting, missing or foreign points or
-a half-written line, 2 on a bad command line or unreadable input.
-`
-
-// versionUsage describes netsim version.
-const versionUsage = `netsim version
-
-Prints netsim's version, the Go version it was built with and, when known,
-the module version and VCS revision.
-`
+// wrap breaks text at spaces into lines of at most width columns (one per
+// rune); a longer word gets a line of its own.
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = w
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) <= width:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}

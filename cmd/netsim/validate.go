@@ -1,8 +1,8 @@
 package main
 
 import (
+	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -10,27 +10,37 @@ import (
 	"netsim/experiments"
 )
 
+// validateCmd returns netsim validate.
+func validateCmd() *Command {
+	return &Command{
+		Name:      "validate",
+		UsageLine: "netsim validate FILE.toml ...",
+		Short:     "check experiment files without running them",
+		Long: `Reads, checks and builds each experiment file as netsim run would, without
+simulating, and prints "FILE: ok (N points, M saturation searches)" (the
+lines --dry-run lists, by kind; a search tests several loads; "K
+exchanges" for bisection exchanges; ", V variants" when the file sweeps
+keys; "a congestion study" for a file with [congestion] and no
+[traffic]) or every problem as FILE:LINE: [section] key: what is wrong
+(expected ...).
+Exits with status 2 if any file has a problem.
+`,
+		Run: func(_ context.Context, cmd *Command, ev env, files []string) int {
+			if len(files) == 0 {
+				return cmd.usageError(ev, errors.New("no experiment file given"))
+			}
+			return validateCommand(files, ev.stdout, ev.stderr)
+		},
+	}
+}
+
 // validateCommand implements netsim validate: every file is read, checked
 // and built as netsim run would (network, routing, patterns, flow
 // control), nothing is simulated. It prints "FILE: ok (N points, M
 // saturation searches, V variants)" for a good file (see planCounts), "ok
 // (a congestion study ...)" for a file without [traffic], or the file's
 // problems; the status is 2 if any file has one.
-func validateCommand(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("netsim validate", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	files, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, validateUsage)
-		return exitOK
-	}
-	if err == nil && len(files) == 0 {
-		err = errors.New("no experiment file given")
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "netsim validate: %v\n\n%s", err, validateUsage)
-		return exitUsage
-	}
+func validateCommand(files []string, stdout, stderr io.Writer) int {
 	code := exitOK
 	if err := experiments.DistinctFiles(files); err != nil {
 		fmt.Fprintln(stderr, err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -8,6 +9,27 @@ import (
 
 // version is netsim's release version.
 const version = "0.1.0"
+
+// versionCmd returns netsim version. It takes no argument, not even -h.
+func versionCmd() *Command {
+	return &Command{
+		Name:      "version",
+		UsageLine: "netsim version",
+		Short:     "print the version",
+		Long: `Prints netsim's version, the Go version it was built with and, when known,
+the module version and VCS revision.
+`,
+		CustomFlags: true,
+		Run: func(_ context.Context, _ *Command, ev env, args []string) int {
+			if len(args) > 0 {
+				fmt.Fprintf(ev.stderr, "netsim: version takes no arguments, got %q\n", args)
+				return exitUsage
+			}
+			fmt.Fprintln(ev.stdout, versionString())
+			return exitOK
+		},
+	}
+}
 
 // versionString returns the version line: the release, the Go version and
 // what the build information adds (module version, VCS revision).
