@@ -202,48 +202,38 @@ type linkJSON struct {
 	Local *bool  `json:"local,omitempty"` // Dragonfly; absent outside the mapped part
 }
 
-// recoverStructure maps g as the family as ("" to detect it), a Dragonfly
-// knowing shape. With an error and a non-nil result, the mapping is
-// inconsistent but printable.
+// recoverStructure maps g as the family as, or as the family that
+// structure.Detect finds when as is "", a Dragonfly knowing shape. With
+// an error and a non-nil result, the mapping is inconsistent but
+// printable.
 func recoverStructure(g *structure.Graph, as string, shape structure.DragonflyShape) (*recovered, error) {
-	var ffErr error
-	if as != "dragonfly" {
+	switch as {
+	case structure.FamilyFlatFly:
 		f, err := structure.MapFlatFly(g)
-		if err == nil {
-			err = f.Check(g)
-			r := fromFlatFly(g, f)
-			switch {
-			case as == "flatfly":
-				return r, err
-			case err == nil && r.Fill >= 0.5 && r.NeighbourFill >= 0.5:
-				r.Detected = true
-				return r, nil
-			case err == nil:
-				err = fmt.Errorf("the mapping covers %.0f %% of the switches of the complete FlatFly %s and %.0f %% of their neighbours (need 50 %%)",
-					100*r.Fill, join(r.Dims, " × "), 100*r.NeighbourFill)
-			}
-		} else if as == "flatfly" {
+		if err != nil {
 			return nil, err
 		}
-		ffErr = err
+		return fromFlatFly(g, f), f.Check(g)
+	case structure.FamilyDragonfly:
+		d, err := structure.MapDragonflyShape(g, shape)
+		if err != nil {
+			return nil, err
+		}
+		r := fromDragonfly(g, d, shape)
+		if err := d.Check(g); err != nil {
+			return r, fmt.Errorf("not a Dragonfly: %v", err)
+		}
+		return r, nil
 	}
-	d, err := structure.MapDragonflyShape(g, shape)
+	det, err := structure.Detect(g, shape)
 	if err != nil {
 		return nil, err
 	}
-	r := fromDragonfly(g, d, shape)
-	err = d.Check(g)
-	if as == "dragonfly" {
-		if err != nil {
-			err = fmt.Errorf("not a Dragonfly: %v", err)
-		}
-		return r, err
-	}
-	if err != nil {
-		return nil, fmt.Errorf("not recognised: not a FlatFly (%v), and not a Dragonfly (%v)", ffErr, err)
-	}
-	if r.LocalLinks == 0 || r.Groups < 2 {
-		return nil, fmt.Errorf("not recognised: not a FlatFly (%v), and no Dragonfly groups found", ffErr)
+	var r *recovered
+	if det.FlatFly != nil {
+		r = fromFlatFly(g, det.FlatFly)
+	} else {
+		r = fromDragonfly(g, det.Dragonfly, shape)
 	}
 	r.Detected = true
 	return r, nil
@@ -267,26 +257,9 @@ func base(g *structure.Graph, family string) *recovered {
 
 // fromFlatFly converts a FlatFly mapping.
 func fromFlatFly(g *structure.Graph, f *structure.FlatFly) *recovered {
-	r := base(g, "flatfly")
+	r := base(g, structure.FamilyFlatFly)
 	r.Mapped, r.Dims, r.Widths, r.Stray = f.Mapped, f.Dims, f.Widths, f.Stray
-	complete := 1.0
-	for _, k := range f.Dims {
-		complete *= float64(k)
-	}
-	r.Fill = float64(f.Mapped) / complete
-	neighbours := 0
-	for _, k := range f.Dims {
-		neighbours += k - 1
-	}
-	pairs := make(map[[2]int]bool)
-	for _, l := range g.Links {
-		if f.Coord[l.A] != nil {
-			pairs[[2]int{min(l.A, l.B), max(l.A, l.B)}] = true
-		}
-	}
-	if f.Mapped > 0 && neighbours > 0 {
-		r.NeighbourFill = float64(2*len(pairs)) / float64(f.Mapped*neighbours)
-	}
+	r.Fill, r.NeighbourFill = f.Fill(), f.NeighbourFill(g)
 	for s, c := range f.Coord {
 		r.SwitchList[s].Mapped = c != nil
 		r.SwitchList[s].Coord = c
@@ -301,7 +274,7 @@ func fromFlatFly(g *structure.Graph, f *structure.FlatFly) *recovered {
 
 // fromDragonfly converts a Dragonfly mapping made knowing shape.
 func fromDragonfly(g *structure.Graph, d *structure.Dragonfly, shape structure.DragonflyShape) *recovered {
-	r := base(g, "dragonfly")
+	r := base(g, structure.FamilyDragonfly)
 	r.Mapped, r.Groups, r.GroupSize, r.GlobalPerSwitch = d.Mapped, d.Groups, d.GroupSize, d.GlobalPerSwitch
 	r.Rejoined = d.Rejoined
 	m := d.Model
