@@ -1,7 +1,8 @@
 // Package structure recovers the structure of a direct network from its
 // link list alone, with the mapping algorithms of seed 004 §2: the
 // dimensions and coordinates of a FlatFly (HyperX, hypercube), MapFlatFly,
-// and the groups of a Dragonfly, MapDragonfly.
+// and the groups of a Dragonfly, MapDragonfly. Detect tells which of the
+// two families a network is, and maps it.
 //
 // The input is a Graph: switches, the inter-switch links between them and,
 // optionally, the hosts on each switch; no coordinates. ReadLinkList reads
