@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"netsim/keyerr"
 	"netsim/routing"
 	"netsim/topologies"
 )
@@ -61,14 +62,14 @@ func maxHops(net *topologies.Network) int { return 2*len(net.Switches) + 16 }
 // candidate, leaves the network, or loops.
 func Extract(r routing.Routing, net *topologies.Network, policy string, workers int) (*Paths, error) {
 	if !slices.Contains(Policies(), policy) {
-		return nil, fmt.Errorf("paths: unknown policy %q (expected first or dest)", policy)
+		return nil, keyerr.New("paths", "unknown policy %q (expected first or dest)", policy)
 	}
 	if err := net.Validate(); err != nil {
-		return nil, fmt.Errorf("paths: %w", err)
+		return nil, keyerr.New("paths", "%w", err)
 	}
 	p := &Paths{net: net, name: r.Name(), hosts: len(net.Hosts)}
 	if p.hosts < 2 {
-		return nil, fmt.Errorf("paths: network %s has %d hosts, need at least 2", net.Kind, p.hosts)
+		return nil, keyerr.New("paths", "network %s has %d hosts, need at least 2", net.Kind, p.hosts)
 	}
 	p.portBase = make([]int32, len(net.Switches))
 	ch := p.hosts

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"netsim/kernel"
+	"netsim/keyerr"
 )
 
 // Pair is one stream of a pattern, between ranks of the communicator.
@@ -123,7 +124,7 @@ func Generate(name string, n int, rng *kernel.RNG) ([]Level, error) {
 	case "2neighbor", "4neighbor", "6neighbor":
 		levels = append(levels, neighbors(n, int(name[0]-'0')))
 	default:
-		return nil, fmt.Errorf("pattern: unknown %q (expected one of %v)", name, PatternNames())
+		return nil, keyerr.New("pattern", "unknown %q (expected one of %v)", name, PatternNames())
 	}
 	return levels, nil
 }

@@ -2,13 +2,13 @@ package congestion
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"slices"
 
 	"golang.org/x/sync/errgroup"
 
 	"netsim/kernel"
+	"netsim/keyerr"
 	"netsim/topologies"
 )
 
@@ -141,7 +141,7 @@ func levelsFor(s *Spec, pattern string, n int, rng *kernel.RNG) ([]Level, error)
 		return levels, nil
 	}
 	if s.Level >= len(levels) {
-		return nil, fmt.Errorf("level: %d is out of range: pattern %s has %d levels on %d hosts", s.Level, s.PatternLabel(pattern), len(levels), n)
+		return nil, keyerr.New("level", "%d is out of range: pattern %s has %d levels on %d hosts", s.Level, s.PatternLabel(pattern), len(levels), n)
 	}
 	return levels[s.Level : s.Level+1], nil
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"netsim/kernel"
+	"netsim/keyerr"
 )
 
 // Metric names (seed 003 §2.5).
@@ -77,57 +78,57 @@ type Spec struct {
 // "key: what is wrong", so the caller can attribute it to a file line.
 func (s *Spec) Check(hosts int) error {
 	if len(s.Patterns) == 0 {
-		return fmt.Errorf("patterns: missing or empty (expected a list such as [\"bisect\"])")
+		return keyerr.New("patterns", "missing or empty (expected a list such as [\"bisect\"])")
 	}
 	usesPvP := false
 	for _, p := range s.Patterns {
 		if !slices.Contains(PatternNames(), p) {
-			return fmt.Errorf("patterns: unknown pattern %q (expected one of %v)", p, PatternNames())
+			return keyerr.New("patterns", "unknown pattern %q (expected one of %v)", p, PatternNames())
 		}
 		usesPvP = usesPvP || p == "ptrnvsptrn"
 	}
 	if s.Runs < 1 || s.Runs > MaxRuns {
-		return fmt.Errorf("runs: %d is out of range (expected 1..%d)", s.Runs, MaxRuns)
+		return keyerr.New("runs", "%d is out of range (expected 1..%d)", s.Runs, MaxRuns)
 	}
 	if s.Commsize < 0 || s.Commsize > hosts {
-		return fmt.Errorf("commsize: %d is out of range (expected 0 for all, or 2..%d, the hosts of the network)", s.Commsize, hosts)
+		return keyerr.New("commsize", "%d is out of range (expected 0 for all, or 2..%d, the hosts of the network)", s.Commsize, hosts)
 	}
 	n := s.Ranks(hosts)
 	if n < 2 {
-		return fmt.Errorf("commsize: %d, need at least 2 hosts", n)
+		return keyerr.New("commsize", "%d, need at least 2 hosts", n)
 	}
 	if !slices.Contains([]string{SubsetLinearBFS, SubsetRand}, s.Subset) {
-		return fmt.Errorf("subset: unknown %q (expected \"linear_bfs\" or \"rand\")", s.Subset)
+		return keyerr.New("subset", "unknown %q (expected \"linear_bfs\" or \"rand\")", s.Subset)
 	}
 	for _, m := range s.Metrics {
 		if !slices.Contains(MetricNames(), m) {
-			return fmt.Errorf("metrics: unknown metric %q (expected one of %v)", m, MetricNames())
+			return keyerr.New("metrics", "unknown metric %q (expected one of %v)", m, MetricNames())
 		}
 	}
 	if s.Level < -1 {
-		return fmt.Errorf("level: %d, expected a level ≥ 0 (or omit the key for all levels)", s.Level)
+		return keyerr.New("level", "%d, expected a level ≥ 0 (or omit the key for all levels)", s.Level)
 	}
 	if !slices.Contains(Policies(), s.Policy) {
-		return fmt.Errorf("paths: unknown policy %q (expected \"first\" or \"dest\")", s.Policy)
+		return keyerr.New("paths", "unknown policy %q (expected \"first\" or \"dest\")", s.Policy)
 	}
 	pvpKeys := s.First != "" || s.Second != "" || s.PartCommsize != 0
 	if !usesPvP {
 		if pvpKeys {
-			return fmt.Errorf("first: first, second and part_commsize are only used with the pattern ptrnvsptrn")
+			return keyerr.New("first", "first, second and part_commsize are only used with the pattern ptrnvsptrn")
 		}
 		return s.checkLevel(n)
 	}
 	for _, kp := range [][2]string{{"first", s.First}, {"second", s.Second}} {
 		key, p := kp[0], kp[1]
 		if p == "" {
-			return fmt.Errorf("%s: missing (ptrnvsptrn needs first and second patterns)", key)
+			return keyerr.New(key, "missing (ptrnvsptrn needs first and second patterns)")
 		}
 		if p == "ptrnvsptrn" || !slices.Contains(PatternNames(), p) {
-			return fmt.Errorf("%s: unknown pattern %q for ptrnvsptrn", key, p)
+			return keyerr.New(key, "unknown pattern %q for ptrnvsptrn", p)
 		}
 	}
 	if s.PartCommsize < 1 || s.PartCommsize >= n {
-		return fmt.Errorf("part_commsize: %d is out of range (expected 1..%d, below commsize %d)", s.PartCommsize, n-1, n)
+		return keyerr.New("part_commsize", "%d is out of range (expected 1..%d, below commsize %d)", s.PartCommsize, n-1, n)
 	}
 	return s.checkLevel(n)
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"netsim/kernel"
+	"netsim/keyerr"
 	"netsim/nic"
 	"netsim/traffic"
 )
@@ -47,23 +48,23 @@ func (x *Exchange) PacketFlits() []int32 {
 func (x *Exchange) validate(hosts int) error {
 	switch {
 	case len(x.Partner) != hosts:
-		return fmt.Errorf("pattern: %d partners for %d hosts", len(x.Partner), hosts)
+		return keyerr.New("pattern", "%d partners for %d hosts", len(x.Partner), hosts)
 	case x.Messages < 1:
-		return fmt.Errorf("messages: must be at least 1, got %d", x.Messages)
+		return keyerr.New("messages", "must be at least 1, got %d", x.Messages)
 	case x.MessageBytes < 1:
-		return fmt.Errorf("message_bytes: must be at least 1, got %d", x.MessageBytes)
+		return keyerr.New("message_bytes", "must be at least 1, got %d", x.MessageBytes)
 	case x.FlitBytes < 1:
-		return fmt.Errorf("flit_bytes: must be at least 1, got %d", x.FlitBytes)
+		return keyerr.New("flit_bytes", "must be at least 1, got %d", x.FlitBytes)
 	case x.MTUBytes < x.FlitBytes:
-		return fmt.Errorf("mtu_bytes: must be at least flit_bytes = %d, got %d", x.FlitBytes, x.MTUBytes)
+		return keyerr.New("mtu_bytes", "must be at least flit_bytes = %d, got %d", x.FlitBytes, x.MTUBytes)
 	case (x.MTUBytes+x.FlitBytes-1)/x.FlitBytes > 1<<16-1:
-		return fmt.Errorf("mtu_bytes: %d bytes are more than %d flits of %d bytes", x.MTUBytes, 1<<16-1, x.FlitBytes)
+		return keyerr.New("mtu_bytes", "%d bytes are more than %d flits of %d bytes", x.MTUBytes, 1<<16-1, x.FlitBytes)
 	case (x.MessageBytes-1)/x.MTUBytes+1 > MaxMessagePackets:
-		return fmt.Errorf("message_bytes: %d bytes are more than %d packets of %d bytes", x.MessageBytes, MaxMessagePackets, x.MTUBytes)
+		return keyerr.New("message_bytes", "%d bytes are more than %d packets of %d bytes", x.MessageBytes, MaxMessagePackets, x.MTUBytes)
 	}
 	for h, p := range x.Partner {
 		if p < -1 || p >= hosts || p == h || (p >= 0 && x.Partner[p] != h) {
-			return fmt.Errorf("pattern: host %d has partner %d, not a mutual pairing", h, p)
+			return keyerr.New("pattern", "host %d has partner %d, not a mutual pairing", h, p)
 		}
 	}
 	return nil
@@ -101,7 +102,7 @@ func RunExchange(ctx context.Context, cfg Config, x Exchange) (ExchangeStats, er
 	cfg.Load = 1
 	cfg.Warmup, cfg.Measure, cfg.Drain = 0, maxCycles, 0
 	if cfg.Net != nil && len(cfg.Net.Hosts) != len(x.Partner) {
-		return ExchangeStats{}, fmt.Errorf("pattern: %d partners for %d hosts", len(x.Partner), len(cfg.Net.Hosts))
+		return ExchangeStats{}, keyerr.New("pattern", "%d partners for %d hosts", len(x.Partner), len(cfg.Net.Hosts))
 	}
 	if err := cfg.ValidateHardware(); err != nil {
 		return ExchangeStats{}, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"netsim/flowctl"
+	"netsim/keyerr"
 	"netsim/nic"
 	"netsim/routing"
 	switching "netsim/switch"
@@ -21,7 +22,7 @@ func (c *Config) Validate() error {
 	case c.Routing == nil:
 		return errors.New("routing: missing")
 	case c.Pattern == nil:
-		return errors.New("pattern: missing")
+		return keyerr.New("pattern", "missing")
 	case !(c.Load > 0 && c.Load <= 1):
 		return fmt.Errorf("load: must be in (0, 1] flits/host/cycle, got %v", c.Load)
 	}
@@ -37,44 +38,44 @@ func (c *Config) ValidateHardware() error {
 	case c.Routing == nil:
 		return errors.New("routing: missing")
 	case c.PacketFlits < 1 || c.PacketFlits > switching.MaxPacketFlits:
-		return fmt.Errorf("packet_flits: must be between 1 and %d, got %d", switching.MaxPacketFlits, c.PacketFlits)
+		return keyerr.New("packet_flits", "must be between 1 and %d, got %d", switching.MaxPacketFlits, c.PacketFlits)
 	case c.VLs < c.Routing.VLs():
-		return fmt.Errorf("vls: routing %s needs %d VLs, got %d", c.Routing.Name(), c.Routing.VLs(), c.VLs)
+		return keyerr.New("vls", "routing %s needs %d VLs, got %d", c.Routing.Name(), c.Routing.VLs(), c.VLs)
 	case c.Routing.SLs() < 1 || c.Routing.SLs() > routing.MaxSLs:
-		return fmt.Errorf("algorithm: routing %s uses %d SLs, want 1 to %d", c.Routing.Name(), c.Routing.SLs(), routing.MaxSLs)
+		return keyerr.New("algorithm", "routing %s uses %d SLs, want 1 to %d", c.Routing.Name(), c.Routing.SLs(), routing.MaxSLs)
 	case c.Speedup < 1:
-		return fmt.Errorf("speedup: must be at least 1, got %d", c.Speedup)
+		return keyerr.New("speedup", "must be at least 1, got %d", c.Speedup)
 	case c.RoutingDelay < 0:
-		return fmt.Errorf("routing_delay: must be at least 0, got %d", c.RoutingDelay)
+		return keyerr.New("routing_delay", "must be at least 0, got %d", c.RoutingDelay)
 	case c.CrossbarDelay < 0:
-		return fmt.Errorf("crossbar_delay: must be at least 0, got %d", c.CrossbarDelay)
+		return keyerr.New("crossbar_delay", "must be at least 0, got %d", c.CrossbarDelay)
 	case c.Warmup < 0 || c.Warmup > maxCycles:
-		return fmt.Errorf("warmup: must be between 0 and %d cycles, got %d", int64(maxCycles), c.Warmup)
+		return keyerr.New("warmup", "must be between 0 and %d cycles, got %d", int64(maxCycles), c.Warmup)
 	case c.Measure < 1 || c.Measure > maxCycles:
-		return fmt.Errorf("measure: must be between 1 and %d cycles, got %d", int64(maxCycles), c.Measure)
+		return keyerr.New("measure", "must be between 1 and %d cycles, got %d", int64(maxCycles), c.Measure)
 	case c.Drain < 0 || c.Drain > maxCycles:
-		return fmt.Errorf("drain: must be between 0 and %d cycles, got %d", int64(maxCycles), c.Drain)
+		return keyerr.New("drain", "must be between 0 and %d cycles, got %d", int64(maxCycles), c.Drain)
 	case c.Warmup+c.Measure+c.Drain > maxCycles:
-		return fmt.Errorf("drain: warmup + measure + drain must not exceed %d cycles", int64(maxCycles))
+		return keyerr.New("drain", "warmup + measure + drain must not exceed %d cycles", int64(maxCycles))
 	case c.DeadlockWindow < 1:
-		return fmt.Errorf("deadlock_window: must be at least 1 cycle, got %d", c.DeadlockWindow)
+		return keyerr.New("deadlock_window", "must be at least 1 cycle, got %d", c.DeadlockWindow)
 	}
 	if err := c.Dispersion.Validate(); err != nil {
 		return err
 	}
 	if _, ok := c.Routing.(routing.Multipath); !ok && c.Dispersion.Mode != nic.Static {
-		return fmt.Errorf("dispersion: %s needs a multipath source routing (routing \"source\"), not %s",
+		return keyerr.New("dispersion", "%s needs a multipath source routing (routing \"source\"), not %s",
 			c.Dispersion.Mode, c.Routing.Name())
 	}
 	mode, err := switching.ParseMode(c.Switching)
 	if err != nil {
-		return fmt.Errorf("switching: %w", err)
+		return keyerr.New("switching", "%w", err)
 	}
 	if _, err := c.selection(); err != nil {
 		return err
 	}
 	if mode == switching.CutThrough && c.BufferFlits < c.PacketFlits {
-		return fmt.Errorf("buffer_flits: virtual cut-through needs room for a whole packet (packet_flits = %d), got %d",
+		return keyerr.New("buffer_flits", "virtual cut-through needs room for a whole packet (packet_flits = %d), got %d",
 			c.PacketFlits, c.BufferFlits)
 	}
 	if err := c.linkParams(c.LinkLatency + c.CrossbarDelay).Validate(); err != nil {
@@ -85,7 +86,7 @@ func (c *Config) ValidateHardware() error {
 	}
 	for i, sw := range c.Net.Switches {
 		if lanes := len(sw.Ports) * c.VLs; lanes > switching.MaxLanes {
-			return fmt.Errorf("vls: switch %d has %d ports × %d VLs = %d lanes, more than the %d a switch supports",
+			return keyerr.New("vls", "switch %d has %d ports × %d VLs = %d lanes, more than the %d a switch supports",
 				i, len(sw.Ports), c.VLs, lanes, switching.MaxLanes)
 		}
 	}

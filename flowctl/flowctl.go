@@ -18,11 +18,11 @@
 package flowctl
 
 import (
-	"fmt"
 	"unsafe"
 
 	"netsim/internal/ring"
 	"netsim/kernel"
+	"netsim/keyerr"
 )
 
 // Control is the flow-control state of one link, shared by its sender and
@@ -113,34 +113,34 @@ func (p Params) Slack() int { return p.Delay + p.Latency - 1 }
 // Validate checks p, naming the experiment key at fault.
 func (p Params) Validate() error {
 	if p.VLs < 1 || p.VLs > MaxVLs {
-		return fmt.Errorf("vls: must be between 1 and %d, got %d", MaxVLs, p.VLs)
+		return keyerr.New("vls", "must be between 1 and %d, got %d", MaxVLs, p.VLs)
 	}
 	if p.Buffer < 1 || p.Buffer > MaxBuffer {
-		return fmt.Errorf("buffer_flits: must be between 1 and %d, got %d", MaxBuffer, p.Buffer)
+		return keyerr.New("buffer_flits", "must be between 1 and %d, got %d", MaxBuffer, p.Buffer)
 	}
 	if p.Latency < 1 {
-		return fmt.Errorf("link_latency: must be at least 1 cycle, got %d", p.Latency)
+		return keyerr.New("link_latency", "must be at least 1 cycle, got %d", p.Latency)
 	}
 	if p.Delay < p.Latency {
-		return fmt.Errorf("crossbar_delay: flit delay %d is below the link latency %d", p.Delay, p.Latency)
+		return keyerr.New("crossbar_delay", "flit delay %d is below the link latency %d", p.Delay, p.Latency)
 	}
 	if p.Rate < 1 {
-		return fmt.Errorf("speedup: must be at least 1, got %d", p.Rate)
+		return keyerr.New("speedup", "must be at least 1, got %d", p.Rate)
 	}
 	switch p.Kind {
 	case KindCredit:
 	case KindStopGo:
 		if p.GoMark < 0 || p.GoMark >= p.StopMark {
-			return fmt.Errorf("go_mark: must be at least 0 and below stop_mark (%d), got %d", p.StopMark, p.GoMark)
+			return keyerr.New("go_mark", "must be at least 0 and below stop_mark (%d), got %d", p.StopMark, p.GoMark)
 		}
 		// After the occupancy reaches StopMark, the sender keeps sending
 		// until STOP reaches it, and flits already on the wire still land.
 		if slack := p.Slack(); p.StopMark+slack > p.Buffer {
-			return fmt.Errorf("stop_mark: %d leaves no room for the %d flits in flight after STOP; need stop_mark ≤ buffer_flits − %d = %d",
+			return keyerr.New("stop_mark", "%d leaves no room for the %d flits in flight after STOP; need stop_mark ≤ buffer_flits − %d = %d",
 				p.StopMark, slack, slack, p.Buffer-slack)
 		}
 	default:
-		return fmt.Errorf("kind: unknown flow control %q (known: credit, stopgo)", p.Kind)
+		return keyerr.New("kind", "unknown flow control %q (known: credit, stopgo)", p.Kind)
 	}
 	return nil
 }

@@ -3,6 +3,8 @@ package nic
 import (
 	"fmt"
 	"math"
+
+	"netsim/keyerr"
 )
 
 // Mode is how a NIC disperses its packets over the routes of a multipath
@@ -79,16 +81,16 @@ const MaxLag = 1024
 // Validate checks d, naming the experiment key at fault.
 func (d Dispersion) Validate() error {
 	if d.Threshold < 0 || d.Threshold > math.MaxUint16 {
-		return fmt.Errorf("threshold: must be between 0 and %d packets, got %d", math.MaxUint16, d.Threshold)
+		return keyerr.New("threshold", "must be between 0 and %d packets, got %d", math.MaxUint16, d.Threshold)
 	}
 	if d.Mode == Probing && (d.MaxProbes < 1 || d.MaxProbes > math.MaxUint16) {
-		return fmt.Errorf("max_probes: must be between 1 and %d, got %d", math.MaxUint16, d.MaxProbes)
+		return keyerr.New("max_probes", "must be between 1 and %d, got %d", math.MaxUint16, d.MaxProbes)
 	}
 	if d.Lag < 0 || d.Lag > MaxLag {
-		return fmt.Errorf("route_lag: must be between 0 and %d packets, got %d", MaxLag, d.Lag)
+		return keyerr.New("route_lag", "must be between 0 and %d packets, got %d", MaxLag, d.Lag)
 	}
 	if !(d.Probability >= 0 && d.Probability <= 1) {
-		return fmt.Errorf("probability: must be in [0, 1], got %v", d.Probability)
+		return keyerr.New("probability", "must be in [0, 1], got %v", d.Probability)
 	}
 	return nil
 }

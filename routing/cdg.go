@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"netsim/keyerr"
 	"netsim/topologies"
 )
 
@@ -100,7 +101,7 @@ func CheckDeadlock(ctx context.Context, r Routing, net *topologies.Network, opt 
 		return nil, errors.New("routing: deadlock check needs a routing and a network")
 	}
 	if opt.VLs < 1 || opt.VLs > MaxVLs {
-		return nil, fmt.Errorf("vls: deadlock check needs 1 to %d virtual lanes, got %d", MaxVLs, opt.VLs)
+		return nil, keyerr.New("vls", "deadlock check needs 1 to %d virtual lanes, got %d", MaxVLs, opt.VLs)
 	}
 	if sls := r.SLs(); sls < 1 || sls > MaxSLs {
 		return nil, fmt.Errorf("routing %s: uses %d service levels, want 1 to %d", r.Name(), sls, MaxSLs)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"netsim/keyerr"
 	"netsim/topologies"
 )
 
@@ -56,7 +57,7 @@ func parseDistance(name string) (extra int, deflect, ok bool, err error) {
 	case strings.HasPrefix(name, "distance+"):
 		arg = name[len("distance+"):]
 	case name == "deflection":
-		return 0, false, false, fmt.Errorf("algorithm: %q needs extra hops, as deflection+E with E ≥ 2", name)
+		return 0, false, false, keyerr.New("algorithm", "%q needs extra hops, as deflection+E with E ≥ 2", name)
 	case strings.HasPrefix(name, "deflection+"):
 		arg, deflect = name[len("deflection+"):], true
 	default:
@@ -64,17 +65,17 @@ func parseDistance(name string) (extra int, deflect, ok bool, err error) {
 	}
 	extra, err = strconv.Atoi(arg)
 	if err != nil || arg == "" || arg[0] < '0' || arg[0] > '9' {
-		return 0, false, false, fmt.Errorf("algorithm: %q: extra hops E must be a non-negative integer, got %q", name, arg)
+		return 0, false, false, keyerr.New("algorithm", "%q: extra hops E must be a non-negative integer, got %q", name, arg)
 	}
 	if extra > MaxExtraHops {
-		return 0, false, false, fmt.Errorf("algorithm: %q: extra hops E = %d exceed the limit of %d", name, extra, MaxExtraHops)
+		return 0, false, false, keyerr.New("algorithm", "%q: extra hops E = %d exceed the limit of %d", name, extra, MaxExtraHops)
 	}
 	if deflect && extra < 2 {
-		return 0, false, false, fmt.Errorf("algorithm: %q: deflection needs E ≥ 2 extra hops, got %d", name, extra)
+		return 0, false, false, keyerr.New("algorithm", "%q: deflection needs E ≥ 2 extra hops, got %d", name, extra)
 	}
 	if canon := distanceName(extra, deflect); name != canon {
 		// One routing, one name: results and tables key on it.
-		return 0, false, false, fmt.Errorf("algorithm: %q: write it %q (one name per routing)", name, canon)
+		return 0, false, false, keyerr.New("algorithm", "%q: write it %q (one name per routing)", name, canon)
 	}
 	return extra, deflect, true, nil
 }
@@ -102,7 +103,7 @@ func newDistance(net *topologies.Network, vls, extra int, deflect bool) (*distan
 		n:       int32(len(net.Switches)),
 	}
 	if r.n > MaxDistanceSwitches {
-		return nil, fmt.Errorf("algorithm: routing %s keeps a table of n² switch distances and supports at most %d switches, network has %d",
+		return nil, keyerr.New("algorithm", "routing %s keeps a table of n² switch distances and supports at most %d switches, network has %d",
 			r.name, MaxDistanceSwitches, r.n)
 	}
 	r.hostSw = make([]int32, len(net.Hosts))
@@ -112,7 +113,7 @@ func newDistance(net *topologies.Network, vls, extra int, deflect bool) (*distan
 	}
 	r.neighbours(net)
 	if err := r.distances(); err != nil {
-		return nil, fmt.Errorf("algorithm: routing %s: %w", r.name, err)
+		return nil, keyerr.New("algorithm", "routing %s: %w", r.name, err)
 	}
 	return r, nil
 }

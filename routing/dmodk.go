@@ -1,9 +1,9 @@
 package routing
 
 import (
-	"fmt"
 	"slices"
 
+	"netsim/keyerr"
 	"netsim/topologies"
 )
 
@@ -31,14 +31,14 @@ func isTreeKind(kind string) bool {
 // cycle), and they are minimal.
 func newTreeRouting(name string, net *topologies.Network, vls int) (*Tables, error) {
 	if !isTreeKind(net.Kind) {
-		return nil, fmt.Errorf("algorithm: routing %s applies to the tree families (clos, fattree, xgft), not to topology %s; use minhop, updn or sssp there", name, net.Kind)
+		return nil, keyerr.New("algorithm", "routing %s applies to the tree families (clos, fattree, xgft), not to topology %s; use minhop, updn or sssp there", name, net.Kind)
 	}
 	n := len(net.Switches)
 	level := make([]int32, n)
 	top := int32(0)
 	for s, sw := range net.Switches {
 		if len(sw.Coord) < 1 {
-			return nil, fmt.Errorf("algorithm: routing %s: switch %d has no level coordinate", name, s)
+			return nil, keyerr.New("algorithm", "routing %s: switch %d has no level coordinate", name, s)
 		}
 		level[s] = sw.Coord[0]
 		top = max(top, level[s])
@@ -87,7 +87,7 @@ func newTreeRouting(name string, net *topologies.Network, vls int) (*Tables, err
 	}
 	for d, a := range net.Hosts {
 		if level[a.Switch] != 0 {
-			return nil, fmt.Errorf("algorithm: routing %s: host %d is on switch %d, which is not a leaf (level 0)", name, d, a.Switch)
+			return nil, keyerr.New("algorithm", "routing %s: host %d is on switch %d, which is not a leaf (level 0)", name, d, a.Switch)
 		}
 	}
 	if name == "ftree" {
@@ -113,7 +113,7 @@ func newTreeRouting(name string, net *topologies.Network, vls int) (*Tables, err
 				}
 			}
 			if len(cand) == 0 {
-				return nil, fmt.Errorf("algorithm: routing %s: switch %d has no path toward host %d", name, s, d)
+				return nil, keyerr.New("algorithm", "routing %s: switch %d has no path toward host %d", name, s, d)
 			}
 			var port int32
 			switch {

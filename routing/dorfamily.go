@@ -3,6 +3,7 @@ package routing
 import (
 	"fmt"
 
+	"netsim/keyerr"
 	"netsim/topologies"
 )
 
@@ -65,7 +66,7 @@ type dorFamily struct {
 func newDORFamily(name string, net *topologies.Network, vls int) (*dorFamily, error) {
 	v, ok := dorVariantOf(name)
 	if !ok {
-		return nil, fmt.Errorf("algorithm: %q is not a routing of the DOR family (%s)", name, dorFamilyNames)
+		return nil, keyerr.New("algorithm", "%q is not a routing of the DOR family (%s)", name, dorFamilyNames)
 	}
 	g, err := newDimNet(net, net.Kind != "product")
 	if err != nil {

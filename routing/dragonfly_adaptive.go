@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"netsim/keyerr"
 	"netsim/topologies"
 )
 
@@ -132,7 +133,7 @@ const dragonflyAdaptiveNames = "S, D, SD, G, GS, GI, GD, GSI, GID, GSD, GSID"
 func newDragonflyAdaptive(net *topologies.Network, vls int, name string) (*dragonflyAdaptive, error) {
 	g, s, i, d, ok := dragonflyLetters(name)
 	if !ok {
-		return nil, fmt.Errorf("algorithm: %q is not an adaptive Dragonfly routing (known: %s)", name, dragonflyAdaptiveNames)
+		return nil, keyerr.New("algorithm", "%q is not an adaptive Dragonfly routing (known: %s)", name, dragonflyAdaptiveNames)
 	}
 	df, err := newDragonfly(net, vls)
 	if err != nil {

@@ -1,8 +1,7 @@
 package routing
 
 import (
-	"fmt"
-
+	"netsim/keyerr"
 	"netsim/topologies"
 )
 
@@ -47,7 +46,7 @@ func engine(name string) func(*topologies.Network, int) (Routing, error) {
 			return nil, err
 		}
 		if err := t.check(n); err != nil {
-			return nil, fmt.Errorf("algorithm: %w", err)
+			return nil, keyerr.New("algorithm", "%w", err)
 		}
 		return t, nil
 	}
@@ -61,14 +60,14 @@ const MaxTableEntries = 1 << 28
 // and switches × hosts stay within MaxTableEntries.
 func tablesFit(name string, net *topologies.Network) error {
 	if e := len(net.Switches) * len(net.Hosts); e > MaxTableEntries {
-		return fmt.Errorf("algorithm: routing %s keeps a table of switches × hosts = %d entries, more than the limit of %d", name, e, MaxTableEntries)
+		return keyerr.New("algorithm", "routing %s keeps a table of switches × hosts = %d entries, more than the limit of %d", name, e, MaxTableEntries)
 	}
 	if r := len(net.Hosts); r == 0 {
-		return fmt.Errorf("algorithm: routing %s: network has no hosts", name)
+		return keyerr.New("algorithm", "routing %s: network has no hosts", name)
 	}
 	for s, sw := range net.Switches {
 		if len(sw.Ports) >= noPort {
-			return fmt.Errorf("algorithm: routing %s: switch %d has %d ports, more than the %d a table entry holds", name, s, len(sw.Ports), noPort-1)
+			return keyerr.New("algorithm", "routing %s: switch %d has %d ports, more than the %d a table entry holds", name, s, len(sw.Ports), noPort-1)
 		}
 	}
 	return nil

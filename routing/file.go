@@ -2,11 +2,11 @@ package routing
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"netsim/keyerr"
 	"netsim/topologies"
 )
 
@@ -15,7 +15,7 @@ import (
 // and line.
 func readTables(s Spec, net *topologies.Network, vls int) (*Tables, error) {
 	if s.Path == "" {
-		return nil, fmt.Errorf("path: missing (algorithm \"file\" needs the file of forwarding tables)")
+		return nil, keyerr.New("path", "missing (algorithm \"file\" needs the file of forwarding tables)")
 	}
 	format := s.Format
 	if format == "" {
@@ -25,14 +25,14 @@ func readTables(s Spec, net *topologies.Network, vls int) (*Tables, error) {
 		}
 	}
 	if format != "lft" && format != "dot" {
-		return nil, fmt.Errorf("format: unknown table format %q (expected \"lft\" or \"dot\")", format)
+		return nil, keyerr.New("format", "unknown table format %q (expected \"lft\" or \"dot\")", format)
 	}
 	if err := tablesFit("file", net); err != nil {
 		return nil, err
 	}
 	data, err := os.ReadFile(s.Path)
 	if err != nil {
-		return nil, fmt.Errorf("path: %w", err)
+		return nil, keyerr.New("path", "%w", err)
 	}
 	if format == "lft" {
 		return ReadLFT(bytes.NewReader(data), s.Path, net, vls)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"netsim/keyerr"
 	"netsim/topologies"
 )
 
@@ -127,7 +128,7 @@ func newCube(net *topologies.Network, vls int, name string, mode cubeMode) (*cub
 		orders := dimOrders(r.nd)[:min(r.nd, mixedOrders)]
 		r.k = int32(len(orders))
 		if vls < len(orders) {
-			return nil, fmt.Errorf("vls: routing %s on a %d-dimensional hypercube needs %d virtual lanes (one per dimension order), got %d", name, r.nd, len(orders), vls)
+			return nil, keyerr.New("vls", "routing %s on a %d-dimensional hypercube needs %d virtual lanes (one per dimension order), got %d", name, r.nd, len(orders), vls)
 		}
 		for _, o := range orders {
 			for _, n := range o {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"netsim/keyerr"
 	"netsim/topologies"
 )
 
@@ -90,7 +91,7 @@ func errLayers(name string, need, vls int) error {
 	if need == 0 || need > MaxVLs {
 		hint = fmt.Sprintf("more than the %d virtual lanes a link has; use a routing that needs fewer (updn, or dor on its topology)", MaxVLs)
 	}
-	return fmt.Errorf("vls: routing %s needs %s on this network (one per acyclic part of its channel dependency graph), %d configured; %s",
+	return keyerr.New("vls", "routing %s needs %s on this network (one per acyclic part of its channel dependency graph), %d configured; %s",
 		name, count, vls, hint)
 }
 

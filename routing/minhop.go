@@ -1,8 +1,7 @@
 package routing
 
 import (
-	"fmt"
-
+	"netsim/keyerr"
 	"netsim/topologies"
 )
 
@@ -23,7 +22,7 @@ func newMinHop(net *topologies.Network, vls int) (*Tables, error) {
 	for d, a := range net.Hosts {
 		if a.Switch != distSw {
 			if !g.bfs(int(a.Switch), dist, queue) {
-				return nil, fmt.Errorf("algorithm: routing minhop: network is disconnected (switch %d cannot reach switch %d)", unreached(dist), a.Switch)
+				return nil, keyerr.New("algorithm", "routing minhop: network is disconnected (switch %d cannot reach switch %d)", unreached(dist), a.Switch)
 			}
 			distSw = a.Switch
 		}

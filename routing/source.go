@@ -1,9 +1,9 @@
 package routing
 
 import (
-	"fmt"
 	"math/bits"
 
+	"netsim/keyerr"
 	"netsim/topologies"
 )
 
@@ -60,7 +60,7 @@ type sourceRoute struct {
 func newSourceRoute(net *topologies.Network, vls int) (*sourceRoute, error) {
 	hosts, err := newHostTable(net, vls)
 	if err != nil {
-		return nil, fmt.Errorf("algorithm: source: %w", err)
+		return nil, keyerr.New("algorithm", "source: %w", err)
 	}
 	ns := len(net.Switches)
 	r := &sourceRoute{
@@ -72,7 +72,7 @@ func newSourceRoute(net *topologies.Network, vls int) (*sourceRoute, error) {
 	levels := 0
 	for i, sw := range net.Switches {
 		if len(sw.Coord) != 2 || sw.Coord[0] < 0 || sw.Coord[0] > 100 {
-			return nil, fmt.Errorf("algorithm: source: switch %d has no tree coordinate [level, index]", i)
+			return nil, keyerr.New("algorithm", "source: switch %d has no tree coordinate [level, index]", i)
 		}
 		r.level[i] = int8(sw.Coord[0])
 		levels = max(levels, int(sw.Coord[0])+1)
@@ -82,7 +82,7 @@ func newSourceRoute(net *topologies.Network, vls int) (*sourceRoute, error) {
 	}
 	for i := int32(0); i < r.leaves; i++ {
 		if r.level[i] != 0 {
-			return nil, fmt.Errorf("algorithm: source: switch %d is not a leaf, but leaves must come first", i)
+			return nil, keyerr.New("algorithm", "source: switch %d is not a leaf, but leaves must come first", i)
 		}
 	}
 	r.upCount = make([]int32, levels)
@@ -102,15 +102,15 @@ func newSourceRoute(net *topologies.Network, vls int) (*sourceRoute, error) {
 			if first < 0 {
 				first = p
 			} else if p != first+n {
-				return nil, fmt.Errorf("algorithm: source: switch %d: up ports are not consecutive", i)
+				return nil, keyerr.New("algorithm", "source: switch %d: up ports are not consecutive", i)
 			}
 			n++
 		}
 		if l < levels-1 && n == 0 {
-			return nil, fmt.Errorf("algorithm: source: switch %d at level %d has no up port", i, l)
+			return nil, keyerr.New("algorithm", "source: switch %d at level %d has no up port", i, l)
 		}
 		if r.upCount[l] >= 0 && r.upCount[l] != int32(n) {
-			return nil, fmt.Errorf("algorithm: source: switches at level %d have %d and %d up ports; the routes need a uniform tree", l, r.upCount[l], n)
+			return nil, keyerr.New("algorithm", "source: switches at level %d have %d and %d up ports; the routes need a uniform tree", l, r.upCount[l], n)
 		}
 		r.upCount[l], r.upFirst[i] = int32(n), int16(max(first, 0))
 		if first >= 0 {
@@ -122,13 +122,13 @@ func newSourceRoute(net *topologies.Network, vls int) (*sourceRoute, error) {
 		u := int64(max(r.upCount[l], 1))
 		s := int64(r.upStride[l]) * u
 		if s > 1<<20 {
-			return nil, fmt.Errorf("algorithm: source: more than 2^20 routes per pair")
+			return nil, keyerr.New("algorithm", "source: more than 2^20 routes per pair")
 		}
 		r.upStride[l+1] = int32(s)
 	}
 	r.hostBits = uint(bits.Len(uint(len(net.Hosts))))
 	if r.hostBits+uint(bits.Len(uint(r.upStride[levels]))) > 31 {
-		return nil, fmt.Errorf("algorithm: source: %d hosts × %d routes do not fit a 31-bit DLID", len(net.Hosts), r.upStride[levels])
+		return nil, keyerr.New("algorithm", "source: %d hosts × %d routes do not fit a 31-bit DLID", len(net.Hosts), r.upStride[levels])
 	}
 	r.mask = 1<<r.hostBits - 1
 	// Descendant leaves, level by level from the leaves up.
@@ -160,7 +160,7 @@ func newSourceRoute(net *topologies.Network, vls int) (*sourceRoute, error) {
 					n++
 				}
 				if r.par[l] >= 0 && r.par[l] != n {
-					return nil, fmt.Errorf("algorithm: source: level %d has %d and %d parallel links to a child; the routes need a uniform tree", l, r.par[l], n)
+					return nil, keyerr.New("algorithm", "source: level %d has %d and %d parallel links to a child; the routes need a uniform tree", l, r.par[l], n)
 				}
 				r.par[l] = n
 				for _, leaf := range desc[c] {
@@ -172,7 +172,7 @@ func newSourceRoute(net *topologies.Network, vls int) (*sourceRoute, error) {
 	}
 	for l := 1; l < levels; l++ {
 		if r.par[l] < 1 {
-			return nil, fmt.Errorf("algorithm: source: level %d has no links down", l)
+			return nil, keyerr.New("algorithm", "source: level %d has no links down", l)
 		}
 	}
 	return r, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"netsim/flowctl"
+	"netsim/keyerr"
 	"netsim/topologies"
 )
 
@@ -238,10 +239,10 @@ func New(s Spec, net *topologies.Network) (Routing, error) {
 		return nil, errors.New("routing: no network to route on")
 	}
 	if s.VLs < 1 {
-		return nil, fmt.Errorf("vls: need at least 1 virtual lane, got %d", s.VLs)
+		return nil, keyerr.New("vls", "need at least 1 virtual lane, got %d", s.VLs)
 	}
 	if s.VLs > MaxVLs {
-		return nil, fmt.Errorf("vls: %d exceeds the limit of %d virtual lanes", s.VLs, MaxVLs)
+		return nil, keyerr.New("vls", "%d exceeds the limit of %d virtual lanes", s.VLs, MaxVLs)
 	}
 	construct, err := constructor(s, net.Kind)
 	if err != nil {
@@ -255,10 +256,10 @@ func New(s Spec, net *topologies.Network) (Routing, error) {
 		return nil, err
 	}
 	if need := r.VLs(); s.VLs < need {
-		return nil, fmt.Errorf("vls: routing %s needs at least %d virtual lanes, got %d", r.Name(), need, s.VLs)
+		return nil, keyerr.New("vls", "routing %s needs at least %d virtual lanes, got %d", r.Name(), need, s.VLs)
 	}
 	if sls := r.SLs(); sls < 1 || sls > MaxSLs {
-		return nil, fmt.Errorf("algorithm: routing %s uses %d service levels, InfiniBand has 1 to %d", r.Name(), sls, MaxSLs)
+		return nil, keyerr.New("algorithm", "routing %s uses %d service levels, InfiniBand has 1 to %d", r.Name(), sls, MaxSLs)
 	}
 	return r, nil
 }
@@ -318,7 +319,7 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 		return func(n *topologies.Network, vls int) (Routing, error) { return readTables(s, n, vls) }, nil
 	}
 	if s.Path != "" || s.Format != "" {
-		return nil, fmt.Errorf("path: only algorithm \"file\" reads tables from a file, algorithm is %q", s.Algorithm)
+		return nil, keyerr.New("path", "only algorithm \"file\" reads tables from a file, algorithm is %q", s.Algorithm)
 	}
 	if build := engine(s.Algorithm); build != nil {
 		return build, nil
@@ -331,9 +332,9 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 		return func(n *topologies.Network, vls int) (Routing, error) { return newDistance(n, vls, extra, deflect) }, nil
 	}
 	if s.Algorithm == "" {
-		return nil, fmt.Errorf("algorithm: missing routing name for topology %s (known: %s)", kind, knownAlgorithms(kind))
+		return nil, keyerr.New("algorithm", "missing routing name for topology %s (known: %s)", kind, knownAlgorithms(kind))
 	}
-	return nil, fmt.Errorf("algorithm: unknown routing %q for topology %s (known: %s)", s.Algorithm, kind, knownAlgorithms(kind))
+	return nil, keyerr.New("algorithm", "unknown routing %q for topology %s (known: %s)", s.Algorithm, kind, knownAlgorithms(kind))
 }
 
 // anyAlgorithms lists, for error messages, the algorithms New accepts on

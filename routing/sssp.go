@@ -1,9 +1,8 @@
 package routing
 
 import (
-	"fmt"
-
 	"netsim/internal/indexheap"
+	"netsim/keyerr"
 	"netsim/topologies"
 )
 
@@ -110,7 +109,7 @@ func newSSSP(name string, net *topologies.Network, vls int) (*Tables, error) {
 		if len(st.order) < g.n {
 			for s := range g.n {
 				if st.dist[s] < 0 {
-					return nil, fmt.Errorf("algorithm: routing %s: network is disconnected (switch %d cannot reach switch %d)", name, s, a.Switch)
+					return nil, keyerr.New("algorithm", "routing %s: network is disconnected (switch %d cannot reach switch %d)", name, s, a.Switch)
 				}
 			}
 		}
@@ -148,7 +147,7 @@ func newSSSP(name string, net *topologies.Network, vls int) (*Tables, error) {
 // MaxP2SSSPHosts hosts.
 func newP2SSSP(net *topologies.Network, vls int) (*Tables, error) {
 	if len(net.Hosts) > MaxP2SSSPHosts {
-		return nil, fmt.Errorf("algorithm: routing p2sssp runs one search per pair of hosts and supports at most %d hosts, network has %d (use sssp)",
+		return nil, keyerr.New("algorithm", "routing p2sssp runs one search per pair of hosts and supports at most %d hosts, network has %d (use sssp)",
 			MaxP2SSSPHosts, len(net.Hosts))
 	}
 	g := newGraph(net)
@@ -210,7 +209,7 @@ func (st *ssspState) routePair(t *Tables, parent []int32, src int32, v int, dst 
 	}
 	st.queue.Clear()
 	if !st.done[dst] {
-		return fmt.Errorf("algorithm: routing p2sssp: switch %d cannot reach switch %d", src, dst)
+		return keyerr.New("algorithm", "routing p2sssp: switch %d cannot reach switch %d", src, dst)
 	}
 	for y := dst; y != src; {
 		c := parent[y]

@@ -3,6 +3,7 @@ package routing
 import (
 	"fmt"
 
+	"netsim/keyerr"
 	"netsim/topologies"
 )
 
@@ -115,7 +116,7 @@ func newTorusDOR(net *topologies.Network, vls int) (*torusDOR, error) {
 		}
 	}
 	if d > maxDatelineDims {
-		return nil, fmt.Errorf("algorithm: routing dor on torus %v needs one SL bit per dimension of size ≥ 4, %d of them, but the InfiniBand SL has %d bits (at most %d such dimensions)",
+		return nil, keyerr.New("algorithm", "routing dor on torus %v needs one SL bit per dimension of size ≥ 4, %d of them, but the InfiniBand SL has %d bits (at most %d such dimensions)",
 			net.Dims, d, maxDatelineDims, maxDatelineDims)
 	}
 	r.masks, r.width = 1<<d, 1
@@ -123,7 +124,7 @@ func newTorusDOR(net *topologies.Network, vls int) (*torusDOR, error) {
 		r.width = 2
 	}
 	if int(r.width) > vls {
-		return nil, fmt.Errorf("vls: routing dor on torus %v needs %d virtual lanes (dateline VLs), got %d", net.Dims, r.width, vls)
+		return nil, keyerr.New("vls", "routing dor on torus %v needs %d virtual lanes (dateline VLs), got %d", net.Dims, r.width, vls)
 	}
 	r.copies = min(MaxSLs/r.masks, int32(vls)/r.width)
 	if err := r.links(net); err != nil {

@@ -3,6 +3,7 @@ package routing
 import (
 	"fmt"
 
+	"netsim/keyerr"
 	"netsim/topologies"
 )
 
@@ -46,7 +47,7 @@ func newUpDown(net *topologies.Network, vls int) (*Tables, error) {
 	g := newGraph(net)
 	root, err := updnRoot(g)
 	if err != nil {
-		return nil, fmt.Errorf("algorithm: routing updn: %w", err)
+		return nil, keyerr.New("algorithm", "routing updn: %w", err)
 	}
 	rank := make([]int32, g.n)
 	g.bfs(root, rank, nil)
@@ -84,7 +85,7 @@ func newUpDown(net *topologies.Network, vls int) (*Tables, error) {
 				}
 			}
 			if best < 0 {
-				return nil, fmt.Errorf("algorithm: routing updn: switch %d has no up*/down* path to switch %d", s, tsw)
+				return nil, keyerr.New("algorithm", "routing updn: switch %d has no up*/down* path to switch %d", s, tsw)
 			}
 			load[best]++
 			t.lft[s*t.hosts+d] = uint16(g.chPort[best])

@@ -2,6 +2,8 @@ package switching
 
 import (
 	"fmt"
+
+	"netsim/keyerr"
 )
 
 // Mode is the switching technique.
@@ -24,7 +26,7 @@ func ParseMode(s string) (Mode, error) {
 	case "wormhole":
 		return Wormhole, nil
 	}
-	return 0, fmt.Errorf("switching: unknown mode %q (known: cut-through, wormhole)", s)
+	return 0, keyerr.New("switching", "unknown mode %q (known: cut-through, wormhole)", s)
 }
 
 // Selection is the selection function of seed 004 §3.1: how a switch
@@ -58,7 +60,7 @@ func ParseSelection(s string) (Selection, error) {
 			return sel, nil
 		}
 	}
-	return 0, fmt.Errorf("selection: unknown selection function %q (known: credits, idle)", s)
+	return 0, keyerr.New("selection", "unknown selection function %q (known: credits, idle)", s)
 }
 
 // String returns the selection function's name in experiment files.

@@ -2,8 +2,8 @@ package topologies
 
 import (
 	"errors"
-	"fmt"
-	"strings"
+
+	"netsim/keyerr"
 )
 
 // Limits on the size of a network Build accepts. They are far above the
@@ -124,9 +124,10 @@ func Build(s Spec) (*Network, error) {
 	}
 	net, err := build(s)
 	if err != nil {
-		if key, _, _ := strings.Cut(err.Error(), ":"); preset != "" && !anyKeyGiven(orig, key) {
+		var ke *keyerr.Error
+		if preset != "" && errors.As(err, &ke) && !anyKeyGiven(orig, ke.Key) {
 			// The key at fault is one the file left to the preset.
-			err = fmt.Errorf("%w (%s from preset %q)", err, key, preset)
+			err = keyerr.Annotate(err, " (%s from preset %q)", ke.Key, preset)
 		}
 		return nil, err
 	}
@@ -190,8 +191,8 @@ func build(s Spec) (*Network, error) {
 	case "random":
 		return buildRandom(s)
 	case "":
-		return nil, errors.New("kind: missing topology kind (known: " + knownKinds + ")")
+		return nil, keyerr.New("kind", "missing topology kind (known: %s)", knownKinds)
 	default:
-		return nil, fmt.Errorf("kind: unknown topology %q (known: %s)", s.Kind, knownKinds)
+		return nil, keyerr.New("kind", "unknown topology %q (known: %s)", s.Kind, knownKinds)
 	}
 }

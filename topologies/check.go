@@ -1,9 +1,10 @@
 package topologies
 
 import (
-	"fmt"
 	"slices"
 	"strings"
+
+	"netsim/keyerr"
 )
 
 // specKey is a key of [topology] and whether a Spec sets it.
@@ -73,7 +74,7 @@ func checkUsed(s Spec, kind string, used ...string) error {
 		if !k.set || slices.Contains(used, k.key) {
 			continue
 		}
-		return fmt.Errorf("%s: not used by topology %s (it uses %s)", k.key, kind, strings.Join(used, ", "))
+		return keyerr.New(k.key, "not used by topology %s (it uses %s)", kind, strings.Join(used, ", "))
 	}
 	return nil
 }
@@ -90,10 +91,10 @@ func sizeKey(key string, width int) string {
 // checkCount reports whether v, the value of key, lies in [lo, hi].
 func checkCount(key string, v, lo, hi int) error {
 	if v < lo {
-		return fmt.Errorf("%s: need at least %d, got %d", key, lo, v)
+		return keyerr.New(key, "need at least %d, got %d", lo, v)
 	}
 	if v > hi {
-		return fmt.Errorf("%s: %d exceeds the limit of %d", key, v, hi)
+		return keyerr.New(key, "%d exceeds the limit of %d", v, hi)
 	}
 	return nil
 }
@@ -102,10 +103,10 @@ func checkCount(key string, v, lo, hi int) error {
 func checkEntries(key string, list []int, lo, hi int) error {
 	for i, v := range list {
 		if v < lo {
-			return fmt.Errorf("%s: element %d is %d, need at least %d", key, i+1, v, lo)
+			return keyerr.New(key, "element %d is %d, need at least %d", i+1, v, lo)
 		}
 		if v > hi {
-			return fmt.Errorf("%s: element %d is %d, exceeds the limit of %d", key, i+1, v, hi)
+			return keyerr.New(key, "element %d is %d, exceeds the limit of %d", i+1, v, hi)
 		}
 	}
 	return nil
@@ -122,7 +123,7 @@ func widthsFor(widths []int, n int) ([]int, error) {
 		return w, nil
 	}
 	if len(widths) != n {
-		return nil, fmt.Errorf("widths: has %d entries but dims has %d", len(widths), n)
+		return nil, keyerr.New("widths", "has %d entries but dims has %d", len(widths), n)
 	}
 	if err := checkEntries("widths", widths, 1, MaxPorts); err != nil {
 		return nil, err
@@ -135,15 +136,15 @@ func widthsFor(widths []int, n int) ([]int, error) {
 // argument must already be at most its own limit, so nothing overflows.
 func checkTotals(switches, radix, hostsPerSwitch int, hostsKey, linksKey string) error {
 	if h := switches * hostsPerSwitch; h > MaxHosts {
-		return fmt.Errorf("%s: %d hosts per switch on %d switches gives %d hosts, more than the limit of %d",
-			hostsKey, hostsPerSwitch, switches, h, MaxHosts)
+		return keyerr.New(hostsKey, "%d hosts per switch on %d switches gives %d hosts, more than the limit of %d",
+			hostsPerSwitch, switches, h, MaxHosts)
 	}
 	if radix > MaxPorts {
-		return fmt.Errorf("%s: radix %d exceeds the limit of %d ports", linksKey, radix, MaxPorts)
+		return keyerr.New(linksKey, "radix %d exceeds the limit of %d ports", radix, MaxPorts)
 	}
 	if p := switches * radix; p > MaxPorts {
-		return fmt.Errorf("%s: radix %d on %d switches gives %d ports, more than the limit of %d",
-			linksKey, radix, switches, p, MaxPorts)
+		return keyerr.New(linksKey, "radix %d on %d switches gives %d ports, more than the limit of %d",
+			radix, switches, p, MaxPorts)
 	}
 	return nil
 }

@@ -1,6 +1,6 @@
 package topologies
 
-import "fmt"
+import "netsim/keyerr"
 
 // Clos returns the folded 3-stage Clos network of crossbars with ports
 // ports each and hosts hosts — two levels when folded: leaf crossbars and
@@ -57,14 +57,14 @@ func buildClos(s Spec) (*Network, error) {
 		return nil, err
 	}
 	if s.Hosts%d != 0 {
-		return nil, fmt.Errorf("hosts: %d is not a multiple of %d, the host ports of a leaf crossbar", s.Hosts, d)
+		return nil, keyerr.New("hosts", "%d is not a multiple of %d, the host ports of a leaf crossbar", s.Hosts, d)
 	}
 	leaves := s.Hosts / d
 	if leaves < 2 {
-		return nil, fmt.Errorf("hosts: %d fit on one leaf crossbar (%d host ports); a Clos needs at least 2 leaves (a single switch is kind = \"crossbar\")", s.Hosts, d)
+		return nil, keyerr.New("hosts", "%d fit on one leaf crossbar (%d host ports); a Clos needs at least 2 leaves (a single switch is kind = \"crossbar\")", s.Hosts, d)
 	}
 	if leaves > s.Ports {
-		return nil, fmt.Errorf("hosts: %d need %d leaf crossbars, but a spine crossbar of %d ports reaches at most %d leaves (%d hosts)",
+		return nil, keyerr.New("hosts", "%d need %d leaf crossbars, but a spine crossbar of %d ports reaches at most %d leaves (%d hosts)",
 			s.Hosts, leaves, s.Ports, s.Ports, s.Ports*d)
 	}
 	p := u

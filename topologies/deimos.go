@@ -1,6 +1,6 @@
 package topologies
 
-import "fmt"
+import "netsim/keyerr"
 
 // Deimos returns a Deimos-like chain (seeds 000 and 002): len(boxHosts) ≥ 2
 // fat-tree switches ("boxes") in a row, consecutive boxes joined by chain
@@ -45,14 +45,14 @@ func buildDeimos(s Spec) (*Network, error) {
 		return nil, err
 	}
 	if s.Ports%2 != 0 {
-		return nil, fmt.Errorf("ports: %d is odd; a leaf crossbar gives half its ports to the outside and half to the spines", s.Ports)
+		return nil, keyerr.New("ports", "%d is odd; a leaf crossbar gives half its ports to the outside and half to the spines", s.Ports)
 	}
 	boxes := len(s.BoxHosts)
 	if boxes < 2 {
-		return nil, fmt.Errorf("box_hosts: need at least 2 boxes in the chain, got %v", s.BoxHosts)
+		return nil, keyerr.New("box_hosts", "need at least 2 boxes in the chain, got %v", s.BoxHosts)
 	}
 	if boxes > MaxSwitches {
-		return nil, fmt.Errorf("box_hosts: has %d boxes, more than the limit of %d", boxes, MaxSwitches)
+		return nil, keyerr.New("box_hosts", "has %d boxes, more than the limit of %d", boxes, MaxSwitches)
 	}
 	if err := checkEntries("box_hosts", s.BoxHosts, 1, MaxHosts); err != nil {
 		return nil, err
@@ -73,11 +73,11 @@ func buildDeimos(s Spec) (*Network, error) {
 			chains = 1
 		}
 		if hb+chains*s.ChainLinks > external {
-			return nil, fmt.Errorf("box_hosts: element %d: %d hosts and %d chain links exceed the %d external ports of a box (ports²/2)",
+			return nil, keyerr.New("box_hosts", "element %d: %d hosts and %d chain links exceed the %d external ports of a box (ports²/2)",
 				b+1, hb, chains*s.ChainLinks, external)
 		}
 		if nhosts += hb; nhosts > MaxHosts {
-			return nil, fmt.Errorf("box_hosts: more than the limit of %d hosts", MaxHosts)
+			return nil, keyerr.New("box_hosts", "more than the limit of %d hosts", MaxHosts)
 		}
 		for l := range s.Ports {
 			t.leafHosts[b*s.Ports+l] = min(half, max(0, hb-l*half))

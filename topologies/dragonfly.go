@@ -1,6 +1,6 @@
 package topologies
 
-import "fmt"
+import "netsim/keyerr"
 
 // Dragonfly returns a Dragonfly (seed 004 §1.4, after Kim et al.): groups
 // of k switches joined as a complete graph by local links, g global links
@@ -70,11 +70,11 @@ func buildDragonfly(s Spec) (*Network, error) {
 	if omit {
 		groups--
 		if groups < 2 {
-			return nil, fmt.Errorf("omit_one_global: group_size·global_per_switch = %d gives a single group, need at least 2", k*g)
+			return nil, keyerr.New("omit_one_global", "group_size·global_per_switch = %d gives a single group, need at least 2", k*g)
 		}
 	}
 	if groups*k > MaxSwitches {
-		return nil, fmt.Errorf("group_size/global_per_switch: %d groups of %d switches exceed the limit of %d switches", groups, k, MaxSwitches)
+		return nil, keyerr.New("group_size/global_per_switch", "%d groups of %d switches exceed the limit of %d switches", groups, k, MaxSwitches)
 	}
 	radix := c + k - 1 + g
 	if err := checkTotals(groups*k, radix, c, "hosts_per_switch", "group_size/global_per_switch"); err != nil {
@@ -104,7 +104,7 @@ func arrangementFor(name string) (func(groups, i, j int) (t, jj int), error) {
 	case "palmtree":
 		return func(groups, i, j int) (int, int) { return ((i-j-1)%groups + groups) % groups, groups - 2 - j }, nil
 	}
-	return nil, fmt.Errorf("arrangement: unknown value %q (expected absolute, relative or palmtree)", name)
+	return nil, keyerr.New("arrangement", "unknown value %q (expected absolute, relative or palmtree)", name)
 }
 
 // dragonfly builds a validated Dragonfly; see Dragonfly for the layout.

@@ -1,6 +1,6 @@
 package topologies
 
-import "fmt"
+import "netsim/keyerr"
 
 // FatTree returns the k-ary n-tree of Petrini and Vanneschi: k^n hosts and
 // n levels of k^(n−1) switches with 2k ports (k down, k up), except that
@@ -45,7 +45,7 @@ func buildFatTree(s Spec) (*Network, error) {
 	d, u := s.K, s.K
 	if s.Oversubscription != "" {
 		if s.N == 1 {
-			return nil, fmt.Errorf("oversubscription: a %d-ary 1-tree is one switch with no uplinks to oversubscribe", s.K)
+			return nil, keyerr.New("oversubscription", "a %d-ary 1-tree is one switch with no uplinks to oversubscribe", s.K)
 		}
 		var err error
 		if d, u, err = leafSplit(s.Oversubscription, 2*s.K, "k"); err != nil {
@@ -62,7 +62,7 @@ func buildFatTree(s Spec) (*Network, error) {
 		return nil, err
 	}
 	if sizes[0]*d > MaxHosts {
-		return nil, fmt.Errorf("k/n: %d-ary %d-tree has %d hosts, more than the limit of %d", s.K, s.N, sizes[0]*d, MaxHosts)
+		return nil, keyerr.New("k/n", "%d-ary %d-tree has %d hosts, more than the limit of %d", s.K, s.N, sizes[0]*d, MaxHosts)
 	}
 	t.leafDown, t.leafHosts = fill(sizes[0], d), fill(sizes[0], d)
 	if err := t.checkPorts("k/n", sizes); err != nil {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"netsim/keyerr"
 )
 
 // File formats of kind "file" (TOML key format).
@@ -53,23 +55,23 @@ func buildFile(s Spec) (*Network, error) {
 		return nil, err
 	}
 	if s.Path == "" {
-		return nil, errors.New("path: missing (expected the topology file, relative to the experiment file)")
+		return nil, keyerr.New("path", "missing (expected the topology file, relative to the experiment file)")
 	}
 	format := s.Format
 	switch format {
 	case FormatDot, FormatIBNetDiscover:
 	case "":
 		if !strings.EqualFold(filepath.Ext(s.Path), ".dot") {
-			return nil, fmt.Errorf("path: cannot tell the format of %q from its extension (expected a .dot file, or the key format = %q or %q)",
+			return nil, keyerr.New("path", "cannot tell the format of %q from its extension (expected a .dot file, or the key format = %q or %q)",
 				s.Path, FormatDot, FormatIBNetDiscover)
 		}
 		format = FormatDot
 	default:
-		return nil, fmt.Errorf("format: unknown format %q (expected %q or %q)", format, FormatDot, FormatIBNetDiscover)
+		return nil, keyerr.New("format", "unknown format %q (expected %q or %q)", format, FormatDot, FormatIBNetDiscover)
 	}
 	data, err := os.ReadFile(s.Path)
 	if err != nil {
-		return nil, fmt.Errorf("path: cannot read the topology file: %w", err)
+		return nil, keyerr.New("path", "cannot read the topology file: %w", err)
 	}
 	var net *Network
 	if format == FormatDot {
@@ -78,10 +80,10 @@ func buildFile(s Spec) (*Network, error) {
 		net, _, err = ReadIBNetDiscover(bytes.NewReader(data), s.Path)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("path: %w", err)
+		return nil, keyerr.New("path", "%w", err)
 	}
 	if err := checkConnected(net); err != nil {
-		return nil, fmt.Errorf("path: %s: %w", s.Path, err)
+		return nil, keyerr.New("path", "%s: %w", s.Path, err)
 	}
 	return net, nil
 }

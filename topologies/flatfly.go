@@ -1,6 +1,6 @@
 package topologies
 
-import "fmt"
+import "netsim/keyerr"
 
 // FlatFly returns the FlatFly (HyperX, generalized hypercube) K_0 × … ×
 // K_{N-1}: the Cartesian product of the complete graphs K_n, with widths[n]
@@ -142,7 +142,7 @@ func checkGrid(s Spec) (widths []int, switches int, err error) {
 	}
 	switches, ok := product(s.Dims, MaxSwitches)
 	if !ok {
-		return nil, 0, fmt.Errorf("dims: %v gives more than the limit of %d switches", s.Dims, MaxSwitches)
+		return nil, 0, keyerr.New("dims", "%v gives more than the limit of %d switches", s.Dims, MaxSwitches)
 	}
 	return widths, switches, nil
 }

@@ -1,6 +1,6 @@
 package topologies
 
-import "fmt"
+import "netsim/keyerr"
 
 // maxHypercubeDimension is the largest hypercube dimension within
 // MaxSwitches.
@@ -56,10 +56,10 @@ func widthFor(w int) (int, error) {
 		return 1, nil
 	}
 	if w < 0 {
-		return 0, fmt.Errorf("width: need at least 1, got %d", w)
+		return 0, keyerr.New("width", "need at least 1, got %d", w)
 	}
 	if w > MaxPorts {
-		return 0, fmt.Errorf("width: %d exceeds the limit of %d", w, MaxPorts)
+		return 0, keyerr.New("width", "%d exceeds the limit of %d", w, MaxPorts)
 	}
 	return w, nil
 }

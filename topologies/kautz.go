@@ -1,8 +1,9 @@
 package topologies
 
 import (
-	"fmt"
 	"slices"
+
+	"netsim/keyerr"
 )
 
 // Kautz returns the undirected Kautz graph UK(b, n) with c hosts per
@@ -46,7 +47,7 @@ func buildKautz(s Spec) (*Network, error) {
 	switches := b + 1
 	for range n - 1 {
 		if switches > MaxSwitches/b {
-			return nil, fmt.Errorf("b/n: K(%d, %d) has more than the limit of %d switches", b, n, MaxSwitches)
+			return nil, keyerr.New("b/n", "K(%d, %d) has more than the limit of %d switches", b, n, MaxSwitches)
 		}
 		switches *= b
 	}

@@ -1,9 +1,10 @@
 package topologies
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
+
+	"netsim/keyerr"
 )
 
 // leafSplit splits the ports of a leaf switch into d host ports and u
@@ -15,16 +16,16 @@ import (
 func leafSplit(over string, ports int, portsKey string) (d, u int, err error) {
 	if over == "" {
 		if ports%2 != 0 {
-			return 0, 0, fmt.Errorf("%s: a leaf of %d ports cannot give half to hosts and half to uplinks (set oversubscription to split it otherwise)", portsKey, ports)
+			return 0, 0, keyerr.New(portsKey, "a leaf of %d ports cannot give half to hosts and half to uplinks (set oversubscription to split it otherwise)", ports)
 		}
 		return ports / 2, ports / 2, nil
 	}
 	hd, hu, ok := parseRatio(over)
 	if !ok {
-		return 0, 0, fmt.Errorf("oversubscription: want \"D:U\", host ports to uplinks of a leaf as positive integers (such as \"2:1\"), got %q", over)
+		return 0, 0, keyerr.New("oversubscription", "want \"D:U\", host ports to uplinks of a leaf as positive integers (such as \"2:1\"), got %q", over)
 	}
 	if ports*hd%(hd+hu) != 0 {
-		return 0, 0, fmt.Errorf("oversubscription: %s does not split the %d ports of a leaf into whole numbers of host ports and uplinks", over, ports)
+		return 0, 0, keyerr.New("oversubscription", "%s does not split the %d ports of a leaf into whole numbers of host ports and uplinks", over, ports)
 	}
 	d = ports * hd / (hd + hu)
 	return d, ports - d, nil

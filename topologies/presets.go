@@ -1,8 +1,9 @@
 package topologies
 
 import (
-	"fmt"
 	"strings"
+
+	"netsim/keyerr"
 )
 
 // Preset is a named topology: [topology] preset = "NAME" builds Spec, and
@@ -64,12 +65,12 @@ func expandPreset(s Spec) (Spec, error) {
 			continue
 		}
 		if s.Kind != "" && s.Kind != p.Spec.Kind {
-			return Spec{}, fmt.Errorf("kind: preset %q is a %s topology, got kind %q (leave kind out, or give the same)",
+			return Spec{}, keyerr.New("kind", "preset %q is a %s topology, got kind %q (leave kind out, or give the same)",
 				p.Name, p.Spec.Kind, s.Kind)
 		}
 		return overlay(p.Spec, s), nil
 	}
-	return Spec{}, fmt.Errorf("preset: unknown preset %q (known: %s)", s.Preset, strings.Join(names, ", "))
+	return Spec{}, keyerr.New("preset", "unknown preset %q (known: %s)", s.Preset, strings.Join(names, ", "))
 }
 
 // overlay returns base with every field given in top (non-zero) replacing

@@ -1,9 +1,10 @@
 package topologies
 
 import (
-	"fmt"
 	"slices"
 	"strings"
+
+	"netsim/keyerr"
 )
 
 // productFactorKinds lists the kinds a product's factors may have.
@@ -48,10 +49,10 @@ func buildProduct(s Spec) (*Network, error) {
 		return nil, err
 	}
 	if len(s.Factors) < 2 {
-		return nil, fmt.Errorf("factors: need at least 2 factor tables ([[topology.factors]]), got %d", len(s.Factors))
+		return nil, keyerr.New("factors", "need at least 2 factor tables ([[topology.factors]]), got %d", len(s.Factors))
 	}
 	if len(s.Factors) > MaxDims {
-		return nil, fmt.Errorf("factors: has %d factors, more than the limit of %d", len(s.Factors), MaxDims)
+		return nil, keyerr.New("factors", "has %d factors, more than the limit of %d", len(s.Factors), MaxDims)
 	}
 	c := s.HostsPerSwitch
 	if err := checkCount("hosts_per_switch", c, 1, MaxHosts); err != nil {
@@ -67,14 +68,14 @@ func buildProduct(s Spec) (*Network, error) {
 		nets[i] = net
 		n := len(net.Switches)
 		if switches > MaxSwitches/n {
-			return nil, fmt.Errorf("factors: the product has more than the limit of %d switches", MaxSwitches)
+			return nil, keyerr.New("factors", "the product has more than the limit of %d switches", MaxSwitches)
 		}
 		switches *= n
 		radix += len(net.Switches[0].Ports) - 1 // ≤ MaxPorts per factor: no overflow
 		dims += len(factorDims(net))
 	}
 	if dims > MaxDims {
-		return nil, fmt.Errorf("factors: the product has %d dimensions, more than the limit of %d", dims, MaxDims)
+		return nil, keyerr.New("factors", "the product has %d dimensions, more than the limit of %d", dims, MaxDims)
 	}
 	if err := checkTotals(switches, radix, c, "hosts_per_switch", "factors"); err != nil {
 		return nil, err
@@ -86,18 +87,18 @@ func buildProduct(s Spec) (*Network, error) {
 // switch; messages count factors from 1.
 func buildFactor(i int, f Spec) (*Network, error) {
 	if kinds := productFactorKinds(); !slices.Contains(kinds, f.Kind) {
-		return nil, fmt.Errorf("factors: factor %d has kind %q, expected one of %s", i+1, f.Kind, strings.Join(kinds, ", "))
+		return nil, keyerr.Element("factors", i+1, "factor %d has kind %q, expected one of %s", i+1, f.Kind, strings.Join(kinds, ", "))
 	}
 	if f.Preset != "" {
-		return nil, fmt.Errorf("factors: factor %d (%s): preset: not allowed in a factor", i+1, f.Kind)
+		return nil, keyerr.Element("factors", i+1, "factor %d (%s): %w", i+1, f.Kind, keyerr.New("preset", "not allowed in a factor"))
 	}
 	if f.HostsPerSwitch != 0 {
-		return nil, fmt.Errorf("factors: factor %d (%s): hosts_per_switch: belongs to the product, not to a factor", i+1, f.Kind)
+		return nil, keyerr.Element("factors", i+1, "factor %d (%s): %w", i+1, f.Kind, keyerr.New("hosts_per_switch", "belongs to the product, not to a factor"))
 	}
 	f.HostsPerSwitch = 1
 	net, err := build(f)
 	if err != nil {
-		return nil, fmt.Errorf("factors: factor %d (%s): %w", i+1, f.Kind, err)
+		return nil, keyerr.Element("factors", i+1, "factor %d (%s): %w", i+1, f.Kind, err)
 	}
 	net.Spec = withDefaults(f)
 	return net, nil

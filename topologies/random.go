@@ -1,10 +1,10 @@
 package topologies
 
 import (
-	"fmt"
 	"slices"
 
 	"netsim/kernel"
+	"netsim/keyerr"
 )
 
 // randomTries bounds the rejection-sampling draws per link of a random
@@ -51,25 +51,25 @@ func buildRandom(s Spec) (*Network, error) {
 	limit := n - 1 // links per switch
 	if s.Ports != 0 {
 		if err := checkCount("ports", s.Ports, c+1, MaxPorts); err != nil {
-			return nil, fmt.Errorf("%w (hosts_per_switch = %d, and every switch needs a link)", err, c)
+			return nil, keyerr.Annotate(err, " (hosts_per_switch = %d, and every switch needs a link)", c)
 		}
 		limit = min(limit, s.Ports-c)
 		if limit < 2 && n > 2 {
-			return nil, fmt.Errorf("ports: %d ports with %d hosts leave %d link per switch, too few to connect %d switches", s.Ports, c, limit, n)
+			return nil, keyerr.New("ports", "%d ports with %d hosts leave %d link per switch, too few to connect %d switches", s.Ports, c, limit, n)
 		}
 	}
 	most := n * limit / 2
 	if s.Links < n-1 {
-		return nil, fmt.Errorf("links: need at least switches − 1 = %d to connect %d switches, got %d", n-1, n, s.Links)
+		return nil, keyerr.New("links", "need at least switches − 1 = %d to connect %d switches, got %d", n-1, n, s.Links)
 	}
 	if s.Links > most {
-		return nil, fmt.Errorf("links: %d exceeds the %d that %d switches with at most %d links each can have", s.Links, most, n, limit)
+		return nil, keyerr.New("links", "%d exceeds the %d that %d switches with at most %d links each can have", s.Links, most, n, limit)
 	}
 	if err := checkTotals(n, c, c, "hosts_per_switch", "hosts_per_switch"); err != nil {
 		return nil, err
 	}
 	if p := n*c + 2*s.Links; p > MaxPorts {
-		return nil, fmt.Errorf("links: %d links and %d host ports need %d ports, more than the limit of %d", s.Links, n*c, p, MaxPorts)
+		return nil, keyerr.New("links", "%d links and %d host ports need %d ports, more than the limit of %d", s.Links, n*c, p, MaxPorts)
 	}
 	adj, err := randomGraph(n, s.Links, limit, s.Seed)
 	if err != nil {
@@ -144,7 +144,7 @@ func randomGraph(n, m, limit int, seed uint64) ([][]int32, error) {
 			}
 			if len(pairs) == 0 {
 				if !rewire(&rng, adj, linked, free, limit) {
-					return nil, fmt.Errorf("links: only %d of %d links fit within the limit of %d links per switch", placed, m, limit)
+					return nil, keyerr.New("links", "only %d of %d links fit within the limit of %d links per switch", placed, m, limit)
 				}
 				for _, s := range slices.Clone(free) {
 					use(int(s))

@@ -1,6 +1,6 @@
 package topologies
 
-import "fmt"
+import "netsim/keyerr"
 
 // Ring returns a ring (cycle) of n ≥ 3 switches with width parallel links
 // between neighbours and c hosts per switch: a one-dimensional torus.
@@ -27,7 +27,7 @@ func buildRing(s Spec) (*Network, error) {
 		return nil, err
 	}
 	if s.Widths != nil && len(s.Widths) != 1 {
-		return nil, fmt.Errorf("widths: a ring has one dimension, so need 1 entry (widths = [L]) or none, got %v", s.Widths)
+		return nil, keyerr.New("widths", "a ring has one dimension, so need 1 entry (widths = [L]) or none, got %v", s.Widths)
 	}
 	widths, err := widthsFor(s.Widths, 1)
 	if err != nil {

@@ -1,8 +1,9 @@
 package topologies
 
 import (
-	"fmt"
 	"slices"
+
+	"netsim/keyerr"
 )
 
 // maxSlimFlyQ is the largest q with 2q² ≤ MaxSwitches.
@@ -59,7 +60,7 @@ func buildSlimFly(s Spec) (*Network, error) {
 		return nil, err
 	}
 	if _, _, ok := primePower(q); !ok {
-		return nil, fmt.Errorf("q: %d is not a prime power (expected 3, 4, 5, 7, 8, 9, 11, 13, …)", q)
+		return nil, keyerr.New("q", "%d is not a prime power (expected 3, 4, 5, 7, 8, 9, 11, 13, …)", q)
 	}
 	width, err := widthFor(s.Width)
 	if err != nil {
@@ -78,7 +79,7 @@ func buildSlimFly(s Spec) (*Network, error) {
 	}
 	f, err := newField(q)
 	if err != nil {
-		return nil, fmt.Errorf("q: %w", err)
+		return nil, keyerr.New("q", "%w", err)
 	}
 	return slimFly(f, delta, width, s.HostsPerSwitch)
 }
@@ -133,7 +134,7 @@ func slimFly(f *field, delta, width, c int) (*Network, error) {
 	}
 	dy := len(nbr[0][0])
 	if len(nbr[1][0]) != dy || dy != (q-delta)/2 {
-		return nil, fmt.Errorf("q: internal error: y-degrees %d and %d, want %d", dy, len(nbr[1][0]), (q-delta)/2)
+		return nil, keyerr.New("q", "internal error: y-degrees %d and %d, want %d", dy, len(nbr[1][0]), (q-delta)/2)
 	}
 	radix := c + width*(dy+q)
 	n := 2 * q * q

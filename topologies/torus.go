@@ -1,6 +1,6 @@
 package topologies
 
-import "fmt"
+import "netsim/keyerr"
 
 // Torus returns the torus C_{K_0} × … × C_{K_{N-1}}: the Cartesian product
 // of cycles (seed 004 §1.1), with widths[n] parallel links between switches
@@ -29,7 +29,7 @@ func buildTorus(s Spec) (*Network, error) {
 	}
 	for i, k := range s.Dims {
 		if k < 2 {
-			return nil, fmt.Errorf("dims: element %d is %d, a torus dimension needs at least 2 switches", i+1, k)
+			return nil, keyerr.New("dims", "element %d is %d, a torus dimension needs at least 2 switches", i+1, k)
 		}
 	}
 	radix := s.HostsPerSwitch
@@ -111,10 +111,10 @@ func torus(kind string, dims, widths []int, c, switches, radix int) *Network {
 // [1, MaxSwitches].
 func checkDims(dims []int) error {
 	if len(dims) == 0 {
-		return fmt.Errorf("dims: need at least one dimension, got %v", dims)
+		return keyerr.New("dims", "need at least one dimension, got %v", dims)
 	}
 	if len(dims) > MaxDims {
-		return fmt.Errorf("dims: has %d dimensions, more than the limit of %d", len(dims), MaxDims)
+		return keyerr.New("dims", "has %d dimensions, more than the limit of %d", len(dims), MaxDims)
 	}
 	return checkEntries("dims", dims, 1, MaxSwitches)
 }

@@ -1,6 +1,6 @@
 package topologies
 
-import "fmt"
+import "netsim/keyerr"
 
 // tree is the shape of a multi-level tree of switches in the form of an
 // extended generalized fat tree (XGFT, Öhring et al. 1995) whose level-0
@@ -56,12 +56,12 @@ func (t *tree) sizes(key string) ([]int, error) {
 				n *= t.m[j]
 			}
 			if n > MaxSwitches {
-				return nil, fmt.Errorf("%s: level %d has more than the limit of %d switches", key, i, MaxSwitches)
+				return nil, keyerr.New(key, "level %d has more than the limit of %d switches", i, MaxSwitches)
 			}
 		}
 		sizes[i] = n / t.copies
 		if total += n; total > MaxSwitches {
-			return nil, fmt.Errorf("%s: more than the limit of %d switches", key, MaxSwitches)
+			return nil, keyerr.New(key, "more than the limit of %d switches", MaxSwitches)
 		}
 	}
 	return sizes, nil
@@ -74,12 +74,12 @@ func (t *tree) checkPorts(key string, sizes []int) error {
 	ports := 0
 	for _, d := range t.leafDown {
 		if ports += d; ports > MaxPorts {
-			return fmt.Errorf("%s: more than the limit of %d ports", key, MaxPorts)
+			return keyerr.New(key, "more than the limit of %d ports", MaxPorts)
 		}
 	}
 	for i, n := range sizes {
 		if ports += t.copies * n * t.radix(i, 0); ports > MaxPorts {
-			return fmt.Errorf("%s: more than the limit of %d ports", key, MaxPorts)
+			return keyerr.New(key, "more than the limit of %d ports", MaxPorts)
 		}
 	}
 	return nil

@@ -1,6 +1,6 @@
 package topologies
 
-import "fmt"
+import "netsim/keyerr"
 
 // XGFT returns the extended generalized fat tree XGFT(h; m_1…m_h;
 // w_1…w_h) of Öhring et al., h = len(m) = len(w): levels 0..h with
@@ -34,13 +34,13 @@ func buildXGFT(s Spec) (*Network, error) {
 		return nil, err
 	}
 	if len(s.M) == 0 {
-		return nil, fmt.Errorf("m: need at least one level, got %v", s.M)
+		return nil, keyerr.New("m", "need at least one level, got %v", s.M)
 	}
 	if len(s.M) > MaxDims {
-		return nil, fmt.Errorf("m: has %d levels, more than the limit of %d", len(s.M), MaxDims)
+		return nil, keyerr.New("m", "has %d levels, more than the limit of %d", len(s.M), MaxDims)
 	}
 	if len(s.W) != len(s.M) {
-		return nil, fmt.Errorf("w: has %d entries but m has %d", len(s.W), len(s.M))
+		return nil, keyerr.New("w", "has %d entries but m has %d", len(s.W), len(s.M))
 	}
 	if err := checkEntries("m", s.M, 1, MaxSwitches); err != nil {
 		return nil, err
@@ -55,7 +55,7 @@ func buildXGFT(s Spec) (*Network, error) {
 	t := &tree{kind: "xgft", copies: 1}
 	if s.Hosts == 0 {
 		if s.W[0] != 1 {
-			return nil, fmt.Errorf("w: w_1 = %d, but a host (a level-0 node) has one port, so w_1 must be 1; set hosts to make level 0 switches with hosts spread over them (seed 002 Table I)", s.W[0])
+			return nil, keyerr.New("w", "w_1 = %d, but a host (a level-0 node) has one port, so w_1 must be 1; set hosts to make level 0 switches with hosts spread over them (seed 002 Table I)", s.W[0])
 		}
 		t.m, t.w, t.par, t.hostsPer = s.M[1:], s.W[1:], fill(h-1, 1), s.M[0]
 	} else {
@@ -68,12 +68,12 @@ func buildXGFT(s Spec) (*Network, error) {
 	leaves := sizes[0]
 	if s.Hosts == 0 {
 		if leaves*t.hostsPer > MaxHosts {
-			return nil, fmt.Errorf("m: gives %d hosts, more than the limit of %d", leaves*t.hostsPer, MaxHosts)
+			return nil, keyerr.New("m", "gives %d hosts, more than the limit of %d", leaves*t.hostsPer, MaxHosts)
 		}
 		t.leafHosts = fill(leaves, t.hostsPer)
 	} else {
 		if s.Hosts < leaves {
-			return nil, fmt.Errorf("hosts: %d is fewer than the %d leaf switches (m_1·…·m_h)", s.Hosts, leaves)
+			return nil, keyerr.New("hosts", "%d is fewer than the %d leaf switches (m_1·…·m_h)", s.Hosts, leaves)
 		}
 		t.leafHosts = fill(leaves, s.Hosts/leaves)
 		for l := range s.Hosts % leaves {

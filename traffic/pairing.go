@@ -1,9 +1,8 @@
 package traffic
 
 import (
-	"fmt"
-
 	"netsim/kernel"
+	"netsim/keyerr"
 )
 
 // RandomBisection draws a random bisection pattern as in seed 001 §5.2:
@@ -12,7 +11,7 @@ import (
 // for the odd one out when hosts is odd).
 func RandomBisection(hosts int, rng *kernel.RNG) ([]int, error) {
 	if hosts < 2 {
-		return nil, fmt.Errorf("pattern: a bisection needs at least 2 hosts, got %d", hosts)
+		return nil, keyerr.New("pattern", "a bisection needs at least 2 hosts, got %d", hosts)
 	}
 	perm := make([]int, hosts)
 	for i := range perm {
@@ -39,7 +38,7 @@ func RandomBisection(hosts int, rng *kernel.RNG) ([]int, error) {
 // one with those of leaf 2i+1. Hosts of a last, unpaired leaf sit out (−1).
 func Bridge(hosts, perLeaf int) ([]int, error) {
 	if perLeaf < 1 || hosts < 2*perLeaf {
-		return nil, fmt.Errorf("pattern: bridge needs at least two leaves of %d hosts, got %d hosts", perLeaf, hosts)
+		return nil, keyerr.New("pattern", "bridge needs at least two leaves of %d hosts, got %d hosts", perLeaf, hosts)
 	}
 	partner := make([]int, hosts)
 	for h := range partner {
