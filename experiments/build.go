@@ -1,12 +1,14 @@
 package experiments
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"netsim/keyerr"
 	"netsim/routing"
 	"netsim/topologies"
 	"netsim/traffic"
@@ -147,19 +149,19 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 	}
 }
 
-// builderError records err, whose message starts with the key at fault
-// ("dims: need at least one dimension"), against that key: in home when
-// home has it, else in the section that does. A compound key
-// ("dims/widths: ...") is reported once, on the line of the first of its
-// keys the files set.
+// builderError records err, a builder's error, against the key at fault
+// when it is a *keyerr.Error ("dims: need at least one dimension"): in
+// home when home has the key, else in the section that does. A compound
+// key ("dims/widths: ...") is reported once, on the line of the first of
+// its keys the files set; a product factor's, on the line of the
+// factor's own key (factorLine). Other errors are recorded against home.
 func (d *decoder) builderError(home string, err error) {
-	msg := err.Error()
-	key, rest, ok := strings.Cut(msg, ": ")
-	if !ok {
-		d.fail(home, "", "%s", msg)
+	var ke *keyerr.Error
+	if !errors.As(err, &ke) {
+		d.fail(home, "", "%s", err.Error())
 		return
 	}
-	parts := strings.Split(key, "/")
+	parts := ke.Keys()
 	section := ""
 	for _, s := range append([]string{home}, sectionNames()...) {
 		if slices.Contains(sectionKeys(s), parts[0]) {
@@ -168,12 +170,12 @@ func (d *decoder) builderError(home string, err error) {
 		}
 	}
 	if section == "" {
-		d.fail(home, "", "%s", msg)
+		d.fail(home, "", "%s", err.Error())
 		return
 	}
-	if key == "factors" {
-		if file, line := d.factorLine(rest); line > 0 {
-			d.failAt(file, line, section, key, "%s", rest)
+	if ke.Key == "factors" {
+		if file, line := d.factorLine(ke); line > 0 {
+			d.failAt(file, line, section, ke.Key, "%s", ke.Msg)
 			return
 		}
 	}
@@ -185,7 +187,7 @@ func (d *decoder) builderError(home string, err error) {
 		}
 	}
 	file, line := d.src.locate(section, at)
-	d.failAt(file, line, section, key, "%s", rest)
+	d.failAt(file, line, section, ke.Key, "%s", ke.Msg)
 }
 
 // topologyLabel describes a network compactly and stably: the family, the

@@ -12,6 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"netsim/flowctl"
+	"netsim/keyerr"
 	switching "netsim/switch"
 	"netsim/topologies"
 )
@@ -250,16 +251,20 @@ func (d *decoder) factors(t map[string]any, sec string) []topologies.Spec {
 }
 
 // factorLine returns the file and line of the key a builder error about a
-// product factor names (msg is "factor 1 (slimfly): q: ..."), within that
-// factor's [[topology.factors]] table, or line 0 when it cannot tell.
-func (d *decoder) factorLine(msg string) (string, int) {
-	var i int
-	if _, err := fmt.Sscanf(msg, "factor %d", &i); err != nil || i < 1 {
+// product factor names ("factors: factor 1 (slimfly): q: ..."): ke is
+// about element ke.Index of factors, and its cause the factor's own key
+// error, whose key is looked up in that factor's [[topology.factors]]
+// table. It returns line 0 when it cannot tell.
+func (d *decoder) factorLine(ke *keyerr.Error) (string, int) {
+	if ke.Index < 1 {
 		return "", 0
 	}
-	_, after, _ := strings.Cut(msg, "): ")
-	key, _, _ := strings.Cut(after, ": ")
-	return d.src.arrayLine("topology.factors", i-1, key)
+	key := ""
+	var inner *keyerr.Error
+	if errors.As(ke.Err, &inner) {
+		key = inner.Key
+	}
+	return d.src.arrayLine("topology.factors", ke.Index-1, key)
 }
 
 // routing decodes [routing].
