@@ -10,7 +10,7 @@ import (
 )
 
 // TestEnginesBisectionSeed002 computes Λ (1,000 random bisections, seed
-// 2, as experiments/seed002/*.toml) on instances of seed 002's Table I
+// 2, as studies/seed002/*.toml) on instances of seed 002's Table I
 // and the Deimos preset, checks the README figures and seed 002's
 // ordering: sssp at least minhop and updn, dfsssp the same tables as
 // sssp, and on XGFT(2; 10,10; 5,5) sssp about twice minhop ("approx.

@@ -303,11 +303,11 @@ func TestSelectionKey(t *testing.T) {
 			t.Errorf("results line %s names the default selection", b.String())
 		}
 	}
-	exps, err := LoadFile(filepath.Join("seed004", "torus3d.toml"))
+	exps, err := LoadFile(studyPath("seed004", "torus3d.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := "2872cfbddeff513b"; exps[0].config != want {
-		t.Errorf("seed004/torus3d.toml hashes to %s, want %s (the hash its full-scale results carry)", exps[0].config, want)
+		t.Errorf("studies/seed004/torus3d.toml hashes to %s, want %s (the hash its full-scale results carry)", exps[0].config, want)
 	}
 }

@@ -7,13 +7,13 @@ import (
 	"testing"
 )
 
-// TestSeed001Files loads the files of seed001/ and seed001/scaled/ and
-// checks that they define seed 001's evaluation with NICs that prepare
-// packets 4 ahead of the wire: Figures 6 and 7 (every
-// dispersion, bisection and bridge exchanges, 16 to 512 hosts on Clos
-// networks of 32-port crossbars, probing with the seed's best parameters)
-// and the §5.3 parameter study; the scaled files the same on 8-port
-// crossbars.
+// TestSeed001Files loads the files of studies/seed001/ and
+// studies/seed001/scaled/ and checks that they define seed 001's
+// evaluation with NICs that prepare packets 4 ahead of the wire: Figures
+// 6 and 7 (every dispersion, bisection and bridge exchanges, 16 to 512
+// hosts on Clos networks of 32-port crossbars, probing with the seed's
+// best parameters) and the §5.3 parameter study; the scaled files the
+// same on 8-port crossbars.
 func TestSeed001Files(t *testing.T) {
 	type summary struct {
 		hosts       []int
@@ -86,8 +86,8 @@ func TestSeed001Files(t *testing.T) {
 		hosts []int
 		ports []string
 	}{
-		{"figure 6", "seed001/fig6*.toml", []int{16, 32, 64, 128, 256, 512}, []string{"clos p16", "clos p32"}},
-		{"scaled figure 6", "seed001/scaled/fig6*.toml", []int{8, 16, 32}, []string{"clos p8"}},
+		{"figure 6", studyPath("seed001", "fig6*.toml"), []int{16, 32, 64, 128, 256, 512}, []string{"clos p16", "clos p32"}},
+		{"scaled figure 6", studyPath("seed001", "scaled", "fig6*.toml"), []int{8, 16, 32}, []string{"clos p8"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := load(t, tc.glob)
@@ -107,7 +107,7 @@ func TestSeed001Files(t *testing.T) {
 	for _, tc := range []struct {
 		name, glob string
 		hosts      []int
-	}{{"parameter study", "seed001/params.toml", []int{128, 512}}, {"scaled parameter study", "seed001/scaled/params.toml", []int{32}}} {
+	}{{"parameter study", studyPath("seed001", "params.toml"), []int{128, 512}}, {"scaled parameter study", studyPath("seed001", "scaled", "params.toml"), []int{32}}} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := load(t, tc.glob)
 			if !slices.Equal(s.hosts, tc.hosts) || !slices.Equal(s.dispersions, []string{"probing"}) || !slices.Equal(s.params, study) {

@@ -1,16 +1,15 @@
 package experiments
 
 import (
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"netsim/congestion"
 )
 
-// TestSeed002Files loads files of seed002/ (the smaller ones: loading
-// builds every routing) and checks that they compare the table engines on
-// the networks of seed 002's Table I and Deimos with 1,000 random
+// TestSeed002Files loads files of studies/seed002/ (the smaller ones:
+// loading builds every routing) and checks that they compare the table
+// engines on the networks of seed 002's Table I and Deimos with 1,000 random
 // bisections of seed 2 (README "Λ of the table engines").
 func TestSeed002Files(t *testing.T) {
 	trees := []string{"minhop", "updn", "sssp", "dfsssp", "ftree", "dmodk"}
@@ -26,7 +25,7 @@ func TestSeed002Files(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
-			exps, err := LoadFile(filepath.Join("seed002", tc.file+".toml"))
+			exps, err := LoadFile(studyPath("seed002", tc.file+".toml"))
 			if err != nil {
 				t.Fatal(err)
 			}

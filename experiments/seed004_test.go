@@ -20,7 +20,7 @@ import (
 )
 
 // seed004Routings returns the routings each seed-004 file lists, by
-// topology preset (the choice is explained in seed004/README.md).
+// topology preset (the choice is explained in studies/seed004/README.md).
 func seed004Routings() map[string][]string {
 	dorFamily := []string{"dor", "mixed-dor", "twisted-dor", "twisted-mixed-dor",
 		"ador", "mixed-ador", "twisted-ador", "twisted-mixed-ador"}
@@ -39,8 +39,9 @@ func seed004Routings() map[string][]string {
 // seed004Patterns are the six patterns of seed 004 §4, in its order.
 var seed004Patterns = []string{"uniform", "complement", "reverse", "rotation", "shuffle", "transpose"}
 
-// TestSeed004Files loads every file of seed004/, seed004/scaled/ and
-// seed004/scaled-idle/ and checks that together they define the seed's
+// TestSeed004Files loads every file of studies/seed004/,
+// studies/seed004/scaled/ and studies/seed004/scaled-idle/ and checks
+// that together they define the seed's
 // evaluation: each topology preset at 16,384 hosts with its routings, the
 // six patterns, a saturation search at 1/128, a scaled file per topology
 // with the same routings, patterns, hardware and warm-up and measurement
@@ -49,15 +50,15 @@ var seed004Patterns = []string{"uniform", "complement", "reverse", "rotation", "
 func TestSeed004Files(t *testing.T) {
 	for topo, want := range seed004Routings() {
 		t.Run(topo, func(t *testing.T) {
-			full, err := LoadFile(filepath.Join("seed004", topo+".toml"))
+			full, err := LoadFile(studyPath("seed004", topo+".toml"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			scaled, err := LoadFile(filepath.Join("seed004", "scaled", topo+".toml"))
+			scaled, err := LoadFile(studyPath("seed004", "scaled", topo+".toml"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			idle, err := LoadFile(filepath.Join("seed004", "scaled-idle", topo+".toml"))
+			idle, err := LoadFile(studyPath("seed004", "scaled-idle", topo+".toml"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,7 +143,7 @@ func TestSeed004ScaledTable(t *testing.T) {
 	}
 	var exps []*Experiment
 	for topo, routings := range subset {
-		all, err := LoadFile(filepath.Join("seed004", "scaled", topo+".toml"))
+		all, err := LoadFile(studyPath("seed004", "scaled", topo+".toml"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -214,8 +215,8 @@ func TestSeed004ScaledTable(t *testing.T) {
 	}
 }
 
-// TestSeed004Checks loads every file of seed004/checks and runs the four
-// scaled ones (about a minute and a half of CPU; flatfly-dor.toml,
+// TestSeed004Checks loads every file of studies/seed004/checks and runs
+// the four scaled ones (about a minute and a half of CPU; flatfly-dor.toml,
 // flatfly-warmup.toml and flatfly-buffers.toml are full scale, loaded
 // only), which show what the
 // README's reading of the full table says:
@@ -234,7 +235,7 @@ func TestSeed004ScaledTable(t *testing.T) {
 // (sfxff2-distance.toml). A check file this test does not know fails it,
 // so that a new one gets its assertions here.
 func TestSeed004Checks(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("seed004", "checks", "*.toml"))
+	files, err := filepath.Glob(studyPath("seed004", "checks", "*.toml"))
 	if err != nil || len(files) < 3 {
 		t.Fatalf("check files %q: %v", files, err)
 	}
@@ -366,8 +367,8 @@ func TestSeed004Checks(t *testing.T) {
 }
 
 // seed004FullResults is the results file of the full-scale run, committed
-// as it grows (seed004/README.md, "Full-scale run: cost").
-var seed004FullResults = filepath.Join("seed004", "full", "results.jsonl")
+// as it grows (studies/seed004/README.md, "Full-scale run: cost").
+var seed004FullResults = studyPath("seed004", "full", "results.jsonl")
 
 // TestSeed004FullResults checks the committed results of the full-scale
 // run: the file ends on a whole line, every line belongs to a variant of
@@ -386,7 +387,7 @@ func TestSeed004FullResults(t *testing.T) {
 	}
 	var exps []*Experiment
 	for topo := range seed004Routings() {
-		e, err := LoadFile(filepath.Join("seed004", topo+".toml"))
+		e, err := LoadFile(studyPath("seed004", topo+".toml"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -541,7 +542,7 @@ func TestSeed004FullSearchesReplay(t *testing.T) {
 	byMethod := make([]int, len(methods))
 	replayed, unused := 0, 0
 	for _, topo := range slices.Sorted(maps.Keys(seed004Routings())) {
-		exps, err := LoadFile(filepath.Join("seed004", topo+".toml"))
+		exps, err := LoadFile(studyPath("seed004", topo+".toml"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -632,7 +633,7 @@ func TestSeed004FullTable(t *testing.T) {
 		if err := tc.write(&want); err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join("seed004", "full", tc.name)
+		path := studyPath("seed004", "full", tc.name)
 		got, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -659,8 +660,8 @@ func seed004FullTable(t *testing.T) *report.Table {
 	return tab
 }
 
-// seed004ReadmeTables names the tables of seed004/README.md that copy
-// full-scale values from full/results.jsonl by hand: the heading each
+// seed004ReadmeTables names the tables of studies/seed004/README.md
+// that copy full-scale values from full/results.jsonl by hand: the heading each
 // follows, and the topology (as netsim table names it) whose rows it
 // holds, one per routing.
 var seed004ReadmeTables = []struct{ heading, topology string }{
@@ -673,8 +674,8 @@ var seed004ReadmeTables = []struct{ heading, topology string }{
 	{"### The Dragonfly rows (10,000 warm-up cycles: the fourth run)", "dragonfly k16 g8 c8 absolute omit"},
 }
 
-// TestSeed004ReadmeFullRows checks the tables of seed004/README.md that
-// copy full-scale rows by hand (seed004ReadmeTables) against what netsim
+// TestSeed004ReadmeFullRows checks the tables of studies/seed004/README.md
+// that copy full-scale rows by hand (seed004ReadmeTables) against what netsim
 // table prints for full/results.jsonl: in every row, named by its
 // routing, the first number of each pattern's cell (bold marks a value
 // that moved; the retired run's follows in parentheses) must be the
@@ -703,7 +704,7 @@ func TestSeed004ReadmeFullRows(t *testing.T) {
 		}
 		want[cells[0]][cells[1]] = row
 	}
-	readme, err := os.ReadFile(filepath.Join("seed004", "README.md"))
+	readme, err := os.ReadFile(studyPath("seed004", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func preset(b *testing.B, name string) topologies.Spec {
 }
 
 // BenchmarkSeed004 runs full-scale points of seed 004's table at high
-// load (hardware of experiments/seed004/common/hw.toml, 10,000 cycles).
+// load (hardware of studies/seed004/common/hw.toml, 10,000 cycles).
 func BenchmarkSeed004(b *testing.B) {
 	for _, bc := range []struct {
 		preset, algorithm, pattern string

@@ -145,7 +145,7 @@ func seedConfig(t testing.TB, hosts int, mode nic.Mode) Config {
 
 // TestEBBOrdering checks seed 001's ranking of the dispersion modes
 // (§5.3–5.4, Figures 6 and 7) on Clos networks of 16-port crossbars with
-// the NICs of experiments/seed001 (routes chosen 4 packets ahead of the
+// the NICs of studies/seed001 (routes chosen 4 packets ahead of the
 // wire, nic.Dispersion.Lag). Random bisections, 4 × 512 KiB per host:
 // on 64 hosts (4 leaves) static < random < adaptive < probing (measured
 // 0.499, 0.532, 0.553, 0.814), as the seed up to 128 hosts; on 128 hosts

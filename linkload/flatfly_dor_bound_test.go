@@ -128,7 +128,7 @@ func maxLinkLoad(t *testing.T, net *topologies.Network, r routing.Routing, onePa
 // complement 1/8, reverse 1/32, transpose 1/16, and rotation and shuffle
 // 1/16 and 1/4 in one order or the other, so none reproduces seed 004's
 // published DOR row (rotation 12.5 %, shuffle 7.8 %: both above 1/16); see
-// experiments/seed004/README.md.
+// studies/seed004/README.md.
 func TestFlatFlyDORBitPatternBounds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("walks 16,384 flows per pattern and numbering")

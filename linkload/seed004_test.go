@@ -24,7 +24,7 @@ import (
 // the DOR family on SF×FF, adaptive within the Slim Fly) the inverse is
 // an upper bound on the saturation. The hypercube's turn models are left out: under
 // complement, negative-first takes every flow through switch 0, (N − C)/22
-// ≈ 744 flows on each of its links. experiments/seed004/README.md compares
+// ≈ 744 flows on each of its links. studies/seed004/README.md compares
 // the full table with these numbers ("The full table against the seed's
 // prose").
 func TestSeed004ChannelLoadBounds(t *testing.T) {
@@ -115,7 +115,7 @@ func TestSeed004ChannelLoadBounds(t *testing.T) {
 // bound for another busiest link, so a head waiting for one busy link
 // blocks the packets behind it bound for the other (head-of-line
 // blocking). Elsewhere each queue feeding a busiest link feeds no other
-// one (torus4d rotation: almost none). experiments/seed004/README.md
+// one (torus4d rotation: almost none). studies/seed004/README.md
 // compares the shares with the full table.
 func TestSeed004SharedBusiestQueues(t *testing.T) {
 	tests := []struct {

@@ -61,7 +61,7 @@ func TestCheckCommand(t *testing.T) {
 // its family — and wants every one of the 63 variants reported acyclic,
 // each once.
 func TestCheckSeed004Scaled(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "experiments", "seed004", "scaled", "*.toml"))
+	files, err := filepath.Glob(studyPath("seed004", "scaled", "*.toml"))
 	if err != nil || len(files) != 7 {
 		t.Fatalf("scaled seed-004 files: %v (err %v), want 7", files, err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -28,7 +27,7 @@ func TestLoadCommand(t *testing.T) {
 	dir := t.TempDir()
 	ring := writeFile(t, dir, "ring.toml", ring4x2)
 	bad := writeFile(t, dir, "bad.toml", strings.Replace(ring4x2, "switches = 4", "switchez = 4", 1))
-	exchange := filepath.Join("..", "..", "experiments", "seed001", "fig6.toml")
+	exchange := studyPath("seed001", "fig6.toml")
 	ff := writeFile(t, dir, "ff.toml", `name = "ff"
 [topology]
 kind = "flatfly"

@@ -12,7 +12,7 @@ import (
 // seed001Scaled are the scaled seed-001 experiment files.
 func seed001Scaled(t *testing.T) []string {
 	t.Helper()
-	files, err := filepath.Glob("../../experiments/seed001/scaled/*.toml")
+	files, err := filepath.Glob(studyPath("seed001", "scaled", "*.toml"))
 	if err != nil || len(files) != 3 {
 		t.Fatalf("scaled seed-001 files %v: %v", files, err)
 	}

@@ -3,7 +3,7 @@
 # runs netsim congestion on every file here (1,000 seeded random
 # bisections each) and prints one markdown row per network, Λ =
 # hist_acc_band of bisect per routing.
-#   sh experiments/seed002/table.sh            (from the repository root)
+#   sh studies/seed002/table.sh            (from the repository root)
 set -e
 dir=$(dirname "$0")
 bin=${NETSIM:-}

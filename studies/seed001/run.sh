@@ -12,8 +12,8 @@ mkdir -p "$out"
 commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!docs' || echo ' (modified)')"
 go build -o "$out/netsim" ./cmd/netsim
 n="$out/netsim"
-"$n" run -q experiments/seed001/fig6*.toml -o "$out/fig6" >"$out/fig6.txt"
-"$n" run -q experiments/seed001/params.toml -o "$out/params" >"$out/params.txt"
+"$n" run -q studies/seed001/fig6*.toml -o "$out/fig6" >"$out/fig6.txt"
+"$n" run -q studies/seed001/params.toml -o "$out/params" >"$out/params.txt"
 cp "$out/fig6/ebb-bisection.png" docs/seed001-ebb-bisection.png
 cp "$out/fig6/ebb-bridge.png" docs/seed001-ebb-bridge.png
 echo "commit $commit"
