@@ -6,16 +6,13 @@ import (
 	"io"
 
 	"netsim/fabric"
+	"netsim/results"
 )
 
 // ExchangeSimulator runs the exchange x on patterns patterns of one kind
 // (fabric.RandomBisection or fabric.BridgePattern); fabric.RunEBB is the
 // real one.
 type ExchangeSimulator func(ctx context.Context, cfg fabric.Config, kind string, patterns int, x fabric.Exchange) (fabric.EBB, error)
-
-// ebbPlaces are the decimal places of EBB values (fractions of the link
-// bandwidth) in JSON output.
-const ebbPlaces = loadPlaces
 
 // runExchange runs the exchange of gr, or takes it from the resumed
 // results.
@@ -54,68 +51,33 @@ func runExchange(ctx context.Context, sim ExchangeSimulator, e *Experiment, patt
 		rec.Err = fmt.Errorf("experiment %s, exchange %s: %w", e.DisplayName(), pattern, err)
 		return rec, nil
 	}
-	round := func(v float64) float64 { return roundPlaces(v, ebbPlaces) }
-	ebb.Min, ebb.Avg, ebb.Max = round(ebb.Min), round(ebb.Avg), round(ebb.Max)
+	results.Quantize(&ebb)
 	rec.EBB = ebb
 	return rec, nil
 }
 
-// ebbLine is the JSON form of an exchange record: the identity, then the
-// hosts and the dispersion (threshold and probability with adaptive and
-// probing, max_probes with probing, receive_rate below 1, route_lag above
-// 0), then the
-// results (min, avg, max are fractions of the link bandwidth).
-type ebbLine struct {
-	identity
-	Hosts           int      `json:"hosts"`
-	Dispersion      string   `json:"dispersion"`
-	Threshold       *int     `json:"threshold,omitempty"`
-	Probability     *decimal `json:"probability,omitempty"`
-	MaxProbes       *int     `json:"max_probes,omitempty"`
-	ReceiveRate     *decimal `json:"receive_rate,omitempty"`
-	RouteLag        *int     `json:"route_lag,omitempty"`
-	Patterns        int      `json:"patterns"`
-	Min             decimal  `json:"min"`
-	Avg             decimal  `json:"avg"`
-	Max             decimal  `json:"max"`
-	Packets         int64    `json:"packets"`
-	OutOfOrder      int64    `json:"out_of_order"`
-	MaxDisplacement int64    `json:"max_displacement"`
-	RouteChanges    int64    `json:"route_changes"`
-	Probes          int64    `json:"probes"`
-}
-
-// newEBBLine returns the JSON form of the exchange record r.
-func newEBBLine(id identity, r Record) ebbLine {
+// ebbLine fills the fields of l that an exchange record r adds to the
+// identity: the hosts and the dispersion (threshold and probability with
+// adaptive and probing, max_probes with probing, receive_rate below 1,
+// route_lag above 0), then the results.
+func ebbLine(l *results.Line, r Record) {
 	e := r.Experiment
-	l := ebbLine{
-		identity:        id,
-		Hosts:           e.Hosts(),
-		Dispersion:      e.NIC.Dispersion,
-		Patterns:        r.EBB.Patterns,
-		Min:             decimal{r.EBB.Min, ebbPlaces},
-		Avg:             decimal{r.EBB.Avg, ebbPlaces},
-		Max:             decimal{r.EBB.Max, ebbPlaces},
-		Packets:         r.EBB.Packets,
-		OutOfOrder:      r.EBB.OutOfOrder,
-		MaxDisplacement: r.EBB.MaxDisplacement,
-		RouteChanges:    r.EBB.RouteChanges,
-		Probes:          r.EBB.Probes,
-	}
+	l.Hosts = e.Hosts()
+	l.Dispersion = e.NIC.Dispersion
+	l.Exchange = r.EBB
 	if d := e.NIC.Dispersion; d == "adaptive" || d == "probing" {
 		l.Threshold = &e.NIC.Threshold
-		l.Probability = &decimal{e.NIC.Probability, -1}
+		l.Probability = &e.NIC.Probability
 	}
 	if e.NIC.Dispersion == "probing" {
 		l.MaxProbes = &e.NIC.MaxProbes
 	}
 	if e.NIC.ReceiveRate != 0 {
-		l.ReceiveRate = &decimal{e.NIC.ReceiveRate, -1}
+		l.ReceiveRate = &e.NIC.ReceiveRate
 	}
 	if e.NIC.RouteLag != 0 {
 		l.RouteLag = &e.NIC.RouteLag
 	}
-	return l
 }
 
 // writeEBBText writes the exchange record r as one readable line.

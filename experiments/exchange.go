@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"netsim/results"
 	"slices"
 
 	"netsim/fabric"
@@ -15,7 +16,7 @@ const (
 	// hosts exchange messages; see fabric.RunEBB.
 	KindExchange = "bisection_exchange"
 	// KindEBB is the record kind of an exchange result in JSON lines.
-	KindEBB = "ebb"
+	KindEBB = results.KindEBB
 )
 
 // Defaults of the [nic] section and of the exchange keys of [traffic].
@@ -37,16 +38,16 @@ var exchangeKeys = []string{"messages", "message_bytes", "mtu_bytes", "flit_byte
 // nicSection decodes [nic].
 func (d *decoder) nicSection(e *Experiment, t map[string]any) {
 	const sec = "nic"
-	d.checkKeys(t, sec, sectionKeys(sec)...)
+	d.checkKeys(t, sec, sectionKeys(sec))
 	n := &e.NIC
-	n.Dispersion = d.oneOf(t, sec, "dispersion", DefaultDispersion, "static", "random", "adaptive", "probing")
-	n.Threshold = int(d.integer(t, sec, "threshold", DefaultThreshold, 0, 1<<16-1))
-	n.Probability = d.number(t, sec, "probability", DefaultProbability)
+	n.Dispersion = d.choiceKey(t, sec, "dispersion")
+	n.Threshold = int(d.intKey(t, sec, "threshold"))
+	n.Probability = d.numberKey(t, sec, "probability")
 	if !(n.Probability >= 0 && n.Probability <= 1) {
 		d.fail(sec, "probability", "%v is out of range (expected 0 ≤ probability ≤ 1)", n.Probability)
 	}
-	n.MaxProbes = int(d.integer(t, sec, "max_probes", DefaultMaxProbes, 1, 1<<16-1))
-	n.RouteLag = int(d.integer(t, sec, "route_lag", 0, 0, nic.MaxLag))
+	n.MaxProbes = int(d.intKey(t, sec, "max_probes"))
+	n.RouteLag = int(d.intKey(t, sec, "route_lag"))
 	for _, k := range []string{"threshold", "probability"} {
 		if _, ok := t[k]; ok && n.Dispersion != "adaptive" && n.Dispersion != "probing" {
 			d.fail(sec, k, "only used with dispersion = \"adaptive\" or \"probing\"")
@@ -56,7 +57,7 @@ func (d *decoder) nicSection(e *Experiment, t map[string]any) {
 		d.fail(sec, "max_probes", "only used with dispersion = \"probing\"")
 	}
 	n.ReceiveRate = 0
-	if r := d.number(t, sec, "receive_rate", 1); !(r > 0 && r <= 1) {
+	if r := d.numberKey(t, sec, "receive_rate"); !(r > 0 && r <= 1) {
 		d.fail(sec, "receive_rate", "%v is out of range (expected 0 < receive_rate ≤ 1, a fraction of the link bandwidth)", r)
 	} else if r < 1 {
 		n.ReceiveRate = r
@@ -88,11 +89,11 @@ func (d *decoder) exchangeTraffic(e *Experiment, t map[string]any) {
 			}
 		}
 	}
-	tr.Messages = int(d.integer(t, sec, "messages", DefaultMessages, 1, 1<<30))
-	tr.MessageBytes = int(d.integer(t, sec, "message_bytes", DefaultMessageBytes, 1, 1<<40))
-	tr.MTUBytes = int(d.integer(t, sec, "mtu_bytes", DefaultMTUBytes, 1, 1<<30))
-	tr.FlitBytes = int(d.integer(t, sec, "flit_bytes", DefaultFlitBytes, 1, 1<<30))
-	tr.Bisections = int(d.integer(t, sec, "bisections", DefaultBisections, 1, 1<<20))
+	tr.Messages = int(d.intKey(t, sec, "messages"))
+	tr.MessageBytes = int(d.intKey(t, sec, "message_bytes"))
+	tr.MTUBytes = int(d.intKey(t, sec, "mtu_bytes"))
+	tr.FlitBytes = int(d.intKey(t, sec, "flit_bytes"))
+	tr.Bisections = int(d.intKey(t, sec, "bisections"))
 	if tr.MTUBytes < tr.FlitBytes {
 		d.fail(sec, "mtu_bytes", "%d is less than flit_bytes = %d", tr.MTUBytes, tr.FlitBytes)
 		return

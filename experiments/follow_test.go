@@ -15,6 +15,7 @@ import (
 
 	"netsim/fabric"
 	"netsim/internal/numfmt"
+	"netsim/results"
 )
 
 // followFile sweeps five buffer sizes whose saturation (variantSim)
@@ -86,7 +87,7 @@ func (v *variantSim) run(ctx context.Context, c fabric.Config) (fabric.Stats, er
 	case <-ctx.Done():
 		return fabric.Stats{}, ctx.Err()
 	}
-	s := fabric.Stats{Offered: c.Load, Generated: c.Load, Accepted: min(c.Load, thr), HopsAvg: 1, LatencyAvg: 10 + c.Load}
+	s := fabric.Stats{Offered: c.Load, Measures: results.Measures{Generated: c.Load, Accepted: min(c.Load, thr), HopsAvg: 1, LatencyAvg: 10 + c.Load}}
 	if c.Load > thr {
 		s.QueueEnd = int64(c.Load * float64(c.Measure) * float64(len(c.Net.Hosts)))
 		if v.accepted != nil {

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"math"
 	"strings"
 	"testing"
 
 	"netsim/fabric"
 	"netsim/internal/numfmt"
 	"netsim/kernel"
+	"netsim/results"
 )
 
 func TestFormatDecimal(t *testing.T) {
@@ -33,17 +33,12 @@ func TestFormatDecimal(t *testing.T) {
 			t.Errorf("numfmt.Decimal(%v, %d) = %q, want %q", tc.v, tc.places, got, tc.want)
 		}
 	}
-	b, err := decimal{math.NaN(), 3}.MarshalJSON()
-	if err != nil || string(b) != "null" {
-		t.Errorf("NaN: %s, %v", b, err)
-	}
 }
 
 // sampleRecords returns one record of each kind for a parsed experiment.
 func sampleRecords(t *testing.T) []Record {
 	e := mustParse(t, "small.toml", base)
-	st := fabric.Stats{Offered: 0.5, Generated: 0.4999999, Accepted: 0.49123456, LatencyAvg: 40.12345,
-		LatencyP99: 99, HopsAvg: 1.5, HopsMediumAvg: 0.125, HopsLowAvg: 0.375, MeasuredPackets: 10, Delivered: 9, Cycles: 2100}
+	st := fabric.Stats{Offered: 0.5, Measures: results.Measures{Generated: 0.4999999, Accepted: 0.49123456, LatencyAvg: 40.12345, LatencyP99: 99, HopsAvg: 1.5, HopsMedium: 0.125, HopsLow: 0.375, MeasuredPackets: 10, Delivered: 9, Cycles: 2100}}
 	return []Record{
 		{Kind: KindPoint, Experiment: e, Pattern: "uniform", Offered: 0.5, Seed: 42, Stats: st, Stable: true},
 		{Kind: KindSaturation, Experiment: e, Pattern: "uniform", Seed: 7, Saturation: 0.6015625},

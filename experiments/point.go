@@ -3,10 +3,9 @@ package experiments
 import (
 	"context"
 	"fmt"
-	"math"
-	"strconv"
 
 	"netsim/fabric"
+	"netsim/results"
 )
 
 // Simulator simulates one point; fabric.Run is the real one.
@@ -76,32 +75,7 @@ func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, lo
 		return rec, nil
 	}
 	rec.Stable = Stable(st, e.Sweep.Tolerance, e.Sim.Measure, e.Hosts())
-	rec.Stats = quantize(st)
+	results.Quantize(&st.Measures)
+	rec.Stats = st
 	return rec, nil
-}
-
-// quantize rounds the measurements written to results files to the
-// decimals WriteJSON writes, so a record computed now and the same record
-// read back from a results file print alike everywhere.
-func quantize(s fabric.Stats) fabric.Stats {
-	s.Generated = roundPlaces(s.Generated, loadPlaces)
-	s.Accepted = roundPlaces(s.Accepted, loadPlaces)
-	s.LatencyAvg = roundPlaces(s.LatencyAvg, latencyPlaces)
-	s.LatencyP99 = roundPlaces(s.LatencyP99, latencyPlaces)
-	s.HopsAvg = roundPlaces(s.HopsAvg, hopsPlaces)
-	s.HopsMediumAvg = roundPlaces(s.HopsMediumAvg, hopsPlaces)
-	s.HopsLowAvg = roundPlaces(s.HopsLowAvg, hopsPlaces)
-	return s
-}
-
-// roundPlaces rounds v to places decimals as WriteJSON writes it.
-func roundPlaces(v float64, places int) float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return v
-	}
-	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'f', places, 64), 64)
-	if err != nil {
-		return v
-	}
-	return r
 }

@@ -5,16 +5,17 @@ import (
 
 	"netsim/fabric"
 	"netsim/kernel"
+	"netsim/results"
 )
 
 // Record kinds.
 const (
 	// KindPoint is a measured load.
-	KindPoint = "point"
+	KindPoint = results.KindPoint
 	// KindSaturation is the result of a saturation search.
-	KindSaturation = "saturation"
+	KindSaturation = results.KindSaturation
 	// KindError is a point whose simulation failed.
-	KindError = "error"
+	KindError = results.KindError
 )
 
 // Record is one result: a measured point, a saturation value, the

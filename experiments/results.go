@@ -3,7 +3,6 @@ package experiments
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 	"sync"
 
 	"netsim/fabric"
+	"netsim/results"
 )
 
 // ResultLine is one line of a results file (JSON lines, as WriteJSON
@@ -30,51 +30,7 @@ type ResultLine struct {
 	// Offered is the offered load of a point or failed point.
 	Offered float64
 
-	v lineValues
-}
-
-// lineValues are the fields of a results line needed to rebuild its
-// record; a null float (NaN when written) is nil.
-type lineValues struct {
-	Kind            string   `json:"kind"`
-	Experiment      string   `json:"experiment"`
-	Topology        string   `json:"topology"`
-	Variant         string   `json:"variant"`
-	Pattern         string   `json:"pattern"`
-	Point           string   `json:"point"`
-	Config          string   `json:"config"`
-	Seed            uint64   `json:"seed"`
-	Offered         *float64 `json:"offered"`
-	Generated       *float64 `json:"generated"`
-	Accepted        *float64 `json:"accepted"`
-	LatencyAvg      *float64 `json:"latency_avg"`
-	LatencyP99      *float64 `json:"latency_p99"`
-	HopsAvg         *float64 `json:"hops_avg"`
-	HopsMedium      *float64 `json:"hops_medium"`
-	HopsLow         *float64 `json:"hops_low"`
-	Delivered       int64    `json:"delivered"`
-	MeasuredPackets int64    `json:"measured_packets"`
-	Cycles          int64    `json:"cycles"`
-	Stable          bool     `json:"stable"`
-	DrainSkipped    bool     `json:"drain_skipped"`
-	Saturation      float64  `json:"saturation"`
-	Resolution      int      `json:"resolution"`
-	Deadlock        bool     `json:"deadlock"`
-	Error           string   `json:"error"`
-	ebbValues
-}
-
-// ebbValues are the fields of an exchange line (KindEBB).
-type ebbValues struct {
-	Patterns        int     `json:"patterns"`
-	Min             float64 `json:"min"`
-	Avg             float64 `json:"avg"`
-	Max             float64 `json:"max"`
-	Packets         int64   `json:"packets"`
-	OutOfOrder      int64   `json:"out_of_order"`
-	MaxDisplacement int64   `json:"max_displacement"`
-	RouteChanges    int64   `json:"route_changes"`
-	Probes          int64   `json:"probes"`
+	v results.Line
 }
 
 // ReadResults reads the results lines of r, called name in messages. The
@@ -125,30 +81,22 @@ func parseResultLine(text []byte) (*ResultLine, error) {
 	if len(bytes.TrimSpace(text)) == 0 {
 		return nil, nil
 	}
-	var v lineValues
-	if err := json.Unmarshal(text, &v); err != nil {
+	v, err := results.Decode(text)
+	if err != nil {
 		return nil, fmt.Errorf("not a results line: %v", err)
 	}
-	if v.Kind == "" || v.Point == "" || v.Experiment == "" {
-		return nil, errors.New("not a results line: no kind, point or experiment field (written by an older netsim?)")
+	if v.Point == "" || v.Experiment == "" {
+		return nil, errors.New("not a results line: no point or experiment field (written by an older netsim?)")
 	}
-	if v.Topology == "" {
-		return nil, errors.New("not a results line: no topology field (every line netsim writes names its topology)")
-	}
-	switch v.Kind {
-	case KindPoint, KindError, KindSaturation, KindEBB:
-	default:
-		return nil, fmt.Errorf("not a results line: unknown kind %q", v.Kind)
-	}
-	if (v.Kind == KindPoint || v.Kind == KindError && !strings.HasSuffix(v.Point, keySep+KindEBB)) && v.Offered == nil {
+	offered := v.Offered
+	if v.Kind == KindError && !strings.HasSuffix(v.Point, keySep+KindEBB) && math.IsNaN(offered) {
 		return nil, fmt.Errorf("not a results line: %s without offered load", v.Kind)
 	}
-	l := &ResultLine{Text: bytes.Clone(text), Kind: v.Kind, Experiment: v.Experiment, Variant: v.Variant,
-		Pattern: v.Pattern, Point: v.Point, Config: v.Config, v: v}
-	if v.Offered != nil {
-		l.Offered = *v.Offered
+	if math.IsNaN(offered) {
+		offered = 0
 	}
-	return l, nil
+	return &ResultLine{Text: bytes.Clone(text), Kind: v.Kind, Experiment: v.Experiment, Variant: v.Variant,
+		Pattern: v.Pattern, Point: v.Point, Config: v.Config, Offered: offered, v: v}, nil
 }
 
 // record rebuilds the record of l for experiment e. Values come back as
@@ -161,29 +109,16 @@ func (l *ResultLine) record(e *Experiment) Record {
 	case KindPoint:
 		r.Offered = l.Offered
 		r.Stable = v.Stable
-		r.Stats = fabric.Stats{Offered: l.Offered, Generated: orNaN(v.Generated), Accepted: orNaN(v.Accepted),
-			LatencyAvg: orNaN(v.LatencyAvg), LatencyP99: orNaN(v.LatencyP99), HopsAvg: orNaN(v.HopsAvg),
-			HopsMediumAvg: orNaN(v.HopsMedium), HopsLowAvg: orNaN(v.HopsLow),
-			Delivered: v.Delivered, MeasuredPackets: v.MeasuredPackets, Cycles: v.Cycles, DrainSkipped: v.DrainSkipped}
+		r.Stats = fabric.Stats{Offered: l.Offered, Measures: v.Measures, DrainSkipped: v.DrainSkipped}
 	case KindError:
 		r.Offered = l.Offered
 		r.Err = &storedError{msg: v.Error, deadlock: v.Deadlock}
 	case KindSaturation:
 		r.Saturation = v.Saturation
 	case KindEBB:
-		x := v.ebbValues
-		r.EBB = fabric.EBB{Min: x.Min, Avg: x.Avg, Max: x.Max, Patterns: x.Patterns, Packets: x.Packets,
-			OutOfOrder: x.OutOfOrder, MaxDisplacement: x.MaxDisplacement, RouteChanges: x.RouteChanges, Probes: x.Probes}
+		r.EBB = v.Exchange
 	}
 	return r
-}
-
-// orNaN returns *f, or NaN for a null.
-func orNaN(f *float64) float64 {
-	if f == nil {
-		return math.NaN()
-	}
-	return *f
 }
 
 // storedError is the error of a failed point read back from a results

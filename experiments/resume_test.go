@@ -47,8 +47,8 @@ func TestReadResults(t *testing.T) {
 		{"last line without newline", ls[0] + strings.TrimSuffix(ls[1], "\n"), 1, int64(len(ls[0])), ""},
 		{"garbage last line", ls[0] + "{\"kind\":\n", 1, int64(len(ls[0])), ""},
 		{"garbage in the middle", ls[0] + "oops\n" + ls[1], 0, -1, "r.jsonl:2: not a results line"},
-		{"no point field", `{"kind":"point","experiment":"x","offered":0.5}` + "\n" + ls[0], 0, -1, "r.jsonl:1: not a results line: no kind, point"},
-		{"no topology field", strings.Replace(ls[0], `"topology":`, `"topologie":`, 1) + ls[1], 0, -1, "r.jsonl:1: not a results line: no topology field"},
+		{"no point field", `{"kind":"point","experiment":"x","topology":"t","routing":"r","pattern":"p","offered":0.5}` + "\n" + ls[0], 0, -1, "r.jsonl:1: not a results line: no point or experiment field"},
+		{"no topology field", strings.Replace(ls[0], `"topology":`, `"topologie":`, 1) + ls[1], 0, -1, `r.jsonl:1: not a results line: point line lacks "topology"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

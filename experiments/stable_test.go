@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"netsim/fabric"
+	"netsim/results"
 )
 
 func TestStable(t *testing.T) {
@@ -29,7 +30,7 @@ func TestStable(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := fabric.Stats{Offered: 0.5, Generated: tc.generated, Accepted: tc.accepted, QueueStart: tc.queueStart, QueueEnd: tc.queueEnd}
+			s := fabric.Stats{Offered: 0.5, Measures: results.Measures{Generated: tc.generated, Accepted: tc.accepted}, QueueStart: tc.queueStart, QueueEnd: tc.queueEnd}
 			if got := Stable(s, 0.02, 1000, 10); got != tc.want {
 				t.Errorf("Stable = %v, want %v", got, tc.want)
 			}

@@ -48,7 +48,7 @@ func (t *TextWriter) Write(r Record) error {
 	case KindPoint:
 		s := r.Stats
 		_, err = fmt.Fprintf(t.w, "  %-12s %9.4f %9.4f %9.1f %9.1f %7.3f %7.3f %7.3f  %s\n",
-			r.Pattern, r.Offered, s.Accepted, s.LatencyAvg, s.LatencyP99, s.HopsAvg, s.HopsMediumAvg, s.HopsLowAvg, yesNo(r.Stable))
+			r.Pattern, r.Offered, s.Accepted, s.LatencyAvg, s.LatencyP99, s.HopsAvg, s.HopsMedium, s.HopsLow, yesNo(r.Stable))
 	case KindSaturation:
 		_, err = fmt.Fprintf(t.w, "  %-12s saturation %s (%.1f%% of link bandwidth, resolution 1/%d)\n",
 			r.Pattern, numfmt.Decimal(r.Saturation, -1), 100*r.Saturation, r.Experiment.Sweep.Resolution)

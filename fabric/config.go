@@ -5,6 +5,7 @@ package fabric
 
 import (
 	"netsim/nic"
+	"netsim/results"
 	"netsim/routing"
 	"netsim/topologies"
 	"netsim/traffic"
@@ -91,34 +92,17 @@ type Config struct {
 	shuffleTicks bool
 }
 
-// Stats are the measurements of one simulation point.
+// Stats are the measurements of one simulation point: those written to
+// results lines (results.Measures), and those the run reports besides.
 type Stats struct {
 	// Offered is the configured load (flits/host/cycle).
 	Offered float64
-	// Generated is the load the hosts actually generated during the
-	// measurement window (flits/host/cycle).
-	Generated float64
-	// Accepted is the load delivered to hosts during the measurement window
-	// (flits/host/cycle).
-	Accepted float64
-	// LatencyAvg and LatencyP99 are the packet latencies, from creation to
-	// tail arrival, of packets created during the measurement window, in
-	// cycles; LatencyP99 is the 99th percentile.
-	LatencyAvg, LatencyP99 float64
-	// HopsAvg is the mean number of switches traversed per measured packet.
-	HopsAvg float64
-	// HopsMediumAvg and HopsLowAvg are the means, per measured packet, of
-	// the hops that took a candidate port of priority Medium (sideways)
-	// and Low (deflection; for the Dragonfly's adaptive routings, any
-	// non-minimal hop) in the switches' selection; the rest of
-	// HopsAvg took High (minimal) ports. Run measures them; they are NaN
-	// in a record read back from a results line written before netsim
-	// measured them.
-	HopsMediumAvg, HopsLowAvg float64
-	// MeasuredPackets is the number of packets created in the measurement
-	// window, and Delivered how many of them arrived before the end of drain
-	// (of the window, if the drain was skipped).
-	MeasuredPackets, Delivered int64
+	// Measures are the measurements of the window written to results
+	// lines: generated and accepted load, latencies, hops (in all and by
+	// priority), measured packets and those delivered, cycles. The hops by
+	// priority are NaN in a record read back from a results line written
+	// before netsim measured them.
+	results.Measures
 	// QueueStart and QueueEnd are the total source-queue lengths, in flits,
 	// at the start and end of the measurement window.
 	QueueStart, QueueEnd int64
@@ -127,8 +111,6 @@ type Stats struct {
 	InjectedFlits, EjectedFlits, InFlight int64
 	// FlitHops counts flits moved across links (host links included).
 	FlitHops int64
-	// Cycles is the simulated time at the end of the run.
-	Cycles int64
 	// Events is the number of kernel events processed.
 	Events int64
 	// DrainSkipped says the run ended with the measurement window because

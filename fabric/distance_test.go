@@ -68,7 +68,7 @@ func TestDistanceConservation(t *testing.T) {
 // 2 more. A sideways hop (Medium priority) keeps the distance, a deflection
 // (Low, Deflection only) adds one that a minimal hop must then undo, so
 // every packet crosses 3 + sideways + 2·deflections switches, and so do
-// the means (Stats.HopsMediumAvg, HopsLowAvg).
+// the means (Stats.HopsMedium, HopsLow).
 func TestDistanceComplementHops(t *testing.T) {
 	for _, tc := range []struct {
 		algorithm string
@@ -90,13 +90,13 @@ func TestDistanceComplementHops(t *testing.T) {
 		if st.HopsAvg < tc.lo-1e-9 || st.HopsAvg > tc.hi+1e-9 {
 			t.Errorf("%s: %.4f switches per packet, want within [%.2f, %.2f]", tc.algorithm, st.HopsAvg, tc.lo, tc.hi)
 		}
-		if want := 3 + st.HopsMediumAvg + 2*st.HopsLowAvg; math.Abs(st.HopsAvg-want) > 1e-9 {
+		if want := 3 + st.HopsMedium + 2*st.HopsLow; math.Abs(st.HopsAvg-want) > 1e-9 {
 			t.Errorf("%s: %.4f switches per packet, want 3 + %.4f sideways + 2 × %.4f deflections = %.4f",
-				tc.algorithm, st.HopsAvg, st.HopsMediumAvg, st.HopsLowAvg, want)
+				tc.algorithm, st.HopsAvg, st.HopsMedium, st.HopsLow, want)
 		}
-		if (st.HopsMediumAvg > 0) != tc.medium || (st.HopsLowAvg > 0) != tc.low {
+		if (st.HopsMedium > 0) != tc.medium || (st.HopsLow > 0) != tc.low {
 			t.Errorf("%s: %.4f sideways and %.4f deflection hops per packet, want sideways %v, deflections %v",
-				tc.algorithm, st.HopsMediumAvg, st.HopsLowAvg, tc.medium, tc.low)
+				tc.algorithm, st.HopsMedium, st.HopsLow, tc.medium, tc.low)
 		}
 	}
 }

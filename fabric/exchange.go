@@ -9,6 +9,7 @@ import (
 	"netsim/kernel"
 	"netsim/keyerr"
 	"netsim/nic"
+	"netsim/results"
 	"netsim/traffic"
 )
 
@@ -152,15 +153,11 @@ func RunExchange(ctx context.Context, cfg Config, x Exchange) (ExchangeStats, er
 
 // EBB is the effective bisection bandwidth of seed 001 §5: the average
 // pair bandwidth of each pattern (a fraction of the link bandwidth), and
-// its minimum, mean and maximum over the patterns.
-type EBB struct {
-	Min, Avg, Max float64
-	// Patterns is the number of patterns run.
-	Patterns int
-	// Packets, OutOfOrder and RouteChanges sum ExchangeStats over the
-	// patterns; MaxDisplacement is the largest.
-	Packets, OutOfOrder, MaxDisplacement, RouteChanges, Probes int64
-}
+// its minimum, mean and maximum over the patterns; Packets, OutOfOrder,
+// RouteChanges and Probes sum ExchangeStats over the patterns, and
+// MaxDisplacement is the largest. It is what a results line of kind ebb
+// writes.
+type EBB = results.Exchange
 
 // Exchange pattern kinds of RunEBB.
 const (

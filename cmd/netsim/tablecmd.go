@@ -56,9 +56,8 @@ func (f *tableFlags) define(fs *flag.FlagSet) {
 		"routing, and for points pattern and offered, less --cols); any field of the results lines may be named")
 	fs.StringVar(&f.cols, "cols", "", "the field (`KEY`) whose values make the columns (default: pattern "+
 		`for saturation, offered for points; "load" = offered)`)
-	fs.StringVar(&f.value, "value", "", "what the cells hold (`VALUE`): saturation, accepted, latency_avg, "+
-		"latency_p99, hops_avg, hops_medium, hops_low, or for exchanges avg, min or max (default: "+
-		"saturation if the files have saturation results, else accepted, else avg)")
+	fs.StringVar(&f.value, "value", "", "what the cells hold (`VALUE`): "+strings.Join(report.Values(), ", ")+
+		" (default: saturation if the files have saturation results, else accepted, else avg)")
 	fs.StringVar(&f.format, "format", "", "the output format, `md or csv`: md (markdown) by default, csv "+
 		"when -o ends in .csv")
 	fs.StringVar(&f.out, "o", "", "write the table to `FILE` instead of stdout")

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"netsim/internal/numfmt"
+	"netsim/results"
 )
 
 // Caption describes what the table shows, with units, in one sentence.
@@ -18,27 +19,8 @@ func (t *Table) Caption() string {
 
 // valueName describes a value with its unit.
 func valueName(value string) string {
-	switch value {
-	case ValueSaturation:
-		return "saturation (highest stable offered load, % of link bandwidth)"
-	case ValueAccepted:
-		return "accepted load (flits/host/cycle)"
-	case ValueLatencyAvg:
-		return "average latency (cycles)"
-	case ValueLatencyP99:
-		return "99th-percentile latency (cycles)"
-	case ValueHops:
-		return "average hops (switches per packet)"
-	case ValueHopsMedium:
-		return "average sideways hops (Medium-priority ports per packet)"
-	case ValueHopsLow:
-		return "average deflection or other non-minimal hops (Low-priority ports per packet)"
-	case ValueEBBAvg:
-		return "effective bisection bandwidth, average over the patterns (% of link bandwidth)"
-	case ValueEBBMin:
-		return "effective bisection bandwidth, worst pattern (% of link bandwidth)"
-	case ValueEBBMax:
-		return "effective bisection bandwidth, best pattern (% of link bandwidth)"
+	if f, ok := results.FieldNamed(value); ok && f.Label != "" {
+		return f.Label
 	}
 	return value
 }
@@ -46,10 +28,8 @@ func valueName(value string) string {
 // fieldName describes a field used as an axis.
 func fieldName(key string) string {
 	switch key {
-	case "offered":
-		return "offered load (flits/host/cycle)"
-	case "pattern":
-		return "traffic pattern"
+	case "offered", "pattern":
+		return valueName(key)
 	}
 	return key
 }
@@ -127,31 +107,17 @@ func (t *Table) WriteCSV(w io.Writer) error {
 // formatValue renders a cell value: rounded for reading, or (precise) with
 // the decimals of the results file, trailing zeros removed.
 func formatValue(value string, v float64, precise bool) string {
-	places := map[string][2]int{
-		ValueSaturation: {1, 6}, ValueAccepted: {4, 6},
-		ValueLatencyAvg: {1, 3}, ValueLatencyP99: {1, 3}, ValueHops: {3, 4},
-		ValueHopsMedium: {3, 4}, ValueHopsLow: {3, 4},
-		ValueEBBAvg: {1, 4}, ValueEBBMin: {1, 4}, ValueEBBMax: {1, 4},
-	}[value]
-	if percent(value) {
+	f, _ := results.FieldNamed(value)
+	if f.Percent {
 		v *= 100
 	}
 	if precise {
-		return numfmt.Decimal(v, places[1])
+		return numfmt.Decimal(v, f.Precise)
 	}
 	// Halves round away from zero, as in seed 004's table (104/128 =
 	// 81.25 % is 81.3 there); strconv would round 81.25 to even.
-	scale := math.Pow(10, float64(places[0]))
-	return strconv.FormatFloat(math.Round(v*scale)/scale, 'f', places[0], 64)
-}
-
-// percent reports whether value, a fraction, is shown in %.
-func percent(value string) bool {
-	switch value {
-	case ValueSaturation, ValueEBBAvg, ValueEBBMin, ValueEBBMax:
-		return true
-	}
-	return false
+	scale := math.Pow(10, float64(f.Show))
+	return strconv.FormatFloat(math.Round(v*scale)/scale, 'f', f.Show, 64)
 }
 
 // mdCell escapes text for a markdown table cell.

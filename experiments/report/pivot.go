@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"netsim/results"
 	"slices"
 	"strings"
 )
@@ -21,21 +22,15 @@ const (
 )
 
 // Values returns the values a Spec may name, in order.
-func Values() []string {
-	return []string{ValueSaturation, ValueAccepted, ValueLatencyAvg, ValueLatencyP99, ValueHops, ValueHopsMedium, ValueHopsLow, ValueEBBAvg, ValueEBBMin, ValueEBBMax}
-}
+func Values() []string { return results.Values() }
 
 // valueKind returns the kind of result value is read from.
 func valueKind(value string) (string, bool) {
-	switch value {
-	case ValueSaturation:
-		return KindSaturation, true
-	case ValueAccepted, ValueLatencyAvg, ValueLatencyP99, ValueHops, ValueHopsMedium, ValueHopsLow:
-		return KindPoint, true
-	case ValueEBBAvg, ValueEBBMin, ValueEBBMax:
-		return KindEBB, true
+	f, ok := results.FieldNamed(value)
+	if !ok || f.Value == 0 {
+		return "", false
 	}
-	return "", false
+	return f.Kinds[0], true
 }
 
 // DefaultValue is the value a table shows when none is chosen: saturation
@@ -109,16 +104,10 @@ type Cell struct {
 // isMeasured reports whether field k is a measurement or an outcome, or a
 // key derived from the fields that identify a result (point, config; params
 // says what variant says), so not itself shown as part of what identifies
-// it.
+// it (results.Field.Outcome).
 func isMeasured(k string) bool {
-	switch k {
-	case "kind", "generated", "accepted", "latency_avg", "latency_p99", "hops_avg", "hops_medium", "hops_low",
-		"delivered", "measured_packets", "cycles", "stable", "drain_skipped", "saturation", "deadlock", "error",
-		"point", "config", "params",
-		"patterns", "min", "avg", "max", "packets", "out_of_order", "max_displacement", "route_changes", "probes":
-		return true
-	}
-	return false
+	f, ok := results.FieldNamed(k)
+	return ok && f.Outcome
 }
 
 // Pivot arranges results in a table as spec says. Results of the other
@@ -206,7 +195,7 @@ func axes(sel []Result, kind string, spec Spec) (cols string, rows []string, err
 		}
 	}
 	for _, k := range append(slices.Clone(rows), cols) {
-		if !slices.ContainsFunc(sel, func(r Result) bool { _, ok := r.fields[k]; return ok }) {
+		if !slices.ContainsFunc(sel, func(r Result) bool { return r.has(k) }) {
 			return "", nil, fmt.Errorf("field %q: no %s result has it (fields: %s)", k, kind, strings.Join(fieldNames(sel), ", "))
 		}
 	}

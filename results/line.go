@@ -1,0 +1,102 @@
+package results
+
+import "encoding/json"
+
+// Kinds of results lines (field kind).
+const (
+	// KindPoint is a measured load.
+	KindPoint = "point"
+	// KindSaturation is the result of a saturation search.
+	KindSaturation = "saturation"
+	// KindEBB is the effective bisection bandwidth of an exchange.
+	KindEBB = "ebb"
+	// KindError is a point or exchange whose simulation failed.
+	KindError = "error"
+)
+
+// Kinds returns the kinds of results lines, in the order of the reference.
+func Kinds() []string { return []string{KindPoint, KindSaturation, KindEBB, KindError} }
+
+// DefaultSelection is the selection function a line leaves out.
+const DefaultSelection = "credits"
+
+// Line is one line of a results file. Its fields, in order, are the
+// fields of the line; which of them a line carries depends on its kind
+// (see the package documentation for the tags).
+type Line struct {
+	Kind        string          `json:"kind" results:"required,outcome" doc:"point, saturation, ebb (an exchange) or error"`
+	Experiment  string          `json:"experiment" doc:"experiment name"`
+	Topology    string          `json:"topology" results:"required" doc:"compact label of the topology: kind and parameters, hosts per switch (flatfly 8x8 w1,1 c8, dragonfly k16 g8 c8 absolute omit, clos p32 h512, ...)"`
+	Routing     string          `json:"routing" results:"required" doc:"routing algorithm"`
+	Pattern     string          `json:"pattern" results:"required" label:"traffic pattern" doc:"traffic pattern"`
+	FlowControl string          `json:"flow_control" doc:"credit or stopgo"`
+	Switching   string          `json:"switching" doc:"cut-through or wormhole"`
+	Selection   string          `json:"selection" results:"default=credits" doc:"the switches' selection function; absent for the default, credits"`
+	VLs         int             `json:"vls" doc:"virtual lanes per link"`
+	PacketFlits int             `json:"packet_flits" doc:"packet length in flits"`
+	Seed        uint64          `json:"seed" doc:"the point's seed (point, error, ebb), or the experiment seed (saturation)"`
+	Variant     string          `json:"variant" doc:"the variant's swept values, empty when the file sweeps nothing"`
+	Params      json.RawMessage `json:"params" results:"omitnan,outcome" doc:"the swept values as an object, {\"routing.algorithm\":\"dor\"} (absent without sweeps)"`
+	Point       string          `json:"point" results:"outcome" doc:"the result's key, unique in a run: EXPERIMENT|VARIANT|PATTERN|LOAD, ...|PATTERN|saturation 1/RESOLUTION, or ...|PATTERN|ebb"`
+	Config      string          `json:"config" results:"outcome" doc:"a hash of the variant's configuration (all but the patterns, loads and resolution): resuming refuses lines whose hash differs"`
+
+	Offered float64 `json:"offered" results:"point|error,required=point,places=-1,omitnan,min=0,max=1" label:"offered load (flits/host/cycle)" doc:"offered load, flits/host/cycle (not in the error line of a failed exchange)"`
+	Measures
+	Stable       bool `json:"stable" results:"point,outcome" doc:"whether the point sustained its load: accepted within the tolerance of offered and source queues not growing"`
+	DrainSkipped bool `json:"drain_skipped" results:"point,omitnan,outcome" doc:"true (absent otherwise) when the point ended with its window: its verdict, which needs only the window, was unstable, so the drain was not run"`
+
+	Deadlock bool   `json:"deadlock" results:"error,outcome" doc:"true when the network deadlocked"`
+	Error    string `json:"error" results:"error,outcome" doc:"the message, naming the point"`
+
+	Saturation float64 `json:"saturation" results:"saturation,required,places=-1,min=0,max=1,outcome,value=1,show=1,precise=6,percent" label:"saturation (highest stable offered load, % of link bandwidth)" doc:"the highest stable load found, a fraction of the link bandwidth"`
+	Resolution int     `json:"resolution" results:"saturation,min=1" doc:"the search's resolution: loads are multiples of 1/resolution"`
+	Tolerance  float64 `json:"tolerance" results:"saturation,places=-1,min=0,max=1" doc:"the stability tolerance of the search"`
+
+	Hosts       int      `json:"hosts" results:"ebb,required,min=1" doc:"hosts of the network"`
+	Dispersion  string   `json:"dispersion" results:"ebb,required" doc:"how the NICs chose among routes (static, source, random, adaptive, probing, ...)"`
+	Threshold   *int     `json:"threshold" results:"ebb" doc:"the dispersion's threshold (adaptive and probing only)"`
+	Probability *float64 `json:"probability" results:"ebb,places=-1" doc:"the dispersion's probability (adaptive and probing only)"`
+	MaxProbes   *int     `json:"max_probes" results:"ebb" doc:"probes per message at most (probing only)"`
+	ReceiveRate *float64 `json:"receive_rate" results:"ebb,places=-1" doc:"fraction of the link bandwidth a NIC drains (below 1 only)"`
+	RouteLag    *int     `json:"route_lag" results:"ebb" doc:"cycles before a NIC's route change takes effect (above 0 only)"`
+	Exchange
+
+	// present marks the fields a decoded line holds, by index in Fields.
+	present uint64
+}
+
+// Measures are the measurements of a point (kind point), as fabric.Run
+// returns them: loads are fractions of the link bandwidth
+// (flits/host/cycle) over the measurement window, latencies and hops are
+// averages over the measured packets (those created in the window)
+// delivered before the end of drain, or of the window if the drain was
+// skipped.
+type Measures struct {
+	Generated  float64 `json:"generated" results:"point,places=6,null,min=0,max=inf,outcome" doc:"load the hosts generated during the window, flits/host/cycle"`
+	Accepted   float64 `json:"accepted" results:"point,places=6,null,min=0,max=inf,outcome,value=2,show=4" label:"accepted load (flits/host/cycle)" doc:"load delivered to hosts during the window, flits/host/cycle"`
+	LatencyAvg float64 `json:"latency_avg" results:"point,places=3,null,min=0,max=inf,outcome,sample,value=3,show=1" label:"average latency (cycles)" doc:"mean latency of the measured packets delivered, from creation to tail arrival, in cycles"`
+	LatencyP99 float64 `json:"latency_p99" results:"point,places=3,null,min=0,max=inf,outcome,sample,value=4,show=1" label:"99th-percentile latency (cycles)" doc:"99th-percentile latency of the measured packets delivered, in cycles"`
+	HopsAvg    float64 `json:"hops_avg" results:"point,places=4,null,min=0,max=inf,outcome,sample,value=5,show=3" label:"average hops (switches per packet)" doc:"mean number of switches a measured packet traversed"`
+	HopsMedium float64 `json:"hops_medium" results:"point,places=4,omitnan,min=0,max=inf,outcome,sample,value=6,show=3" label:"average sideways hops (Medium-priority ports per packet)" doc:"mean hops per measured packet taken on a candidate port of priority Medium (sideways); absent from lines written before netsim measured it"`
+	HopsLow    float64 `json:"hops_low" results:"point,places=4,omitnan,min=0,max=inf,outcome,sample,value=7,show=3" label:"average deflection or other non-minimal hops (Low-priority ports per packet)" doc:"mean hops per measured packet taken on a candidate port of priority Low (deflection; for the Dragonfly's adaptive routings, any non-minimal hop); absent from lines written before netsim measured it"`
+	// Delivered is also what the sample fields average over.
+	Delivered       int64 `json:"delivered" results:"point,outcome" doc:"measured packets delivered before the end of drain (of the window, if the drain was skipped)"`
+	MeasuredPackets int64 `json:"measured_packets" results:"point,outcome" doc:"packets created during the window"`
+	Cycles          int64 `json:"cycles" results:"point,outcome" doc:"simulated cycles"`
+}
+
+// Exchange is the result of an exchange (kind ebb): the effective
+// bisection bandwidth of seed 001 §5, the average pair bandwidth of each
+// pattern (a fraction of the link bandwidth), and its minimum, mean and
+// maximum over the patterns; the counts sum over the patterns.
+type Exchange struct {
+	Patterns        int     `json:"patterns" results:"ebb,outcome" doc:"exchange patterns run"`
+	Min             float64 `json:"min" results:"ebb,required,places=6,min=0,max=1,outcome,value=9,show=1,precise=4,percent" label:"effective bisection bandwidth, worst pattern (% of link bandwidth)" doc:"effective bisection bandwidth of the worst pattern, a fraction of the link bandwidth"`
+	Avg             float64 `json:"avg" results:"ebb,required,places=6,min=0,max=1,outcome,value=8,show=1,precise=4,percent" label:"effective bisection bandwidth, average over the patterns (% of link bandwidth)" doc:"effective bisection bandwidth averaged over the patterns"`
+	Max             float64 `json:"max" results:"ebb,required,places=6,min=0,max=1,outcome,value=10,show=1,precise=4,percent" label:"effective bisection bandwidth, best pattern (% of link bandwidth)" doc:"effective bisection bandwidth of the best pattern"`
+	Packets         int64   `json:"packets" results:"ebb,min=0,outcome" doc:"packets delivered"`
+	OutOfOrder      int64   `json:"out_of_order" results:"ebb,min=0,outcome" doc:"packets that arrived out of order"`
+	MaxDisplacement int64   `json:"max_displacement" results:"ebb,outcome" doc:"the largest displacement of an out-of-order packet"`
+	RouteChanges    int64   `json:"route_changes" results:"ebb,outcome" doc:"route changes of the NICs' dispersion"`
+	Probes          int64   `json:"probes" results:"ebb,outcome" doc:"probes sent (probing)"`
+}
