@@ -14,42 +14,6 @@ import (
 	"netsim/traffic"
 )
 
-// sectionNames lists the sections of an experiment file, in file order.
-func sectionNames() []string {
-	return []string{"topology", "routing", "flow_control", "switch", "nic", "traffic", "sim", "sweep", "congestion"}
-}
-
-// sectionKeys lists the keys each section accepts: the schema, used to
-// reject unknown keys and to attribute the builders' errors (which start
-// with the key at fault, as in "dims: ...") to a section and a line.
-func sectionKeys(section string) []string {
-	switch section {
-	case "topology":
-		return []string{"preset", "kind", "dims", "widths", "hosts_per_switch", "hosts", "switches",
-			"ports", "k", "n", "m", "w", "oversubscription", "box_hosts", "chain_links", "path", "format",
-			"dimension", "width", "group_size", "global_per_switch", "arrangement", "omit_one_global",
-			"q", "factors", "b", "links", "seed"}
-	case "routing":
-		return []string{"algorithm", "path", "format"}
-	case "flow_control":
-		return []string{"kind", "vls", "buffer_flits", "stop_mark", "go_mark"}
-	case "switch":
-		return []string{"switching", "speedup", "link_latency", "routing_delay", "crossbar_delay", "selection"}
-	case "nic":
-		return []string{"dispersion", "threshold", "probability", "max_probes", "receive_rate", "route_lag"}
-	case "traffic":
-		return []string{"patterns", "pattern", "packet_flits", "kind", "messages", "message_bytes",
-			"mtu_bytes", "flit_bytes", "bisections"}
-	case "sim":
-		return []string{"warmup", "measure", "drain", "deadlock_window"}
-	case "sweep":
-		return []string{"mode", "loads", "resolution", "tolerance", "search", "guide"}
-	case "congestion":
-		return congestionKeys()
-	}
-	return nil
-}
-
 // buildCache holds the networks and routings built for the variants of
 // one file, so variants that differ elsewhere share them (they are
 // read-only once built).
@@ -78,7 +42,12 @@ func newBuildCache() *buildCache {
 // build builds the network, the routing and the patterns of e, recording
 // every problem against the key at fault. Variants whose [topology] (and
 // routing and VLs) agree share the network (and routing) through cache.
+// Only what decoded cleanly is built: the network when [topology] has no
+// problem, the routing when [routing] and [flow_control] have none too,
+// the patterns when [traffic] has none, so a file's independent problems
+// are all reported in one pass.
 func (d *decoder) build(e *Experiment, cache *buildCache) {
+	clean, decoded := d.cleanSections(), len(d.errs) == 0
 	var topoParams []Param
 	for _, p := range e.Params {
 		if strings.HasPrefix(p.Key, "topology.") {
@@ -86,6 +55,9 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 		}
 	}
 	topoKey := variantKey(topoParams)
+	if !clean("topology") {
+		return // nothing else can be built without the network
+	}
 	bn, ok := cache.nets[topoKey]
 	if !ok {
 		bn.net, bn.err = topologies.Build(e.Topology)
@@ -102,6 +74,10 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 		e.label = fmt.Sprintf("file %s h%d", filepath.Base(e.Topology.Path), len(net.Hosts))
 	}
 
+	if !clean("routing") || !clean("flow_control") {
+		d.buildPatterns(e, net, clean)
+		return
+	}
 	routeKey := fmt.Sprintf("%s\x00%s\x00%d\x00%s\x00%s", topoKey, e.Routing, e.FlowControl.VLs, e.RoutingPath, e.RoutingFormat)
 	br, ok := cache.routings[routeKey]
 	if !ok {
@@ -115,6 +91,10 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 	}
 
 	if e.Traffic.Kind == KindExchange {
+		if !decoded {
+			d.buildPatterns(e, net, clean)
+			return
+		}
 		cfg := e.exchangeConfig()
 		if err := cfg.ValidateHardware(); err != nil {
 			d.builderError("switch", err)
@@ -124,16 +104,7 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 		e.config = configHash(e)
 		return
 	}
-	key := d.patternKey
-	for _, name := range e.Traffic.Patterns {
-		p, err := traffic.NewPattern(name, len(net.Hosts), e.Seed)
-		if err != nil {
-			d.fail("traffic", key, "%s", strings.TrimPrefix(err.Error(), "traffic: "))
-			continue
-		}
-		e.patterns = append(e.patterns, p)
-	}
-	d.buildCongestion(e)
+	d.buildPatterns(e, net, clean)
 	if len(d.errs) > 0 {
 		return
 	}
@@ -147,6 +118,37 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 		d.builderError("switch", err)
 		return
 	}
+}
+
+// buildPatterns builds the traffic patterns of e on net (load traffic;
+// an exchange's are checked when decoded) and checks [congestion] against
+// net, each when its section decoded cleanly.
+func (d *decoder) buildPatterns(e *Experiment, net *topologies.Network, clean func(string) bool) {
+	if e.Traffic.Kind != KindExchange && clean("traffic") {
+		for _, name := range e.Traffic.Patterns {
+			p, err := traffic.NewPattern(name, len(net.Hosts), e.Seed)
+			if err != nil {
+				d.fail("traffic", d.patternKey, "%s", strings.TrimPrefix(err.Error(), "traffic: "))
+				continue
+			}
+			e.patterns = append(e.patterns, p)
+		}
+	}
+	if clean("congestion") {
+		d.buildCongestion(e)
+	}
+}
+
+// cleanSections returns whether a section has no problem recorded so far.
+func (d *decoder) cleanSections() func(section string) bool {
+	bad := map[string]bool{}
+	for _, err := range d.errs {
+		var ie *InputError
+		if errors.As(err, &ie) {
+			bad[ie.Section] = true
+		}
+	}
+	return func(section string) bool { return !bad[section] }
 }
 
 // builderError records err, a builder's error, against the key at fault

@@ -1,16 +1,8 @@
 package experiments
 
 import (
-	"math"
-
 	"netsim/congestion"
 )
-
-// congestionKeys lists the keys of [congestion].
-func congestionKeys() []string {
-	return []string{"patterns", "pattern", "runs", "commsize", "subset", "metrics", "level",
-		"first", "second", "part_commsize", "paths"}
-}
 
 // congestion decodes [congestion], the congestion study of netsim
 // congestion (package congestion). Values that depend on the network (the
@@ -20,7 +12,7 @@ func (d *decoder) congestion(e *Experiment, t map[string]any) {
 	if t == nil {
 		return
 	}
-	d.checkKeys(t, sec, sectionKeys(sec)...)
+	d.checkKeys(t, sec, sectionKeys(sec))
 	s := &congestion.Spec{Seed: e.Seed, Level: -1}
 	_, hasList := t["patterns"]
 	_, hasOne := t["pattern"]
@@ -36,15 +28,15 @@ func (d *decoder) congestion(e *Experiment, t map[string]any) {
 	default:
 		d.fail(sec, "patterns", "missing (expected a list of patterns such as [\"bisect\"])")
 	}
-	s.Runs = int(d.integer(t, sec, "runs", congestion.DefaultRuns, 1, congestion.MaxRuns))
-	s.Commsize = int(d.integer(t, sec, "commsize", 0, 0, math.MaxInt32))
-	s.Subset = d.oneOf(t, sec, "subset", congestion.DefaultSubset, congestion.SubsetLinearBFS, congestion.SubsetRand)
+	s.Runs = int(d.intKey(t, sec, "runs"))
+	s.Commsize = int(d.intKey(t, sec, "commsize"))
+	s.Subset = d.choiceKey(t, sec, "subset")
 	s.Metrics = d.strList(t, sec, "metrics")
-	s.Level = int(d.integer(t, sec, "level", -1, 0, math.MaxInt32))
+	s.Level = int(d.intKey(t, sec, "level"))
 	s.First = d.nonEmpty(t, sec, "first")
 	s.Second = d.nonEmpty(t, sec, "second")
-	s.PartCommsize = int(d.integer(t, sec, "part_commsize", 0, 1, math.MaxInt32))
-	s.Policy = d.oneOf(t, sec, "paths", congestion.DefaultPolicy, congestion.Policies()...)
+	s.PartCommsize = int(d.intKey(t, sec, "part_commsize"))
+	s.Policy = d.choiceKey(t, sec, "paths")
 	e.Congestion = s
 }
 

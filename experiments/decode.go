@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -13,7 +13,6 @@ import (
 
 	"netsim/flowctl"
 	"netsim/keyerr"
-	switching "netsim/switch"
 	"netsim/topologies"
 )
 
@@ -35,20 +34,6 @@ const (
 	DefaultDeadlockWindow = 10000         // [sim] deadlock_window
 	DefaultResolution     = 128           // [sweep] resolution
 	DefaultTolerance      = 0.02          // [sweep] tolerance
-)
-
-// Upper bounds of integer keys: far beyond useful values, they keep a typo
-// from asking for an impossible simulation; buffers, VLs and packets are
-// bounded by the simulator's compact state.
-const (
-	maxCycles      = 1 << 40
-	maxBufferFlits = flowctl.MaxBuffer
-	maxVLs         = flowctl.MaxVLs
-	maxSpeedup     = 64
-	maxDelay       = 1 << 16
-	maxPacketFlits = switching.MaxPacketFlits
-	maxResolution  = 1 << 20
-	maxTopoInt     = math.MaxInt32
 )
 
 // parse decodes and checks the text of an experiment file that sweeps
@@ -74,7 +59,7 @@ func parse(file string, data []byte) (*Experiment, *decoder, error) {
 // recorded in d.errs, each an *InputError.
 func (d *decoder) decodeTree(file string, root map[string]any) *Experiment {
 	e := &Experiment{File: file, src: d.src}
-	d.checkKeys(root, "", topLevelKeys()...)
+	d.checkKeys(root, "", sectionKeys(""))
 
 	base := filepath.Base(file)
 	e.Name = strings.TrimSuffix(base, filepath.Ext(base))
@@ -86,7 +71,7 @@ func (d *decoder) decodeTree(file string, root map[string]any) *Experiment {
 		}
 	}
 	e.Description, _ = d.str(root, "", "description")
-	e.Seed = uint64(d.integer(root, "", "seed", DefaultSeed, 0, math.MaxInt64))
+	e.Seed = uint64(d.intKey(root, "", "seed"))
 
 	d.topology(e, d.table(root, "topology", true))
 	d.routing(e, d.table(root, "routing", true))
@@ -124,46 +109,50 @@ func (d *decoder) topology(e *Experiment, t map[string]any) {
 	if t == nil {
 		return
 	}
-	d.checkKeys(t, sec, sectionKeys(sec)...)
+	d.checkKeys(t, sec, sectionKeys(sec))
 	e.Topology.Preset = d.nonEmpty(t, sec, "preset")
 	d.topologyKeys(&e.Topology, t, sec)
 	if _, present := t["kind"]; !present && t["preset"] == nil {
-		d.fail(sec, "kind", "missing (expected one of: flatfly, hyperx, crossbar, ring, torus, hypercube, dragonfly, slimfly, product, kautz, random, clos, fattree, xgft, deimos, file; or preset = \"NAME\")")
+		d.fail(sec, "kind", "missing (expected one of: %s; or preset = \"NAME\")", strings.Join(schemaKey(sec, "kind").Values, ", "))
 	}
 	e.Topology.Factors = d.factors(t, sec)
 }
 
 // topologyKeys decodes the keys of a topology table other than preset and
-// factors into s: those of [topology] and of each of its factors.
+// factors into s: those of [topology] and of each of its factors. Each key
+// sets the field of topologies.Spec whose toml tag it is, with the type
+// and range of its schema entry.
 func (d *decoder) topologyKeys(s *topologies.Spec, t map[string]any, sec string) {
-	if v, ok := d.str(t, sec, "kind"); ok {
-		s.Kind = v
+	v := reflect.ValueOf(s).Elem()
+	for i, name := range topologies.Keys() {
+		if name == "preset" || name == "factors" || name == "path" || name == "oversubscription" {
+			continue // below, or in topology and factors
+		}
+		f, k := v.Field(i), schemaKey("topology", name)
+		switch k.Type {
+		case Int:
+			if _, ok := t[name]; !ok {
+				continue
+			}
+			n := d.integer(t, sec, name, 0, k.Min, k.Max)
+			if f.Kind() == reflect.Uint64 {
+				f.SetUint(uint64(n))
+			} else {
+				f.SetInt(n)
+			}
+		case Ints:
+			f.Set(reflect.ValueOf(d.intList(t, sec, name, k.Min, k.Max)))
+		case String:
+			if str, ok := d.str(t, sec, name); ok {
+				f.SetString(str)
+			}
+		case Bool:
+			f.Set(reflect.ValueOf(d.boolean(t, sec, name)))
+		default:
+			panic(fmt.Sprintf("experiments: [topology] %s: type %v not decoded", name, k.Type))
+		}
 	}
-	s.Dims = d.intList(t, sec, "dims", 1, maxTopoInt)
-	s.Widths = d.intList(t, sec, "widths", 1, maxTopoInt)
-	s.HostsPerSwitch = int(d.integer(t, sec, "hosts_per_switch", 0, 1, maxTopoInt))
-	s.Hosts = int(d.integer(t, sec, "hosts", 0, 1, maxTopoInt))
-	s.Switches = int(d.integer(t, sec, "switches", 0, 1, maxTopoInt))
-	s.Dimension = int(d.integer(t, sec, "dimension", 0, 1, maxTopoInt))
-	s.Width = int(d.integer(t, sec, "width", 0, 1, maxTopoInt))
-	s.GroupSize = int(d.integer(t, sec, "group_size", 0, 1, maxTopoInt))
-	s.GlobalPerSwitch = int(d.integer(t, sec, "global_per_switch", 0, 1, maxTopoInt))
-	if v, ok := d.str(t, sec, "arrangement"); ok {
-		s.Arrangement = v
-	}
-	s.OmitOneGlobal = d.boolean(t, sec, "omit_one_global")
-	s.Q = int(d.integer(t, sec, "q", 0, 1, maxTopoInt))
-	s.B = int(d.integer(t, sec, "b", 0, 1, maxTopoInt))
-	s.N = int(d.integer(t, sec, "n", 0, 1, maxTopoInt))
-	s.Links = int(d.integer(t, sec, "links", 0, 1, maxTopoInt))
-	s.Ports = int(d.integer(t, sec, "ports", 0, 1, maxTopoInt))
-	s.Seed = uint64(d.integer(t, sec, "seed", 0, 0, math.MaxInt64))
-	s.K = int(d.integer(t, sec, "k", 0, 1, maxTopoInt))
-	s.M = d.intList(t, sec, "m", 1, maxTopoInt)
-	s.W = d.intList(t, sec, "w", 1, maxTopoInt)
 	s.Oversubscription = d.nonEmpty(t, sec, "oversubscription")
-	s.BoxHosts = d.intList(t, sec, "box_hosts", 1, maxTopoInt)
-	s.ChainLinks = int(d.integer(t, sec, "chain_links", 0, 1, maxTopoInt))
 	if p, ok := d.str(t, sec, "path"); ok {
 		if p == "" {
 			d.fail(sec, "path", "empty (expected the topology file, relative to the experiment file's directory)")
@@ -174,11 +163,10 @@ func (d *decoder) topologyKeys(s *topologies.Spec, t map[string]any, sec string)
 			s.Path = p
 		}
 	}
-	if f, ok := d.str(t, sec, "format"); ok {
-		if f == "" {
+	if s.Format == "" && t["format"] != nil {
+		if _, isStr := t["format"].(string); isStr {
 			d.fail(sec, "format", "empty (expected \"dot\" or \"ibnetdiscover\")")
 		}
-		s.Format = f
 	}
 }
 
@@ -229,7 +217,7 @@ func (d *decoder) factors(t map[string]any, sec string) []topologies.Spec {
 	out := make([]topologies.Spec, len(tables))
 	for i, ft := range tables {
 		mark := len(d.errs)
-		d.checkKeys(ft, fsec, accepted...)
+		d.checkKeys(ft, fsec, accepted)
 		d.topologyKeys(&out[i], ft, fsec)
 		if _, ok := ft["kind"]; !ok {
 			d.fail(fsec, "kind", "missing (expected slimfly, flatfly, hyperx or hypercube)")
@@ -273,7 +261,7 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 	if t == nil {
 		return
 	}
-	d.checkKeys(t, sec, sectionKeys(sec)...)
+	d.checkKeys(t, sec, sectionKeys(sec))
 	if s, ok := d.str(t, sec, "algorithm"); ok {
 		e.Routing = s
 	} else if _, present := t["algorithm"]; !present {
@@ -307,25 +295,25 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 // switchSection decodes [switch].
 func (d *decoder) switchSection(e *Experiment, t map[string]any) {
 	const sec = "switch"
-	d.checkKeys(t, sec, sectionKeys(sec)...)
+	d.checkKeys(t, sec, sectionKeys(sec))
 	s := &e.Switch
-	s.Switching = d.oneOf(t, sec, "switching", DefaultSwitching, "cut-through", "wormhole")
-	s.Speedup = int(d.integer(t, sec, "speedup", DefaultSpeedup, 1, maxSpeedup))
-	s.LinkLatency = int(d.integer(t, sec, "link_latency", DefaultLinkLatency, 1, maxDelay))
-	s.RoutingDelay = int(d.integer(t, sec, "routing_delay", DefaultRoutingDelay, 0, maxDelay))
-	s.CrossbarDelay = int(d.integer(t, sec, "crossbar_delay", DefaultCrossbarDelay, 0, maxDelay))
-	s.Selection = d.oneOf(t, sec, "selection", DefaultSelection, "credits", "idle")
+	s.Switching = d.choiceKey(t, sec, "switching")
+	s.Speedup = int(d.intKey(t, sec, "speedup"))
+	s.LinkLatency = int(d.intKey(t, sec, "link_latency"))
+	s.RoutingDelay = int(d.intKey(t, sec, "routing_delay"))
+	s.CrossbarDelay = int(d.intKey(t, sec, "crossbar_delay"))
+	s.Selection = d.choiceKey(t, sec, "selection")
 }
 
 // flowControl decodes [flow_control]; it needs e.Switch decoded first for
 // the STOP/GO round trip.
 func (d *decoder) flowControl(e *Experiment, t map[string]any) {
 	const sec = "flow_control"
-	d.checkKeys(t, sec, sectionKeys(sec)...)
+	d.checkKeys(t, sec, sectionKeys(sec))
 	f := &e.FlowControl
-	f.Kind = d.oneOf(t, sec, "kind", DefaultFlowControl, "credit", "stopgo")
-	f.VLs = int(d.integer(t, sec, "vls", DefaultVLs, 1, maxVLs))
-	f.BufferFlits = int(d.integer(t, sec, "buffer_flits", DefaultBufferFlits, 1, maxBufferFlits))
+	f.Kind = d.choiceKey(t, sec, "kind")
+	f.VLs = int(d.intKey(t, sec, "vls"))
+	f.BufferFlits = int(d.intKey(t, sec, "buffer_flits"))
 	_, hasStop := t["stop_mark"]
 	_, hasGo := t["go_mark"]
 	if f.Kind != "stopgo" {
@@ -345,8 +333,8 @@ func (d *decoder) flowControl(e *Experiment, t map[string]any) {
 			f.BufferFlits, slack)
 		return
 	}
-	f.StopMark = int(d.integer(t, sec, "stop_mark", int64(limit), 1, maxBufferFlits))
-	f.GoMark = int(d.integer(t, sec, "go_mark", int64(f.StopMark/2), 0, maxBufferFlits))
+	f.StopMark = int(d.intKeyOr(t, sec, "stop_mark", int64(limit)))
+	f.GoMark = int(d.intKeyOr(t, sec, "go_mark", int64(f.StopMark/2)))
 	if f.StopMark > limit {
 		d.fail(sec, "stop_mark", "%d lets the buffer overflow (expected ≤ buffer_flits − (crossbar_delay + 2·link_latency − 1) = %d)", f.StopMark, limit)
 	}
@@ -362,8 +350,8 @@ func (d *decoder) traffic(e *Experiment, t map[string]any) {
 	if t == nil {
 		return
 	}
-	d.checkKeys(t, sec, sectionKeys(sec)...)
-	e.Traffic.Kind = d.oneOf(t, sec, "kind", KindLoad, KindLoad, KindExchange)
+	d.checkKeys(t, sec, sectionKeys(sec))
+	e.Traffic.Kind = d.choiceKey(t, sec, "kind")
 	if e.Traffic.Kind == KindExchange {
 		d.exchangeTraffic(e, t)
 		return
@@ -399,18 +387,18 @@ func (d *decoder) traffic(e *Experiment, t map[string]any) {
 			d.fail(sec, d.patternKey, "pattern %q appears twice", p)
 		}
 	}
-	e.Traffic.PacketFlits = int(d.integer(t, sec, "packet_flits", DefaultPacketFlits, 1, maxPacketFlits))
+	e.Traffic.PacketFlits = int(d.intKey(t, sec, "packet_flits"))
 }
 
 // sim decodes [sim].
 func (d *decoder) sim(e *Experiment, t map[string]any) {
 	const sec = "sim"
-	d.checkKeys(t, sec, sectionKeys(sec)...)
+	d.checkKeys(t, sec, sectionKeys(sec))
 	s := &e.Sim
-	s.Warmup = d.integer(t, sec, "warmup", DefaultWarmup, 0, maxCycles)
-	s.Measure = d.integer(t, sec, "measure", DefaultMeasure, 1, maxCycles)
-	s.Drain = d.integer(t, sec, "drain", s.Measure, 0, maxCycles)
-	s.DeadlockWindow = d.integer(t, sec, "deadlock_window", DefaultDeadlockWindow, 1, maxCycles)
+	s.Warmup = d.intKey(t, sec, "warmup")
+	s.Measure = d.intKey(t, sec, "measure")
+	s.Drain = d.intKeyOr(t, sec, "drain", s.Measure)
+	s.DeadlockWindow = d.intKey(t, sec, "deadlock_window")
 	if e.Traffic.Kind == KindExchange {
 		for _, key := range []string{"warmup", "measure", "drain"} {
 			if _, ok := t[key]; ok {
@@ -433,14 +421,14 @@ func (d *decoder) sweep(e *Experiment, t map[string]any) {
 			}
 		}
 	}
-	d.checkKeys(t, sec, sectionKeys(sec)...)
+	d.checkKeys(t, sec, sectionKeys(sec))
 	s := &e.Sweep
 	s.Loads = d.numberList(t, sec, "loads")
 	def := ModeSaturation
 	if s.Loads != nil {
 		def = ModeLoads
 	}
-	s.Mode = d.oneOf(t, sec, "mode", def, ModeLoads, ModeSaturation)
+	s.Mode = d.choiceKeyOr(t, sec, "mode", def)
 	for i, l := range s.Loads {
 		if !(l > 0 && l <= 1) {
 			d.fail(sec, "loads", "element %d: %v is out of range (expected 0 < load ≤ 1)", i+1, l)
@@ -451,19 +439,19 @@ func (d *decoder) sweep(e *Experiment, t map[string]any) {
 	if s.Mode == ModeLoads && len(s.Loads) == 0 {
 		d.fail(sec, "loads", "missing or empty (mode = \"loads\" needs a list such as [0.1, 0.2])")
 	}
-	s.Resolution = int(d.integer(t, sec, "resolution", DefaultResolution, 1, maxResolution))
+	s.Resolution = int(d.intKey(t, sec, "resolution"))
 	if _, ok := t["resolution"]; ok && s.Mode != ModeSaturation {
 		d.fail(sec, "resolution", "only used with mode = \"saturation\"")
 	}
-	s.Search = d.oneOf(t, sec, "search", SearchBisect, SearchBisect, SearchFollow)
+	s.Search = d.choiceKey(t, sec, "search")
 	if _, ok := t["search"]; ok && s.Mode != ModeSaturation {
 		d.fail(sec, "search", "only used with mode = \"saturation\"")
 	}
-	s.Guide = d.oneOf(t, sec, "guide", GuideNone, GuideNone, GuideAccepted)
+	s.Guide = d.choiceKey(t, sec, "guide")
 	if _, ok := t["guide"]; ok && s.Mode != ModeSaturation {
 		d.fail(sec, "guide", "only used with mode = \"saturation\"")
 	}
-	s.Tolerance = d.number(t, sec, "tolerance", DefaultTolerance)
+	s.Tolerance = d.numberKey(t, sec, "tolerance")
 	if !(s.Tolerance >= 0 && s.Tolerance < 1) {
 		d.fail(sec, "tolerance", "%v is out of range (expected 0 ≤ tolerance < 1)", s.Tolerance)
 	}

@@ -120,9 +120,9 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"malformed TOML", edit(t, "[routing]", "[routing"), "f.toml:6: invalid TOML: "},
 		{"duplicate key", edit(t, "seed = 7", "seed = 7\nseed = 8"), "f.toml:3: invalid TOML: "},
-		{"unknown top-level key", edit(t, "seed = 7", "sead = 7"), "f.toml:2: sead: unknown key (accepted: name, description, seed, "},
+		{"unknown top-level key", edit(t, "seed = 7", "sead = 7"), "f.toml:2: sead: unknown key (did you mean seed? accepted: name, description, seed, "},
 		{"unknown section", edit(t, "[sim]", "[simulation]"), "f.toml:17: simulation: unknown key"},
-		{"unknown key in section", edit(t, "buffer_flits = 32", "bufer_flits = 32"), "f.toml:11: [flow_control] bufer_flits: unknown key (accepted: kind, vls, buffer_flits, stop_mark, go_mark)"},
+		{"unknown key in section", edit(t, "buffer_flits = 32", "bufer_flits = 32"), "f.toml:11: [flow_control] bufer_flits: unknown key (did you mean buffer_flits? accepted: kind, vls, buffer_flits, stop_mark, go_mark)"},
 		{"string for integer", edit(t, "vls = 2", `vls = "two"`), `f.toml:10: [flow_control] vls: expected an integer, got string "two"`},
 		{"float for integer", edit(t, "measure = 1000", "measure = 1000.5"), "f.toml:19: [sim] measure: expected an integer, got float 1000.5"},
 		{"integer for string", edit(t, `kind = "credit"`, "kind = 1"), "f.toml:9: [flow_control] kind: expected a string, got integer 1"},

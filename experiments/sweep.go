@@ -247,7 +247,8 @@ func expand(file string, root map[string]any, src *sources, build bool) ([]*Expe
 	cache := newBuildCache()
 	exps := make([]*Experiment, 0, n)
 	// The problems of each variant found decoding it, and building it
-	// (only variants that decode are built).
+	// (variants that do not decode are built only in the sections that
+	// do, and those problems count as decoding ones).
 	decodeErrs, buildErrs := make([][]*InputError, n), make([][]*InputError, n)
 	decoded := make([]int, 0, n)
 	failed := false
@@ -258,12 +259,18 @@ func expand(file string, root map[string]any, src *sources, build bool) ([]*Expe
 		e := vd.decodeTree(file, tree)
 		e.Params, e.Variant = params, variantKey(params)
 		decodeErrs[v] = inputErrors(vd.errs)
-		if len(vd.errs) == 0 {
+		switch {
+		case len(vd.errs) == 0:
 			decoded = append(decoded, v)
 			if build {
 				vd.build(e, cache)
 				buildErrs[v] = inputErrors(vd.errs)
 			}
+		case build:
+			// What decoded cleanly is built too, so independent problems
+			// come in one pass; they count with the variant's decoding.
+			vd.build(e, cache)
+			decodeErrs[v] = inputErrors(vd.errs)
 		}
 		failed = failed || len(vd.errs) > 0
 		exps = append(exps, e)

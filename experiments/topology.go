@@ -6,13 +6,6 @@ import (
 	"netsim/topologies"
 )
 
-// topLevelKeys lists the keys an experiment file accepts outside any
-// section, sections included (include is read before, by the includer,
-// and listed for the messages).
-func topLevelKeys() []string {
-	return append([]string{"name", "description", "seed", includeKey}, sectionNames()...)
-}
-
 // LoadTopology reads the experiment file at path, with the files it
 // includes, and builds the network of its [topology] section alone (which
 // must not sweep keys). The file's top-level keys are checked, the
@@ -33,7 +26,7 @@ func ParseTopology(file string, data []byte) (*topologies.Network, error) {
 		return nil, err
 	}
 	d := &decoder{src: src}
-	d.checkKeys(root, "", topLevelKeys()...)
+	d.checkKeys(root, "", sectionKeys(""))
 	for _, a := range d.findSweeps(root) {
 		if a.section == "topology" {
 			d.fail(a.section, a.key, "sweeps %d values; a topology command takes one network (give a single value)", len(a.values))

@@ -84,7 +84,7 @@ func TestTopologyKeyErrors(t *testing.T) {
 		name, topo string
 		want       []string // every error line, by prefix
 	}{
-		{"unknown key", "[topology]\nkind = \"torus\"\ndim = [4]", []string{"f.toml:4: [topology] dim: unknown key (accepted: preset, kind, dims, "}},
+		{"unknown key", "[topology]\nkind = \"torus\"\ndim = [4]", []string{"f.toml:4: [topology] dim: unknown key (did you mean dims? accepted: preset, kind, dims, "}},
 		{"boolean expected", "[topology]\nkind = \"dragonfly\"\ngroup_size = 2\nglobal_per_switch = 1\nhosts_per_switch = 1\nomit_one_global = 1",
 			[]string{"f.toml:7: [topology] omit_one_global: expected a boolean, got integer 1"}},
 		{"negative seed", "[topology]\nkind = \"random\"\nseed = -3", []string{"f.toml:4: [topology] seed: -3 is out of range (expected ≥ 0)"}},

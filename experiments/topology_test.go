@@ -40,7 +40,7 @@ func TestParseTopologyErrors(t *testing.T) {
 		{"syntax", "[topology\nkind = 1\n", []string{"t.toml:1: invalid TOML"}},
 		{"no topology", "name = \"x\"\n", []string{"t.toml: [topology] missing section"}},
 		{"unknown top-level key", "topolgy = 1\n" + base, []string{
-			"t.toml:1: topolgy: unknown key (accepted: name, description, seed, include, topology, routing, flow_control, switch, nic, traffic, sim, sweep, congestion)"}},
+			"t.toml:1: topolgy: unknown key (did you mean topology? accepted: name, description, seed, include, topology, routing, flow_control, switch, nic, traffic, sim, sweep, congestion)"}},
 		{"unknown topology key", edit(t, "hosts = 16", "hosts = 16\nportz = 4"), []string{
 			"t.toml:6: [topology] portz: unknown key"}},
 		{"wrong type", edit(t, "hosts = 16", `hosts = "16"`), []string{

@@ -3,9 +3,9 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 )
@@ -57,18 +57,36 @@ func sortInputErrors(errs []error, src *sources) {
 	})
 }
 
-// checkKeys reports every key of t not in accepted, in sorted order.
-func (d *decoder) checkKeys(t map[string]any, section string, accepted ...string) {
-	keys := make([]string, 0, len(t))
-	for k := range t {
-		keys = append(keys, k)
+// checkKeys reports every key of t not in accepted, in sorted order, with
+// the accepted key it is a near miss of (a typo) or the section it belongs
+// in, when there is one.
+func (d *decoder) checkKeys(t map[string]any, section string, accepted []string) {
+	for _, k := range slices.Sorted(maps.Keys(t)) {
+		if slices.Contains(accepted, k) {
+			continue
+		}
+		hint := ""
+		if s := suggest(k, accepted); s != "" {
+			hint = fmt.Sprintf("did you mean %s? ", s)
+		} else if other := sectionOf(k, section); other != "" {
+			hint = fmt.Sprintf("%s is a key of %s; ", k, other)
+		}
+		d.fail(section, k, "unknown key (%saccepted: %s)", hint, strings.Join(accepted, ", "))
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if !slices.Contains(accepted, k) {
-			d.fail(section, k, "unknown key (accepted: %s)", strings.Join(accepted, ", "))
+}
+
+// sectionOf names the other section than section that has key, "the top
+// level" or "[sim]", or "" when none has it.
+func sectionOf(key, section string) string {
+	for _, s := range append([]string{""}, sectionNames()...) {
+		if s != section && slices.Contains(sectionKeys(s), key) {
+			if s == "" {
+				return "the top level"
+			}
+			return "[" + s + "]"
 		}
 	}
+	return ""
 }
 
 // table returns section of root as a table; nil if absent or not a table.
@@ -296,4 +314,40 @@ func describeRange(lo, hi int64) string {
 		return fmt.Sprintf("≥ %d", lo)
 	}
 	return fmt.Sprintf("%d..%d", lo, hi)
+}
+
+// intKey returns the integer key of section, with the default and range
+// of its schema entry.
+func (d *decoder) intKey(t map[string]any, section, key string) int64 {
+	k := schemaKey(section, key)
+	def, _ := k.Default.(int64)
+	return d.integer(t, section, key, def, k.Min, k.Max)
+}
+
+// intKeyOr is intKey with the default def, for a key whose default
+// depends on other keys.
+func (d *decoder) intKeyOr(t map[string]any, section, key string, def int64) int64 {
+	k := schemaKey(section, key)
+	return d.integer(t, section, key, def, k.Min, k.Max)
+}
+
+// choiceKey returns the string key of section, one of the values of its
+// schema entry, its default when absent.
+func (d *decoder) choiceKey(t map[string]any, section, key string) string {
+	k := schemaKey(section, key)
+	def, _ := k.Default.(string)
+	return d.oneOf(t, section, key, def, k.Values...)
+}
+
+// choiceKeyOr is choiceKey with the default def, for a key whose default
+// depends on other keys.
+func (d *decoder) choiceKeyOr(t map[string]any, section, key, def string) string {
+	return d.oneOf(t, section, key, def, schemaKey(section, key).Values...)
+}
+
+// numberKey returns the number key of section, its schema default when
+// absent; callers check its range.
+func (d *decoder) numberKey(t map[string]any, section, key string) float64 {
+	def, _ := schemaKey(section, key).Default.(float64)
+	return d.number(t, section, key, def)
 }

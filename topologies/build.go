@@ -31,86 +31,88 @@ const knownKinds = "flatfly, hyperx, crossbar, ring, torus, hypercube, dragonfly
 type Spec struct {
 	// Preset names a preset (see Presets) whose values fill every field
 	// not given here. TOML key: preset.
-	Preset string
+	Preset string `toml:"preset"`
 	// Kind is the family: "flatfly" (alias "hyperx"), "crossbar", "ring",
 	// "torus", "hypercube", "dragonfly", "slimfly", "product", "kautz",
 	// "random", "clos", "fattree", "xgft", "deimos", or "file" (a network
 	// read from a topology file). TOML key: kind.
-	Kind string
+	Kind string `toml:"kind"`
 	// Dims holds K_n, the size of each dimension (flatfly, torus). TOML
 	// key: dims.
-	Dims []int
+	Dims []int `toml:"dims"`
 	// Widths holds L_n, the number of parallel links between two switches
 	// adjacent in dimension n (flatfly, torus, ring); nil means 1 in every
 	// dimension. TOML key: widths.
-	Widths []int
+	Widths []int `toml:"widths"`
 	// HostsPerSwitch is C, the number of hosts on each switch (every kind
 	// but crossbar; in a product it applies to the product, not to the
 	// factors). TOML key: hosts_per_switch.
-	HostsPerSwitch int
+	HostsPerSwitch int `toml:"hosts_per_switch"`
 	// Hosts is the number of hosts of a crossbar or a Clos, or of an XGFT
 	// whose level 0 is switches. TOML key: hosts.
-	Hosts int
+	Hosts int `toml:"hosts"`
 	// Switches is the number of switches of a ring or a random topology.
 	// TOML key: switches.
-	Switches int
+	Switches int `toml:"switches"`
 	// Path is the topology file of kind "file", read as given (experiment
 	// files resolve it relative to their own directory). TOML key: path.
-	Path string
+	Path string `toml:"path"`
 	// Format is the format of Path: FormatDot or FormatIBNetDiscover;
 	// empty means FormatDot for a ".dot" file. TOML key: format.
-	Format string
+	Format string `toml:"format"`
 	// Ports is the crossbar radix of a Clos or a Deimos chain, or the
 	// bound on the ports of a random topology's switches (hosts included;
 	// 0 means no bound). TOML key: ports.
-	Ports int
+	Ports int `toml:"ports"`
 	// K and N give the k-ary n-tree (fattree); N is also the word
 	// length n of a Kautz graph K(b, n). TOML keys: k, n.
-	K, N int
+	K int `toml:"k"`
+	N int `toml:"n"`
 	// M and W give XGFT(h; m_1…m_h; w_1…w_h). TOML keys: m, w.
-	M, W []int
+	M []int `toml:"m"`
+	W []int `toml:"w"`
 	// Oversubscription is the ratio "D:U" of host ports to uplinks of a
 	// leaf switch (clos, fattree); "" means "1:1". TOML key:
 	// oversubscription.
-	Oversubscription string
+	Oversubscription string `toml:"oversubscription"`
 	// BoxHosts holds the hosts of each fat-tree switch of a Deimos chain.
 	// TOML key: box_hosts.
-	BoxHosts []int
+	BoxHosts []int `toml:"box_hosts"`
 	// ChainLinks is the number of links between consecutive boxes of a
 	// Deimos chain. TOML key: chain_links.
-	ChainLinks int
+	ChainLinks int `toml:"chain_links"`
 	// Dimension is n, the dimension of a hypercube. TOML key: dimension.
-	Dimension int
+	Dimension int `toml:"dimension"`
 	// Width is L, the number of parallel links between adjacent switches
 	// of a hypercube or a Slim Fly; 0 means 1. TOML key: width.
-	Width int
+	Width int `toml:"width"`
 	// GroupSize is K, the switches per Dragonfly group. TOML key:
 	// group_size.
-	GroupSize int
+	GroupSize int `toml:"group_size"`
 	// GlobalPerSwitch is G, the global links per Dragonfly switch. TOML
 	// key: global_per_switch.
-	GlobalPerSwitch int
+	GlobalPerSwitch int `toml:"global_per_switch"`
 	// Arrangement is the Dragonfly global-link arrangement: "absolute"
 	// (the default), "relative" or "palmtree". TOML key: arrangement.
-	Arrangement string
+	Arrangement string `toml:"arrangement"`
 	// OmitOneGlobal selects the Dragonfly variant of seed 004 with K·G
 	// groups, one global port per group left unused (nil: not given,
 	// false). TOML key: omit_one_global.
-	OmitOneGlobal *bool
+	OmitOneGlobal *bool `toml:"omit_one_global"`
 	// Q is the prime power q of a Slim Fly. TOML key: q.
-	Q int
+	Q int `toml:"q"`
 	// Factors lists the factors of a product (Slim Fly, FlatFly/HyperX or
 	// hypercube specs, without hosts_per_switch). TOML key: factors, an
 	// array of tables ([[topology.factors]]).
-	Factors []Spec
+	Factors []Spec `toml:"factors"`
 	// B is the degree b of a Kautz graph K(b, n). TOML key: b.
-	B int
+	B int `toml:"b"`
 	// Links is the number of inter-switch links of a random topology.
 	// TOML key: links.
-	Links int
+	Links int `toml:"links"`
 	// Seed seeds a random topology; 0 is a valid seed and the default.
 	// TOML key: seed.
-	Seed uint64
+	Seed uint64 `toml:"seed"`
 }
 
 // Build builds the network s describes, after resolving its preset.

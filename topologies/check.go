@@ -1,6 +1,7 @@
 package topologies
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 
@@ -13,37 +14,28 @@ type specKey struct {
 	set bool
 }
 
-// specKeys lists the keys of [topology] that s sets or leaves unset
-// (kind and preset aside).
-func specKeys(s Spec) []specKey {
-	return []specKey{
-		{"dims", s.Dims != nil},
-		{"widths", s.Widths != nil},
-		{"hosts_per_switch", s.HostsPerSwitch != 0},
-		{"hosts", s.Hosts != 0},
-		{"switches", s.Switches != 0},
-		{"path", s.Path != ""},
-		{"format", s.Format != ""},
-		{"ports", s.Ports != 0},
-		{"k", s.K != 0},
-		{"n", s.N != 0},
-		{"m", s.M != nil},
-		{"w", s.W != nil},
-		{"oversubscription", s.Oversubscription != ""},
-		{"box_hosts", s.BoxHosts != nil},
-		{"chain_links", s.ChainLinks != 0},
-		{"dimension", s.Dimension != 0},
-		{"width", s.Width != 0},
-		{"group_size", s.GroupSize != 0},
-		{"global_per_switch", s.GlobalPerSwitch != 0},
-		{"arrangement", s.Arrangement != ""},
-		{"omit_one_global", s.OmitOneGlobal != nil},
-		{"q", s.Q != 0},
-		{"factors", s.Factors != nil},
-		{"b", s.B != 0},
-		{"links", s.Links != 0},
-		{"seed", s.Seed != 0},
+// Keys returns the keys of the [topology] section, the toml tags of
+// Spec's fields, in the order of Spec.
+func Keys() []string {
+	t := reflect.TypeFor[Spec]()
+	keys := make([]string, t.NumField())
+	for i := range keys {
+		keys[i] = t.Field(i).Tag.Get("toml")
 	}
+	return keys
+}
+
+// specKeys lists the keys of [topology] that s sets or leaves unset
+// (kind and preset aside), in the order of Spec.
+func specKeys(s Spec) []specKey {
+	v := reflect.ValueOf(s)
+	var keys []specKey
+	for i, k := range Keys() {
+		if k != "kind" && k != "preset" {
+			keys = append(keys, specKey{k, !v.Field(i).IsZero()})
+		}
+	}
+	return keys
 }
 
 // anyKeyGiven reports whether s sets one of keys, written as in messages
