@@ -96,7 +96,7 @@ func TestSourceRoutes(t *testing.T) {
 			}
 			if n := testing.AllocsPerRun(100, func() {
 				dlid, sl, _ := r.SourceRoute(0, h-1, tc.far-1)
-				r.Route(0, 0, 0, sl, dlid, make([]Candidate, 0, 0)[:0:0])
+				r.Route(0, 0, 0, sl, dlid, make([]Candidate, 0)[:0:0])
 			}); n > 1 {
 				t.Errorf("Route allocates %v times", n)
 			}
