@@ -1,12 +1,12 @@
 #!/bin/sh
 # Regenerates seed 001's Figures 6 and 7 and its §5.3 parameter study at
 # full scale: runs the files of this folder into OUT (default
-# results/seed001, removed first so that no result of an older simulator
+# out/seed001, removed first so that no result of an older simulator
 # is resumed), copies the charts to docs/ and prints the tables of the
 # README with the commit that made them.
 set -e
 cd "$(dirname "$0")/../.."
-out=${1:-results/seed001}
+out=${1:-out/seed001}
 rm -rf "$out"
 mkdir -p "$out"
 commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!docs' || echo ' (modified)')"
