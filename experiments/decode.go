@@ -13,6 +13,7 @@ import (
 
 	"netsim/flowctl"
 	"netsim/keyerr"
+	switching "netsim/switch"
 	"netsim/topologies"
 )
 
@@ -116,6 +117,16 @@ func (d *decoder) topology(e *Experiment, t map[string]any) {
 		d.fail(sec, "kind", "missing (expected one of: %s; or preset = \"NAME\")", strings.Join(schemaKey(sec, "kind").Values, ", "))
 	}
 	e.Topology.Factors = d.factors(t, sec)
+	if e.Topology.Preset == "" {
+		// Keys the kind does not use, every one of them, now: the builder
+		// would report only the first, and only once the file decodes.
+		for _, err := range topologies.UnusedKeys(e.Topology) {
+			var ke *keyerr.Error
+			if errors.As(err, &ke) {
+				d.fail(sec, ke.Key, "%s", ke.Msg)
+			}
+		}
+	}
 }
 
 // topologyKeys decodes the keys of a topology table other than preset and
@@ -297,12 +308,12 @@ func (d *decoder) switchSection(e *Experiment, t map[string]any) {
 	const sec = "switch"
 	d.checkKeys(t, sec, sectionKeys(sec))
 	s := &e.Switch
-	s.Switching = d.choiceKey(t, sec, "switching")
+	s.Switching, _ = switching.ParseMode(d.choiceKey(t, sec, "switching")) // one of its names
 	s.Speedup = int(d.intKey(t, sec, "speedup"))
 	s.LinkLatency = int(d.intKey(t, sec, "link_latency"))
 	s.RoutingDelay = int(d.intKey(t, sec, "routing_delay"))
 	s.CrossbarDelay = int(d.intKey(t, sec, "crossbar_delay"))
-	s.Selection = d.choiceKey(t, sec, "selection")
+	s.Selection, _ = switching.ParseSelection(d.choiceKey(t, sec, "selection"))
 }
 
 // flowControl decodes [flow_control]; it needs e.Switch decoded first for
@@ -311,12 +322,12 @@ func (d *decoder) flowControl(e *Experiment, t map[string]any) {
 	const sec = "flow_control"
 	d.checkKeys(t, sec, sectionKeys(sec))
 	f := &e.FlowControl
-	f.Kind = d.choiceKey(t, sec, "kind")
+	f.Kind = flowctl.Kind(d.choiceKey(t, sec, "kind"))
 	f.VLs = int(d.intKey(t, sec, "vls"))
 	f.BufferFlits = int(d.intKey(t, sec, "buffer_flits"))
 	_, hasStop := t["stop_mark"]
 	_, hasGo := t["go_mark"]
-	if f.Kind != "stopgo" {
+	if f.Kind != flowctl.KindStopGo {
 		if hasStop {
 			d.fail(sec, "stop_mark", "only used with kind = \"stopgo\"")
 		}
@@ -459,7 +470,7 @@ func (d *decoder) sweep(e *Experiment, t map[string]any) {
 
 // crossChecks validates constraints between sections.
 func (d *decoder) crossChecks(e *Experiment) {
-	if e.Switch.Switching == "cut-through" && e.FlowControl.BufferFlits < e.Traffic.PacketFlits {
+	if e.Switch.Switching == switching.CutThrough && e.FlowControl.BufferFlits < e.Traffic.PacketFlits {
 		d.fail("flow_control", "buffer_flits",
 			"%d cannot hold a whole packet, which virtual cut-through needs (expected ≥ packet_flits = %d, or switching = \"wormhole\")",
 			e.FlowControl.BufferFlits, e.Traffic.PacketFlits)
@@ -479,8 +490,8 @@ func (e *Experiment) DisplayName() string {
 // String describes the experiment's configuration on one line.
 func (e *Experiment) String() string {
 	sel := ""
-	if e.Switch.Selection != "" && e.Switch.Selection != DefaultSelection {
-		sel = ", " + e.Switch.Selection + " selection"
+	if e.Switch.Selection != switching.SelectCredits {
+		sel = ", " + e.Switch.Selection.String() + " selection"
 	}
 	return fmt.Sprintf("%s: %s, %s, %s %d VL × %d flits, %s%s, %d-flit packets",
 		e.DisplayName(), e.label, e.Routing, e.FlowControl.Kind, e.FlowControl.VLs,

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"errors"
+	switching "netsim/switch"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -56,7 +57,7 @@ func TestParseValid(t *testing.T) {
 		File: "small.toml", Name: "small", Seed: 7,
 		Routing:     "dor",
 		FlowControl: FlowControl{Kind: "credit", VLs: 2, BufferFlits: 32},
-		Switch:      Switch{Switching: "cut-through", Speedup: 1, LinkLatency: 1, RoutingDelay: 1, CrossbarDelay: 1, Selection: "credits"},
+		Switch:      Switch{Switching: switching.CutThrough, Speedup: 1, LinkLatency: 1, RoutingDelay: 1, CrossbarDelay: 1, Selection: switching.SelectCredits},
 		NIC:         NIC{Dispersion: "static", Threshold: 4, Probability: 0.5, MaxProbes: 32},
 		Traffic:     Traffic{Kind: "load", Patterns: []string{"uniform", "complement"}, PacketFlits: 8},
 		Sim:         Sim{Warmup: 100, Measure: 1000, Drain: 1000, DeadlockWindow: DefaultDeadlockWindow},
@@ -276,13 +277,13 @@ func TestSelectionKey(t *testing.T) {
 		return edit(t, `switching = "cut-through"`, "switching = \"cut-through\"\nselection = \""+v+"\"")
 	}
 	plain, credits, idle := parse(base), parse(with("credits")), parse(with("idle"))
-	if plain.Switch.Selection != "credits" || idle.Switch.Selection != "idle" {
+	if plain.Switch.Selection != switching.SelectCredits || idle.Switch.Selection != switching.SelectIdle {
 		t.Fatalf("selections %q and %q, want credits and idle", plain.Switch.Selection, idle.Switch.Selection)
 	}
 	if plain.config != credits.config || plain.config == idle.config {
 		t.Errorf("hashes %s (no key), %s (credits), %s (idle): want the first two equal, the third different", plain.config, credits.config, idle.config)
 	}
-	if got := idle.Config(0, 0.5).Selection; got != "idle" {
+	if got := idle.Config(0, 0.5).Selection; got != switching.SelectIdle {
 		t.Errorf("fabric selection %q, want idle", got)
 	}
 	if s := idle.String(); !strings.Contains(s, "cut-through, idle selection, 8-flit packets") {

@@ -21,10 +21,7 @@ import (
 func configHash(e *Experiment) string {
 	topo := e.Topology
 	topo.Path = filepath.Base(topo.Path) // the same file from another directory
-	sw := e.Switch
-	if sw.Selection == DefaultSelection {
-		sw.Selection = "" // omitted: the hash of files without the key is unchanged
-	}
+	sw := e.Switch                       // the default selection is left out: the hash of files without the key is unchanged
 	routing := e.Routing
 	if e.RoutingPath != "" || e.RoutingFormat != "" {
 		routing += "\x00" + filepath.Base(e.RoutingPath) + "\x00" + e.RoutingFormat

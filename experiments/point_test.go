@@ -1,6 +1,11 @@
 package experiments
 
-import "testing"
+import (
+	"testing"
+
+	"netsim/flowctl"
+	switching "netsim/switch"
+)
 
 // TestConfigMapsEveryKey: every key of an experiment file reaches the
 // simulation point, each with a distinct value so a swapped or dropped
@@ -50,12 +55,12 @@ tolerance = 0.05
 		{"pattern", c.Pattern.Name(), "transpose"},
 		{"load", c.Load, 0.375},
 		{"packet_flits", c.PacketFlits, 7},
-		{"flow_control", c.FlowControl, "stopgo"},
+		{"flow_control", c.FlowControl, flowctl.KindStopGo},
 		{"vls", c.VLs, 3},
 		{"buffer_flits", c.BufferFlits, 40},
 		{"stop_mark", c.StopMark, 25},
 		{"go_mark", c.GoMark, 9},
-		{"switching", c.Switching, "wormhole"},
+		{"switching", c.Switching, switching.Wormhole},
 		{"speedup", c.Speedup, 2},
 		{"link_latency", c.LinkLatency, 4},
 		{"routing_delay", c.RoutingDelay, 5},

@@ -129,18 +129,18 @@ func schemaKeys() []Key {
 		{Section: "routing", Name: "path", Type: String, Doc: "algorithm `file` only: the forwarding tables, relative to the experiment file"},
 		{Section: "routing", Name: "format", Type: String, DefaultDoc: "by extension", Values: []string{"lft", "dot"}, Doc: "algorithm `file` only: `lft` (OpenSM LFT dump / `ibroute` text) or `dot` (ORCS dot with routing comments); `.dot` files default to `dot`, others to `lft`"},
 
-		{Section: "flow_control", Name: "kind", Type: String, Default: DefaultFlowControl, Values: []string{"credit", "stopgo"}, Doc: "`credit` (credit-based, as InfiniBand) or `stopgo` (STOP/GO watermarks, as Myrinet)"},
+		{Section: "flow_control", Name: "kind", Type: String, Default: DefaultFlowControl, Values: names(flowctl.Kinds()), Doc: "`credit` (credit-based, as InfiniBand) or `stopgo` (STOP/GO watermarks, as Myrinet)"},
 		{Section: "flow_control", Name: "vls", Type: Int, Default: int64(DefaultVLs), Min: 1, Max: maxVLs, Doc: "virtual lanes per link; at least what the routing needs"},
 		{Section: "flow_control", Name: "buffer_flits", Type: Int, Default: int64(DefaultBufferFlits), Min: 1, Max: maxBufferFlits, Doc: "input buffer per port and per VL, in flits"},
 		{Section: "flow_control", Name: "stop_mark", Type: Int, DefaultDoc: "`buffer_flits` − slack", Min: 1, Max: maxBufferFlits, Doc: "stopgo only: occupancy at which the receiver signals STOP"},
 		{Section: "flow_control", Name: "go_mark", Type: Int, DefaultDoc: "`stop_mark` / 2", Min: 0, Max: maxBufferFlits, Doc: "stopgo only: occupancy at which the receiver signals GO again"},
 
-		{Section: "switch", Name: "switching", Type: String, Default: DefaultSwitching, Values: []string{"cut-through", "wormhole"}, Doc: "`cut-through` (virtual cut-through: a packet advances only when the next buffer can hold all of it; needs `buffer_flits ≥ packet_flits`) or `wormhole` (flit by flit)"},
+		{Section: "switch", Name: "switching", Type: String, Default: DefaultSwitching, Values: names(switching.Modes()), Doc: "`cut-through` (virtual cut-through: a packet advances only when the next buffer can hold all of it; needs `buffer_flits ≥ packet_flits`) or `wormhole` (flit by flit)"},
 		{Section: "switch", Name: "speedup", Type: Int, Default: int64(DefaultSpeedup), Min: 1, Max: maxSpeedup, Doc: "crossbar speedup: runs (so flits per cycle) an input port may feed at once"},
 		{Section: "switch", Name: "link_latency", Type: Int, Default: int64(DefaultLinkLatency), Min: 1, Max: maxDelay, Doc: "cycles a flit (and a credit or STOP/GO signal) takes on a link"},
 		{Section: "switch", Name: "routing_delay", Type: Int, Default: int64(DefaultRoutingDelay), Min: 0, Max: maxDelay, Doc: "cycles to route a packet's head"},
 		{Section: "switch", Name: "crossbar_delay", Type: Int, Default: int64(DefaultCrossbarDelay), Min: 0, Max: maxDelay, Doc: "cycles to cross the switch"},
-		{Section: "switch", Name: "selection", Type: String, Default: DefaultSelection, Values: []string{"credits", "idle"}, Doc: "the selection function among a routing's candidate ports: `credits` (a port is available when its output VL is free and its flow control admits the packet) or `idle` (it must also be able to start the packet now); `idle` adds `\"selection\":\"idle\"` to results lines"},
+		{Section: "switch", Name: "selection", Type: String, Default: DefaultSelection, Values: names(switching.Selections()), Doc: "the selection function among a routing's candidate ports: `credits` (a port is available when its output VL is free and its flow control admits the packet) or `idle` (it must also be able to start the packet now); `idle` adds `\"selection\":\"idle\"` to results lines"},
 
 		{Section: "nic", Name: "dispersion", Type: String, Default: DefaultDispersion, Values: []string{"static", "random", "adaptive", "probing"}, Doc: "how a NIC picks among the routes of `routing = \"source\"`: `static` (one fixed route per destination), `random` (a random route per packet), `adaptive`, `probing`; all but `static` need `source`"},
 		{Section: "nic", Name: "threshold", Type: Int, Default: int64(DefaultThreshold), Min: 0, Max: 1<<16 - 1, Doc: "adaptive and probing: packets to a destination that flow control must have stopped (0 acts as 1) before the NIC considers a new route"},
@@ -183,6 +183,16 @@ func schemaKeys() []Key {
 		{Section: "congestion", Name: "part_commsize", Type: Int, Default: int64(0), DefaultDoc: "—", Min: 1, Max: math.MaxInt32, Doc: "`ptrnvsptrn`: the ranks of `first`"},
 		{Section: "congestion", Name: "paths", Type: String, Default: congestion.DefaultPolicy, Values: congestion.Policies(), Doc: "candidate a path takes where the routing offers several: `first`, or `dest` (dst mod n)"},
 	}
+}
+
+// names returns the names of xs, the values of a package's enumeration,
+// as experiment files write them.
+func names[T any](xs []T) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = fmt.Sprint(x)
+	}
+	return out
 }
 
 // withDefaultDoc returns k with its default described as doc.

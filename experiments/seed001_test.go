@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	switching "netsim/switch"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -34,7 +35,7 @@ func TestSeed001Files(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, e := range exps {
-				if !e.IsExchange() || e.Routing != "source" || e.FlowControl.Kind != "stopgo" || e.Switch.Switching != "wormhole" {
+				if !e.IsExchange() || e.Routing != "source" || e.FlowControl.Kind != "stopgo" || e.Switch.Switching != switching.Wormhole {
 					t.Errorf("%s: not a source-routed STOP/GO wormhole exchange", e)
 				}
 				if e.NIC.RouteLag != 4 {

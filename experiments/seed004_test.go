@@ -17,6 +17,7 @@ import (
 	"netsim/experiments/report"
 	"netsim/fabric"
 	"netsim/linkload"
+	switching "netsim/switch"
 )
 
 // seed004Routings returns the routings each seed-004 file lists, by
@@ -68,7 +69,7 @@ func TestSeed004Files(t *testing.T) {
 			for i, e := range idle {
 				s := scaled[i]
 				sw := s.Switch
-				sw.Selection = "idle"
+				sw.Selection = switching.SelectIdle
 				if e.Switch != sw || e.Routing != s.Routing || e.Hosts() != s.Hosts() || e.Name == s.Name {
 					t.Errorf("%s: want %s with the idle selection under another name", e, s)
 				}

@@ -2,7 +2,9 @@ package experiments
 
 import (
 	"netsim/congestion"
+	"netsim/flowctl"
 	"netsim/routing"
+	switching "netsim/switch"
 	"netsim/topologies"
 	"netsim/traffic"
 )
@@ -97,8 +99,8 @@ type Experiment struct {
 
 // FlowControl is the [flow_control] section.
 type FlowControl struct {
-	// Kind is "credit" or "stopgo".
-	Kind string
+	// Kind is flowctl.KindCredit or flowctl.KindStopGo.
+	Kind flowctl.Kind
 	// VLs is the number of virtual lanes per link.
 	VLs int
 	// BufferFlits is the input buffer per port and VL, in flits.
@@ -109,16 +111,17 @@ type FlowControl struct {
 
 // Switch is the [switch] section.
 type Switch struct {
-	// Switching is "cut-through" or "wormhole".
-	Switching string
+	// Switching is the switching mode (in the configuration hash by its
+	// name, "cut-through" or "wormhole").
+	Switching switching.Mode
 	// Speedup is the crossbar speedup.
 	Speedup int
 	// LinkLatency, RoutingDelay and CrossbarDelay are in cycles.
 	LinkLatency, RoutingDelay, CrossbarDelay int
-	// Selection is the selection function, "credits" or "idle"
-	// (switching.Selection); the configuration hash leaves out the
-	// default, "credits", so it is what it was before the key existed.
-	Selection string `json:",omitempty"`
+	// Selection is the selection function; the configuration hash leaves
+	// out the default, switching.SelectCredits (the zero value), so it is
+	// what it was before the key existed, and writes the others by name.
+	Selection switching.Selection `json:",omitempty"`
 }
 
 // NIC is the [nic] section: how NICs choose among the routes of a

@@ -3,6 +3,7 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	switching "netsim/switch"
 	"reflect"
 	"strings"
 	"testing"
@@ -98,7 +99,7 @@ func TestSweepNotSwept(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(exps) != 2 || exps[0].Variant != "routing.algorithm=dor;switch.switching=wormhole" ||
-		exps[1].Switch.Switching != "cut-through" || len(exps[1].Traffic.Patterns) != 2 {
+		exps[1].Switch.Switching != switching.CutThrough || len(exps[1].Traffic.Patterns) != 2 {
 		t.Errorf("got %d variants, first %q", len(exps), exps[0].Variant)
 	}
 }

@@ -32,8 +32,7 @@ type point struct {
 }
 
 func assemble(cfg *Config) (*point, error) {
-	mode, _ := switching.ParseMode(cfg.Switching)
-	sel, _ := cfg.selection()
+	mode, sel := cfg.Switching, cfg.Selection
 	proc, err := traffic.NewBernoulli(cfg.Load, cfg.PacketFlits)
 	if err != nil {
 		return nil, fmt.Errorf("load: %w", err)

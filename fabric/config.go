@@ -4,9 +4,11 @@
 package fabric
 
 import (
+	"netsim/flowctl"
 	"netsim/nic"
 	"netsim/results"
 	"netsim/routing"
+	switching "netsim/switch"
 	"netsim/topologies"
 	"netsim/traffic"
 )
@@ -24,8 +26,9 @@ type Config struct {
 	// PacketFlits is the packet length in flits (≥ 1).
 	PacketFlits int
 
-	// FlowControl is "credit" (InfiniBand) or "stopgo" (Myrinet).
-	FlowControl string
+	// FlowControl is flowctl.KindCredit (InfiniBand) or flowctl.KindStopGo
+	// (Myrinet).
+	FlowControl flowctl.Kind
 	// VLs is the number of virtual lanes per link (≥ Routing.VLs()).
 	VLs int
 	// BufferFlits is the input-buffer size per port and VL, in flits.
@@ -35,11 +38,12 @@ type Config struct {
 	// when it falls to GoMark.
 	StopMark, GoMark int
 
-	// Switching is "cut-through" (virtual cut-through) or "wormhole".
-	Switching string
-	// Selection is the switches' selection function, "credits" or "idle"
-	// (switching.ParseSelection); the zero value "" is "credits".
-	Selection string
+	// Switching is switching.CutThrough (virtual cut-through) or
+	// switching.Wormhole.
+	Switching switching.Mode
+	// Selection is the switches' selection function; the zero value is
+	// switching.SelectCredits.
+	Selection switching.Selection
 	// Speedup is the crossbar speedup: flits an input port may forward per
 	// cycle (≥ 1).
 	Speedup int

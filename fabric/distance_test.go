@@ -36,7 +36,7 @@ func TestDistanceConservation(t *testing.T) {
 			for _, load := range []float64{0.3, 0.95} {
 				name := fmt.Sprintf("%s/%s/vls=%d/%s/load=%.2f", tc.name, tc.algorithm, tc.vls, sw, load)
 				cfg := testConfig(t, tc.topo, tc.algorithm, "uniform", tc.vls)
-				cfg.Switching, cfg.Load = sw, load
+				cfg.Switching, cfg.Load = mode(sw), load
 				cfg.Warmup, cfg.Measure, cfg.Drain = 200, 1500, 500
 				if sw == "wormhole" {
 					cfg.PacketFlits, cfg.BufferFlits = 8, 6 // worms span switches
@@ -116,7 +116,7 @@ func TestDistanceNoDeadlock(t *testing.T) {
 	} {
 		for _, sw := range []string{"cut-through", "wormhole"} {
 			cfg := testConfig(t, ring6, tc.algorithm, "uniform", tc.vls)
-			cfg.Switching = sw
+			cfg.Switching = mode(sw)
 			cfg.PacketFlits, cfg.BufferFlits = 4, 4
 			cfg.Load = 1
 			cfg.Warmup, cfg.Measure, cfg.Drain = 1000, 20000, 0
@@ -147,7 +147,7 @@ func TestDistanceDeadlockWithTooFewVLs(t *testing.T) {
 	} {
 		for _, sw := range []string{"cut-through", "wormhole"} {
 			cfg := testConfig(t, ring6, tc.algorithm, "uniform", tc.vls)
-			cfg.Switching = sw
+			cfg.Switching = mode(sw)
 			cfg.PacketFlits, cfg.BufferFlits = 4, 4
 			cfg.Load = 1
 			cfg.Warmup, cfg.Measure, cfg.Drain = 1000, 100000, 0

@@ -84,7 +84,7 @@ func TestDORFamilyConservation(t *testing.T) {
 			continue
 		}
 		cfg := testConfig(t, tc.topo, tc.algorithm, tc.pat, tc.vls)
-		cfg.Switching, cfg.Load = tc.sw, 1
+		cfg.Switching, cfg.Load = mode(tc.sw), 1
 		cfg.Warmup, cfg.Measure, cfg.Drain = 200, tc.measure, 500
 		cfg.BufferFlits = cfg.PacketFlits
 		if tc.sw == "wormhole" {

@@ -66,7 +66,7 @@ func TestDragonflyNoDeadlock(t *testing.T) {
 		}
 		for _, sw := range []string{"cut-through", "wormhole"} {
 			cfg := testConfig(t, dragonfly842, rt.algorithm, "complement", rt.vls)
-			cfg.Switching = sw
+			cfg.Switching = mode(sw)
 			cfg.PacketFlits, cfg.BufferFlits = 4, 4
 			cfg.Load = 1
 			cfg.Warmup, cfg.Measure, cfg.Drain = 300, 1500, 0

@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"netsim/flowctl"
 	"netsim/kernel"
 	"netsim/nic"
+	switching "netsim/switch"
 	"netsim/topologies"
 	"netsim/traffic"
 )
@@ -18,7 +20,7 @@ import (
 func myrinetConfig(t testing.TB, ports, hosts int, mode nic.Mode) Config {
 	t.Helper()
 	cfg := testConfig(t, topologies.Spec{Kind: "clos", Ports: ports, Hosts: hosts}, "source", "uniform", 1)
-	cfg.FlowControl, cfg.Switching = "stopgo", "wormhole"
+	cfg.FlowControl, cfg.Switching = flowctl.KindStopGo, switching.Wormhole
 	cfg.BufferFlits, cfg.StopMark, cfg.GoMark = 24, 18, 9
 	cfg.Dispersion = nic.Dispersion{Mode: mode, Threshold: 4, Probability: 0.5}
 	return cfg

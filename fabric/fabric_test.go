@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"netsim/flowctl"
 	"netsim/kernel"
+	switching "netsim/switch"
 	"netsim/topologies"
 )
 
@@ -27,7 +29,7 @@ func TestConservation(t *testing.T) {
 			for _, load := range []float64{0.2, 0.95} {
 				for _, vls := range []int{1, 3} {
 					cfg := testConfig(t, flatfly4x4, "dor", "uniform", vls)
-					cfg.FlowControl, cfg.Switching, cfg.Load = fc, sw, load
+					cfg.FlowControl, cfg.Switching, cfg.Load = flowctl.Kind(fc), mode(sw), load
 					cfg.Warmup, cfg.Measure, cfg.Drain = 200, 1500, 500
 					if sw == "wormhole" {
 						cfg.PacketFlits = 8 // longer than the buffer: worms span switches
@@ -113,7 +115,7 @@ func TestFlatFlyComplementBottleneck(t *testing.T) {
 func TestDeadlockDetected(t *testing.T) {
 	for _, sw := range []string{"cut-through", "wormhole"} {
 		cfg := testConfig(t, topologies.Spec{Kind: "ring", Switches: 6, HostsPerSwitch: 2}, "dor-nodateline", "uniform", 1)
-		cfg.Switching = sw
+		cfg.Switching = mode(sw)
 		cfg.PacketFlits, cfg.BufferFlits = 4, 4
 		cfg.Load = 1
 		cfg.Warmup, cfg.Measure, cfg.Drain = 1000, 100000, 0
@@ -173,7 +175,7 @@ func TestValidate(t *testing.T) {
 		{func(c *Config) { c.BufferFlits = 2 }, "buffer_flits"},
 		{func(c *Config) { c.VLs = 0 }, "vls"},
 		{func(c *Config) { c.FlowControl = "xon" }, "kind"},
-		{func(c *Config) { c.Switching = "store" }, "switching"},
+		{func(c *Config) { c.Switching = switching.Mode(7) }, "switching"},
 		{func(c *Config) { c.Speedup = 0 }, "speedup"},
 		{func(c *Config) { c.LinkLatency = 0 }, "link_latency"},
 		{func(c *Config) { c.RoutingDelay = -1 }, "routing_delay"},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"netsim/flowctl"
 	"netsim/topologies"
 )
 
@@ -18,7 +19,7 @@ func TestHypercubeDORConservation(t *testing.T) {
 		for _, load := range []float64{0.3, 0.95} {
 			name := fmt.Sprintf("%s/load=%.2f", fc, load)
 			cfg := testConfig(t, cube, "dor", "uniform", 2)
-			cfg.FlowControl, cfg.Load = fc, load
+			cfg.FlowControl, cfg.Load = flowctl.Kind(fc), load
 			cfg.Warmup, cfg.Measure, cfg.Drain = 200, 1500, 500
 			st, err := RunFlushed(context.Background(), cfg)
 			if err != nil {

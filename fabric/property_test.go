@@ -6,8 +6,10 @@ import (
 	"math"
 	"testing"
 
+	"netsim/flowctl"
 	"netsim/kernel"
 	"netsim/nic"
+	switching "netsim/switch"
 	"netsim/topologies"
 	"netsim/traffic"
 )
@@ -42,14 +44,14 @@ func TestRandomConfigurationsConserve(t *testing.T) {
 			t.Fatal(err)
 		}
 		cfg.Pattern = p
-		cfg.Switching = []string{"cut-through", "wormhole"}[rng.IntN(2)]
-		cfg.FlowControl = []string{"credit", "stopgo"}[rng.IntN(2)]
+		cfg.Switching = mode([]string{"cut-through", "wormhole"}[rng.IntN(2)])
+		cfg.FlowControl = []flowctl.Kind{flowctl.KindCredit, flowctl.KindStopGo}[rng.IntN(2)]
 		cfg.Speedup = pick(1, 3)
 		cfg.LinkLatency, cfg.RoutingDelay, cfg.CrossbarDelay = pick(1, 3), pick(0, 3), pick(0, 3)
 		cfg.PacketFlits = pick(1, 12)
 		slack := cfg.CrossbarDelay + 2*cfg.LinkLatency - 1
 		cfg.BufferFlits = pick(slack+2, 24)
-		if cfg.Switching == "cut-through" {
+		if cfg.Switching == switching.CutThrough {
 			cfg.BufferFlits = max(cfg.BufferFlits, cfg.PacketFlits)
 		}
 		cfg.StopMark = cfg.BufferFlits - slack
@@ -57,8 +59,8 @@ func TestRandomConfigurationsConserve(t *testing.T) {
 		cfg.Load = []float64{0.05, 0.3, 0.7, 1}[rng.IntN(4)]
 		cfg.Warmup, cfg.Measure, cfg.Drain = 100, 600, 300
 		cfg.Seed = uint64(i)
-		cfg.maxRun = []int{0, 0, 1, 3}[rng.IntN(4)]      // unlimited runs, flit by flit, or short runs
-		cfg.Selection = []string{"credits", "idle"}[i%2] // not drawn: the other draws stay as they were
+		cfg.maxRun = []int{0, 0, 1, 3}[rng.IntN(4)] // unlimited runs, flit by flit, or short runs
+		cfg.Selection = switching.Selections()[i%2] // not drawn: the other draws stay as they were
 		name := fmt.Sprintf("#%d %v/w%v c%d vls%d %s %s speedup%d lat%d/%d/%d packet%d buffer%d marks%d/%d %s@%.2f maxrun%d %s",
 			i, dims, widths, c, vls, cfg.FlowControl, cfg.Switching, cfg.Speedup,
 			cfg.LinkLatency, cfg.RoutingDelay, cfg.CrossbarDelay, cfg.PacketFlits, cfg.BufferFlits,
@@ -99,7 +101,7 @@ func TestRunsMatchFlitByFlit(t *testing.T) {
 		var st [2]Stats
 		for i, maxRun := range []int{0, 1} {
 			cfg := testConfig(t, flatfly4x4, "dor", "uniform", 2)
-			cfg.FlowControl, cfg.Switching, cfg.Speedup = c.fc, c.sw, c.speedup
+			cfg.FlowControl, cfg.Switching, cfg.Speedup = flowctl.Kind(c.fc), mode(c.sw), c.speedup
 			cfg.PacketFlits, cfg.BufferFlits = c.packet, 16
 			if c.sw == "wormhole" {
 				cfg.BufferFlits = 6
@@ -169,8 +171,8 @@ func TestExtraWakeUpsChangeNothing(t *testing.T) {
 				vls = 2
 			}
 			cfg := testConfig(t, flatfly4x4, c.routing, c.pattern, vls)
-			cfg.Selection = c.selection
-			cfg.FlowControl, cfg.Switching, cfg.Speedup, cfg.Load = c.fc, c.sw, c.speedup, c.load
+			cfg.Selection = selectionNamed(c.selection)
+			cfg.FlowControl, cfg.Switching, cfg.Speedup, cfg.Load = flowctl.Kind(c.fc), mode(c.sw), c.speedup, c.load
 			cfg.PacketFlits, cfg.BufferFlits = 8, 16
 			if c.sw == "wormhole" {
 				cfg.BufferFlits = 6
@@ -208,7 +210,7 @@ func (v variedConfig) String() string {
 // (6 flits under wormhole), 200 + 1,000 cycles and a 500-cycle drain.
 func (v variedConfig) config(t testing.TB) Config {
 	cfg := testConfig(t, v.topo, v.alg, v.pat, 8)
-	cfg.Selection, cfg.FlowControl, cfg.Switching = v.sel, v.fc, v.sw
+	cfg.Selection, cfg.FlowControl, cfg.Switching = selectionNamed(v.sel), flowctl.Kind(v.fc), mode(v.sw)
 	cfg.Speedup, cfg.RoutingDelay, cfg.Load = v.speedup, v.delay, v.load
 	cfg.PacketFlits, cfg.BufferFlits = 8, 16
 	if v.sw == "wormhole" {
@@ -278,7 +280,7 @@ func TestParkingChangesNothing(t *testing.T) {
 	} {
 		sameResults(t, c.alg+" "+c.pat+" "+c.selection, "selecting again for parked heads", func(noPark bool) Config {
 			cfg := testConfig(t, c.topo, c.alg, c.pat, 8)
-			cfg.Selection = c.selection
+			cfg.Selection = selectionNamed(c.selection)
 			cfg.Load, cfg.PacketFlits, cfg.BufferFlits = 0.9, 16, 64
 			cfg.Warmup, cfg.Measure, cfg.Drain = 500, 2000, 0
 			cfg.Seed = uint64(i)

@@ -3,6 +3,7 @@ package fabric
 import (
 	"context"
 	"fmt"
+	"netsim/flowctl"
 	"testing"
 )
 
@@ -15,7 +16,7 @@ func TestSkipDrain(t *testing.T) {
 		for _, load := range []float64{0.3, 0.95} {
 			name := fmt.Sprintf("%s/load=%v", fc, load)
 			cfg := testConfig(t, flatfly4x4, "dor", "uniform", 2)
-			cfg.FlowControl, cfg.Load = fc, load
+			cfg.FlowControl, cfg.Load = flowctl.Kind(fc), load
 			full, err := Run(context.Background(), cfg)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)

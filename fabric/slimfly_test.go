@@ -56,7 +56,7 @@ func TestSlimFlyMinimal(t *testing.T) {
 	for _, sw := range []string{"cut-through", "wormhole"} {
 		name := fmt.Sprintf("full load %s", sw)
 		cfg := testConfig(t, slimfly4, "minimal", "uniform", 2)
-		cfg.Switching = sw
+		cfg.Switching = mode(sw)
 		cfg.PacketFlits, cfg.BufferFlits = 4, 4
 		cfg.Load = 1
 		cfg.Warmup, cfg.Measure, cfg.Drain = 300, 3000, 0

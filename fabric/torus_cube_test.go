@@ -49,7 +49,7 @@ func TestTorusCubeConservation(t *testing.T) {
 		for _, sw := range []string{"cut-through", "wormhole"} {
 			name := fmt.Sprintf("%s/%s/vls=%d/%s", tc.name, tc.alg, tc.vls, sw)
 			cfg := testConfig(t, tc.topo, tc.alg, "uniform", tc.vls)
-			cfg.Switching, cfg.Load = sw, 0.95
+			cfg.Switching, cfg.Load = mode(sw), 0.95
 			cfg.Warmup, cfg.Measure, cfg.Drain = 200, 1500, 500
 			if sw == "wormhole" {
 				cfg.PacketFlits, cfg.BufferFlits = 8, 6 // worms span switches
@@ -116,7 +116,7 @@ func TestTorusCubeComplementHops(t *testing.T) {
 func TestTorusCubeNoDeadlock(t *testing.T) {
 	run := func(topo topologies.Spec, alg string, vls int, sw string) (Stats, error) {
 		cfg := testConfig(t, topo, alg, "uniform", vls)
-		cfg.Switching = sw
+		cfg.Switching = mode(sw)
 		cfg.PacketFlits, cfg.BufferFlits = 4, 4
 		cfg.Load = 1
 		cfg.Warmup, cfg.Measure, cfg.Drain = 500, 8000, 0

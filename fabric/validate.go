@@ -3,6 +3,7 @@ package fabric
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"netsim/flowctl"
 	"netsim/keyerr"
@@ -67,14 +68,13 @@ func (c *Config) ValidateHardware() error {
 		return keyerr.New("dispersion", "%s needs a multipath source routing (routing \"source\"), not %s",
 			c.Dispersion.Mode, c.Routing.Name())
 	}
-	mode, err := switching.ParseMode(c.Switching)
-	if err != nil {
-		return keyerr.New("switching", "%w", err)
+	if !slices.Contains(switching.Modes(), c.Switching) {
+		return keyerr.New("switching", "unknown mode %v", c.Switching)
 	}
-	if _, err := c.selection(); err != nil {
-		return err
+	if !slices.Contains(switching.Selections(), c.Selection) {
+		return keyerr.New("selection", "unknown selection function %v", c.Selection)
 	}
-	if mode == switching.CutThrough && c.BufferFlits < c.PacketFlits {
+	if c.Switching == switching.CutThrough && c.BufferFlits < c.PacketFlits {
 		return keyerr.New("buffer_flits", "virtual cut-through needs room for a whole packet (packet_flits = %d), got %d",
 			c.PacketFlits, c.BufferFlits)
 	}
@@ -93,17 +93,9 @@ func (c *Config) ValidateHardware() error {
 	return nil
 }
 
-// selection returns the switches' selection function: "" is "credits".
-func (c *Config) selection() (switching.Selection, error) {
-	if c.Selection == "" {
-		return switching.SelectCredits, nil
-	}
-	return switching.ParseSelection(c.Selection)
-}
-
 func (c *Config) linkParams(delay int) flowctl.Params {
 	return flowctl.Params{
-		Kind:     flowctl.Kind(c.FlowControl),
+		Kind:     c.FlowControl,
 		VLs:      c.VLs,
 		Buffer:   c.BufferFlits,
 		Latency:  c.LinkLatency,

@@ -78,6 +78,9 @@ const (
 	KindStopGo Kind = "stopgo"
 )
 
+// Kinds returns the flow-control schemes, in order.
+func Kinds() []Kind { return []Kind{KindCredit, KindStopGo} }
+
 // Params configure the flow control of every link of a network.
 type Params struct {
 	Kind Kind

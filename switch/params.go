@@ -2,6 +2,7 @@ package switching
 
 import (
 	"fmt"
+	"strings"
 
 	"netsim/keyerr"
 )
@@ -18,15 +19,42 @@ const (
 	Wormhole
 )
 
-// ParseMode parses a switching mode as written in experiment files.
-func ParseMode(s string) (Mode, error) {
-	switch s {
-	case "cut-through", "vct", "virtual-cut-through":
-		return CutThrough, nil
-	case "wormhole":
-		return Wormhole, nil
+// Modes returns the switching modes, in order.
+func Modes() []Mode { return []Mode{CutThrough, Wormhole} }
+
+// String returns the mode's name in experiment files and results:
+// "cut-through" or "wormhole".
+func (m Mode) String() string {
+	switch m {
+	case CutThrough:
+		return "cut-through"
+	case Wormhole:
+		return "wormhole"
 	}
-	return 0, keyerr.New("switching", "unknown mode %q (known: cut-through, wormhole)", s)
+	return fmt.Sprintf("Mode(%d)", uint8(m))
+}
+
+// MarshalText returns the mode's name.
+func (m Mode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// ParseMode parses a switching mode by its name (Mode.String); the names
+// are the only ones accepted, here as in experiment files.
+func ParseMode(s string) (Mode, error) {
+	for _, m := range Modes() {
+		if m.String() == s {
+			return m, nil
+		}
+	}
+	return 0, keyerr.New("switching", "unknown mode %q (known: %s)", s, names(Modes()))
+}
+
+// names joins the names of xs with ", ".
+func names[T fmt.Stringer](xs []T) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = x.String()
+	}
+	return strings.Join(s, ", ")
 }
 
 // Selection is the selection function of seed 004 §3.1: how a switch
@@ -52,16 +80,22 @@ const (
 	SelectIdle
 )
 
+// Selections returns the selection functions, in order.
+func Selections() []Selection { return []Selection{SelectCredits, SelectIdle} }
+
 // ParseSelection parses a selection function as written in experiment
 // files: "credits" (SelectCredits) or "idle" (SelectIdle).
 func ParseSelection(s string) (Selection, error) {
-	for sel := SelectCredits; sel <= SelectIdle; sel++ {
+	for _, sel := range Selections() {
 		if sel.String() == s {
 			return sel, nil
 		}
 	}
-	return 0, keyerr.New("selection", "unknown selection function %q (known: credits, idle)", s)
+	return 0, keyerr.New("selection", "unknown selection function %q (known: %s)", s, names(Selections()))
 }
+
+// MarshalText returns the selection function's name.
+func (s Selection) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // String returns the selection function's name in experiment files.
 func (s Selection) String() string {
