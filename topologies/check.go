@@ -2,7 +2,6 @@ package topologies
 
 import (
 	"reflect"
-	"slices"
 	"strings"
 
 	"netsim/keyerr"
@@ -59,14 +58,11 @@ func keyGiven(s Spec, key string) bool {
 	return false
 }
 
-// checkUsed reports the first key set in s that the topology kind does not
-// use; used lists the keys it does use.
-func checkUsed(s Spec, kind string, used ...string) error {
-	for _, k := range specKeys(s) {
-		if !k.set || slices.Contains(used, k.key) {
-			continue
-		}
-		return keyerr.New(k.key, "not used by topology %s (it uses %s)", kind, strings.Join(used, ", "))
+// checkUsed reports the first key set in s that its kind does not use
+// (UsedKeys).
+func checkUsed(s Spec) error {
+	if errs := UnusedKeys(s); len(errs) > 0 {
+		return errs[0]
 	}
 	return nil
 }

@@ -43,7 +43,7 @@ func Clos(ports, hosts int, over string) (*Network, error) {
 
 // buildClos validates s and builds the Clos network it describes.
 func buildClos(s Spec) (*Network, error) {
-	if err := checkUsed(s, s.Kind, "ports", "hosts", "oversubscription"); err != nil {
+	if err := checkUsed(s); err != nil {
 		return nil, err
 	}
 	if err := checkCount("ports", s.Ports, 2, MaxPorts); err != nil {

@@ -10,7 +10,7 @@ func Crossbar(n int) (*Network, error) {
 
 // buildCrossbar validates s and builds the crossbar it describes.
 func buildCrossbar(s Spec) (*Network, error) {
-	if err := checkUsed(s, s.Kind, "hosts"); err != nil {
+	if err := checkUsed(s); err != nil {
 		return nil, err
 	}
 	if err := checkCount("hosts", s.Hosts, 1, MaxHosts); err != nil {

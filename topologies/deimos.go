@@ -38,7 +38,7 @@ const chainDim = 1
 
 // buildDeimos validates s and builds the Deimos-like chain it describes.
 func buildDeimos(s Spec) (*Network, error) {
-	if err := checkUsed(s, s.Kind, "ports", "box_hosts", "chain_links"); err != nil {
+	if err := checkUsed(s); err != nil {
 		return nil, err
 	}
 	if err := checkCount("ports", s.Ports, 2, 1<<12); err != nil {

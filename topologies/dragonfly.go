@@ -48,7 +48,7 @@ func Dragonfly(k, g, c int, arrangement string, omitOneGlobal bool) (*Network, e
 
 // buildDragonfly validates s and builds the Dragonfly it describes.
 func buildDragonfly(s Spec) (*Network, error) {
-	if err := checkUsed(s, s.Kind, "group_size", "global_per_switch", "hosts_per_switch", "arrangement", "omit_one_global"); err != nil {
+	if err := checkUsed(s); err != nil {
 		return nil, err
 	}
 	k, g, c := s.GroupSize, s.GlobalPerSwitch, s.HostsPerSwitch

@@ -33,7 +33,7 @@ func FatTree(k, n int, over string) (*Network, error) {
 
 // buildFatTree validates s and builds the k-ary n-tree it describes.
 func buildFatTree(s Spec) (*Network, error) {
-	if err := checkUsed(s, s.Kind, "k", "n", "oversubscription"); err != nil {
+	if err := checkUsed(s); err != nil {
 		return nil, err
 	}
 	if err := checkCount("k", s.K, 2, MaxSwitches); err != nil {

@@ -51,7 +51,7 @@ func FileErrorf(file string, line int, format string, args ...any) error {
 // buildFile reads the topology file s.Path in s.Format (kind "file").
 // Imported networks have Kind "file" and no coordinates.
 func buildFile(s Spec) (*Network, error) {
-	if err := checkUsed(s, s.Kind, "path", "format"); err != nil {
+	if err := checkUsed(s); err != nil {
 		return nil, err
 	}
 	if s.Path == "" {

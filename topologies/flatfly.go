@@ -128,7 +128,7 @@ func slot(v, own int) int {
 // widths (nil means all 1) and hosts_per_switch, and returns the widths and
 // the number of switches.
 func checkGrid(s Spec) (widths []int, switches int, err error) {
-	if err := checkUsed(s, s.Kind, "dims", "widths", "hosts_per_switch"); err != nil {
+	if err := checkUsed(s); err != nil {
 		return nil, 0, err
 	}
 	if err := checkDims(s.Dims); err != nil {

@@ -22,7 +22,7 @@ func Hypercube(n, width, c int) (*Network, error) {
 
 // buildHypercube validates s and builds the hypercube it describes.
 func buildHypercube(s Spec) (*Network, error) {
-	if err := checkUsed(s, s.Kind, "dimension", "width", "hosts_per_switch"); err != nil {
+	if err := checkUsed(s); err != nil {
 		return nil, err
 	}
 	if err := checkCount("dimension", s.Dimension, 1, maxHypercubeDimension); err != nil {

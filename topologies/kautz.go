@@ -31,7 +31,7 @@ func Kautz(b, n, c int) (*Network, error) {
 
 // buildKautz validates s and builds the Kautz graph it describes.
 func buildKautz(s Spec) (*Network, error) {
-	if err := checkUsed(s, s.Kind, "b", "n", "hosts_per_switch"); err != nil {
+	if err := checkUsed(s); err != nil {
 		return nil, err
 	}
 	b, n, c := s.B, s.N, s.HostsPerSwitch

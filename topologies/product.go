@@ -45,7 +45,7 @@ func Product(factors []Spec, c int) (*Network, error) {
 
 // buildProduct validates s and builds the product it describes.
 func buildProduct(s Spec) (*Network, error) {
-	if err := checkUsed(s, s.Kind, "factors", "hosts_per_switch"); err != nil {
+	if err := checkUsed(s); err != nil {
 		return nil, err
 	}
 	if len(s.Factors) < 2 {

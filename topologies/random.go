@@ -38,7 +38,7 @@ func Random(switches, c, links, ports int, seed uint64) (*Network, error) {
 
 // buildRandom validates s and builds the random topology it describes.
 func buildRandom(s Spec) (*Network, error) {
-	if err := checkUsed(s, s.Kind, "switches", "hosts_per_switch", "links", "ports", "seed"); err != nil {
+	if err := checkUsed(s); err != nil {
 		return nil, err
 	}
 	n, c := s.Switches, s.HostsPerSwitch

@@ -20,7 +20,7 @@ func Ring(n, width, c int) (*Network, error) {
 
 // buildRing validates s and builds the ring it describes.
 func buildRing(s Spec) (*Network, error) {
-	if err := checkUsed(s, s.Kind, "switches", "widths", "hosts_per_switch"); err != nil {
+	if err := checkUsed(s); err != nil {
 		return nil, err
 	}
 	if err := checkCount("switches", s.Switches, 3, MaxSwitches); err != nil {

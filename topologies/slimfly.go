@@ -52,7 +52,7 @@ func SlimFly(q, width, c int) (*Network, error) {
 
 // buildSlimFly validates s and builds the Slim Fly it describes.
 func buildSlimFly(s Spec) (*Network, error) {
-	if err := checkUsed(s, s.Kind, "q", "width", "hosts_per_switch"); err != nil {
+	if err := checkUsed(s); err != nil {
 		return nil, err
 	}
 	q := s.Q

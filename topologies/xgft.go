@@ -30,7 +30,7 @@ func XGFT(m, w []int, hosts int) (*Network, error) {
 
 // buildXGFT validates s and builds the XGFT it describes.
 func buildXGFT(s Spec) (*Network, error) {
-	if err := checkUsed(s, s.Kind, "m", "w", "hosts"); err != nil {
+	if err := checkUsed(s); err != nil {
 		return nil, err
 	}
 	if len(s.M) == 0 {
