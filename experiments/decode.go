@@ -367,7 +367,7 @@ func (d *decoder) traffic(e *Experiment, t map[string]any) {
 		d.exchangeTraffic(e, t)
 		return
 	}
-	for _, k := range exchangeKeys {
+	for _, k := range exchangeKeys() {
 		if _, ok := t[k]; ok {
 			d.fail(sec, k, "only used with kind = %q", KindExchange)
 		}

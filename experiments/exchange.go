@@ -32,9 +32,6 @@ const (
 	DefaultBisections   = 10
 )
 
-// exchangeKeys are the [traffic] keys only an exchange uses.
-var exchangeKeys = []string{"messages", "message_bytes", "mtu_bytes", "flit_bytes", "bisections"}
-
 // nicSection decodes [nic].
 func (d *decoder) nicSection(e *Experiment, t map[string]any) {
 	const sec = "nic"

@@ -62,6 +62,9 @@ type Key struct {
 	Values []string
 	// Doc says what the key means, in one line of markdown.
 	Doc string
+	// ExchangeOnly marks a key only a bisection exchange uses
+	// ([traffic] kind = "bisection_exchange"): an error with load traffic.
+	ExchangeOnly bool
 }
 
 // maxTopoInt bounds the integers of [topology].
@@ -153,11 +156,11 @@ func schemaKeys() []Key {
 		{Section: "traffic", Name: "pattern", Type: String, Doc: "a single pattern, instead of `patterns`"},
 		{Section: "traffic", Name: "packet_flits", Type: Int, Default: int64(DefaultPacketFlits), Min: 1, Max: maxPacketFlits, Doc: "packet length in flits"},
 		{Section: "traffic", Name: "kind", Type: String, Default: KindLoad, Values: []string{KindLoad, KindExchange}, Doc: "`load` (Bernoulli sources swept over offered load) or `bisection_exchange` (seed 001's effective-bisection benchmark)"},
-		{Section: "traffic", Name: "messages", Type: Int, Default: int64(DefaultMessages), Min: 1, Max: 1 << 30, Doc: "exchange: messages each host sends to its partner"},
-		{Section: "traffic", Name: "message_bytes", Type: Int, Default: int64(DefaultMessageBytes), Min: 1, Max: 1 << 40, Doc: "exchange: bytes per message, split into packets of `mtu_bytes` (the last one shorter)"},
-		{Section: "traffic", Name: "mtu_bytes", Type: Int, Default: int64(DefaultMTUBytes), Min: 1, Max: 1 << 30, Doc: "exchange: bytes per packet (at most 65535 flits)"},
-		{Section: "traffic", Name: "flit_bytes", Type: Int, Default: int64(DefaultFlitBytes), Min: 1, Max: 1 << 30, Doc: "exchange: bytes per flit (a link carries one flit per cycle)"},
-		{Section: "traffic", Name: "bisections", Type: Int, Default: int64(DefaultBisections), Min: 1, Max: 1 << 20, Doc: "exchange: random bisection patterns drawn"},
+		{Section: "traffic", Name: "messages", Type: Int, Default: int64(DefaultMessages), Min: 1, Max: 1 << 30, Doc: "exchange: messages each host sends to its partner", ExchangeOnly: true},
+		{Section: "traffic", Name: "message_bytes", Type: Int, Default: int64(DefaultMessageBytes), Min: 1, Max: 1 << 40, Doc: "exchange: bytes per message, split into packets of `mtu_bytes` (the last one shorter)", ExchangeOnly: true},
+		{Section: "traffic", Name: "mtu_bytes", Type: Int, Default: int64(DefaultMTUBytes), Min: 1, Max: 1 << 30, Doc: "exchange: bytes per packet (at most 65535 flits)", ExchangeOnly: true},
+		{Section: "traffic", Name: "flit_bytes", Type: Int, Default: int64(DefaultFlitBytes), Min: 1, Max: 1 << 30, Doc: "exchange: bytes per flit (a link carries one flit per cycle)", ExchangeOnly: true},
+		{Section: "traffic", Name: "bisections", Type: Int, Default: int64(DefaultBisections), Min: 1, Max: 1 << 20, Doc: "exchange: random bisection patterns drawn", ExchangeOnly: true},
 
 		{Section: "sim", Name: "warmup", Type: Int, Default: int64(DefaultWarmup), Min: 0, Max: maxCycles, Doc: "cycles simulated before measuring; near saturation an adaptive routing may need far more before its detours fill"},
 		{Section: "sim", Name: "measure", Type: Int, Default: int64(DefaultMeasure), Min: 1, Max: maxCycles, Doc: "measurement window in cycles; packets created in it are the measured ones"},
@@ -243,6 +246,17 @@ func sectionKeys(section string) []string {
 	}
 	if section == "" {
 		names = append(names, sectionNames()...)
+	}
+	return names
+}
+
+// exchangeKeys returns the [traffic] keys only an exchange uses.
+func exchangeKeys() []string {
+	var names []string
+	for _, k := range theSchema.keys {
+		if k.ExchangeOnly {
+			names = append(names, k.Name)
+		}
 	}
 	return names
 }
