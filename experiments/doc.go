@@ -1,8 +1,12 @@
 // Package experiments turns experiment files into simulation runs and
 // results.
 //
-// An experiment file is TOML (see the README for every key), possibly
-// including other files (include = [...], merged key by key). LoadFile
+// An experiment file is TOML, possibly including other files (include =
+// [...], merged key by key). Its keys are declared once, in Schema
+// (section, name, type, default, range or values, doc): decoding takes
+// them from there, unknown keys are found (and near misses named) with it,
+// and the key tables of docs/experiment-file.md are generated from it.
+// LoadFile
 // decodes, validates and builds it: every problem comes back as an
 // *InputError naming the file (the included one at fault), the line where
 // possible, the section and the key. A key of the hardware and traffic
@@ -21,6 +25,12 @@
 // key (Record.Key); a run appends its records to a ResultsFile as they
 // finish and a later run resumes from it (Store), simulating only what is
 // missing. Merge combines the results of shards. Results come out as JSON
-// lines (WriteJSON) or readable text (TextWriter); package
+// lines (WriteJSON, one results.Line per record, the record package
+// netsim/results declares) or readable text (TextWriter); package
 // experiments/report turns JSON lines into tables and plots.
+//
+// Below this package, configuration travels typed: fabric.Config,
+// switching.Params, flowctl.Params and nic.Dispersion carry enumerations,
+// not strings, and the packages' errors about a key are *keyerr.Error
+// values, which this package attributes to the file, line and section.
 package experiments
