@@ -115,40 +115,44 @@ func recoverJSON(t *testing.T, args ...string) recovered {
 	return r
 }
 
+// TestTopoRecoverFamilies checks the JSON netsim topo recover prints for
+// each family structure.Detect recognises (whose own tests check the
+// detection): the family, its parameters, and every switch and link
+// listed with its coordinates or group.
 func TestTopoRecoverFamilies(t *testing.T) {
 	yes := true
+	// want holds the family, K and L sorted by K then L (flatfly), or the
+	// groups, K and G (dragonfly).
 	tests := []struct {
-		name                 string
-		spec                 topologies.Spec
-		switchFrac, linkFrac float64
-		family               string
-		dims, widths         []int // sorted by K, then L
-		groups, k, g         int
+		name    string
+		spec    topologies.Spec
+		missing [2]float64 // fractions of switches and links removed
+		want    recovered
 	}{
-		{"FlatFly, 20 % switches and 15 % links missing",
-			topologies.Spec{Kind: "flatfly", Dims: []int{4, 8, 8, 8}, Widths: []int{2, 1, 1, 1}, HostsPerSwitch: 8},
-			0.2, 0.15, "flatfly", []int{4, 8, 8, 8}, []int{2, 1, 1, 1}, 0, 0, 0},
-		{"hypercube 6-D",
-			topologies.Spec{Kind: "hypercube", Dimension: 6, Width: 2, HostsPerSwitch: 1},
-			0, 0, "flatfly", []int{2, 2, 2, 2, 2, 2}, []int{2, 2, 2, 2, 2, 2}, 0, 0, 0},
-		{"Dragonfly K=16 G=8",
-			topologies.Spec{Kind: "dragonfly", GroupSize: 16, GlobalPerSwitch: 8, HostsPerSwitch: 8, OmitOneGlobal: &yes},
-			0, 0, "dragonfly", nil, nil, 128, 16, 8},
-		{"Dragonfly K=6 G=3 relative",
-			topologies.Spec{Kind: "dragonfly", GroupSize: 6, GlobalPerSwitch: 3, HostsPerSwitch: 2, Arrangement: "relative"},
-			0, 0, "dragonfly", nil, nil, 19, 6, 3},
+		{name: "FlatFly, 20 % switches and 15 % links missing", missing: [2]float64{0.2, 0.15},
+			spec: topologies.Spec{Kind: "flatfly", Dims: []int{4, 8, 8, 8}, Widths: []int{2, 1, 1, 1}, HostsPerSwitch: 8},
+			want: recovered{Family: "flatfly", Dims: []int{4, 8, 8, 8}, Widths: []int{2, 1, 1, 1}}},
+		{name: "hypercube 6-D",
+			spec: topologies.Spec{Kind: "hypercube", Dimension: 6, Width: 2, HostsPerSwitch: 1},
+			want: recovered{Family: "flatfly", Dims: []int{2, 2, 2, 2, 2, 2}, Widths: []int{2, 2, 2, 2, 2, 2}}},
+		{name: "Dragonfly K=16 G=8",
+			spec: topologies.Spec{Kind: "dragonfly", GroupSize: 16, GlobalPerSwitch: 8, HostsPerSwitch: 8, OmitOneGlobal: &yes},
+			want: recovered{Family: "dragonfly", Groups: 128, GroupSize: 16, GlobalPerSwitch: 8}},
+		{name: "Dragonfly K=6 G=3 relative",
+			spec: topologies.Spec{Kind: "dragonfly", GroupSize: 6, GlobalPerSwitch: 3, HostsPerSwitch: 2, Arrangement: "relative"},
+			want: recovered{Family: "dragonfly", Groups: 19, GroupSize: 6, GlobalPerSwitch: 3}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			file, alive := linkFile(t, tc.spec, tc.switchFrac, tc.linkFrac, 1)
+			file, alive := linkFile(t, tc.spec, tc.missing[0], tc.missing[1], 1)
 			r := recoverJSON(t, file)
-			if r.Family != tc.family || !r.Detected || r.Switches != len(alive) {
-				t.Fatalf("family %q detected %v, %d switches; want %q, true, %d", r.Family, r.Detected, r.Switches, tc.family, len(alive))
+			if r.Family != tc.want.Family || !r.Detected || r.Switches != len(alive) {
+				t.Fatalf("family %q detected %v, %d switches; want %q, true, %d", r.Family, r.Detected, r.Switches, tc.want.Family, len(alive))
 			}
 			if len(r.SwitchList) != r.Switches || len(r.LinkList) != r.Links {
 				t.Errorf("%d switches and %d links listed, want %d and %d", len(r.SwitchList), len(r.LinkList), r.Switches, r.Links)
 			}
-			if tc.family == "flatfly" {
+			if tc.want.Family == "flatfly" {
 				type kl struct{ k, l int }
 				got := make([]kl, len(r.Dims))
 				for i := range r.Dims {
@@ -156,8 +160,8 @@ func TestTopoRecoverFamilies(t *testing.T) {
 				}
 				slices.SortFunc(got, func(a, b kl) int { return a.k*100 + b.l - b.k*100 - a.l })
 				for i := range got {
-					if i >= len(tc.dims) || got[i] != (kl{tc.dims[i], tc.widths[i]}) {
-						t.Fatalf("K = %v, L = %v; want %v, %v", r.Dims, r.Widths, tc.dims, tc.widths)
+					if i >= len(tc.want.Dims) || got[i] != (kl{tc.want.Dims[i], tc.want.Widths[i]}) {
+						t.Fatalf("K = %v, L = %v; want %v, %v", r.Dims, r.Widths, tc.want.Dims, tc.want.Widths)
 					}
 				}
 				for _, l := range r.LinkList {
@@ -167,8 +171,8 @@ func TestTopoRecoverFamilies(t *testing.T) {
 				}
 				return
 			}
-			if r.Groups != tc.groups || r.GroupSize != tc.k || r.GlobalPerSwitch != tc.g || r.Mapped != r.Switches {
-				t.Errorf("%d groups, K = %d, G = %d, %d mapped; want %d, %d, %d, %d", r.Groups, r.GroupSize, r.GlobalPerSwitch, r.Mapped, tc.groups, tc.k, tc.g, r.Switches)
+			if r.Groups != tc.want.Groups || r.GroupSize != tc.want.GroupSize || r.GlobalPerSwitch != tc.want.GlobalPerSwitch || r.Mapped != r.Switches {
+				t.Errorf("%d groups, K = %d, G = %d, %d mapped; want %d, %d, %d, %d", r.Groups, r.GroupSize, r.GlobalPerSwitch, r.Mapped, tc.want.Groups, tc.want.GroupSize, tc.want.GlobalPerSwitch, r.Switches)
 			}
 			local := 0
 			for _, s := range r.SwitchList {
@@ -181,7 +185,7 @@ func TestTopoRecoverFamilies(t *testing.T) {
 					local++
 				}
 			}
-			if want := tc.groups * tc.k * (tc.k - 1) / 2; local != want || r.LocalLinks != want || r.GlobalLinks != r.Links-want {
+			if want := tc.want.Groups * tc.want.GroupSize * (tc.want.GroupSize - 1) / 2; local != want || r.LocalLinks != want || r.GlobalLinks != r.Links-want {
 				t.Errorf("%d local links listed, %d and %d global counted; want %d local", local, r.LocalLinks, r.GlobalLinks, want)
 			}
 		})
