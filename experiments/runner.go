@@ -190,7 +190,7 @@ func followLoads(resolution int) int {
 
 // guidedLoads estimates the loads a search guided by accepted loads tests
 // at resolution, from a hint or not: replayed on the seed-004 files'
-// points (README, [sweep] guide), 3.8–4.3 at 1/128 and 3.5–3.6 at 1/32,
+// points (docs/experiment-file.md, [sweep] guide), 3.8–4.3 at 1/128 and 3.5–3.6 at 1/32,
 // against 5.2–7.0 and 4.0–5.0 unguided. It is never more than
 // bisectLoads.
 func guidedLoads(resolution int) int {

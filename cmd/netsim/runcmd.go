@@ -33,11 +33,12 @@ type runFlags struct {
 }
 
 // runLong is the help of netsim run.
-const runLong = `Runs each experiment file (see the README for the TOML reference), every
-variant of its sweeps, and prints a readable table of its points and
-saturation results, or one line per exchange pattern of a bisection
-exchange (its effective bisection bandwidth); with no file it runs the
-embedded quick-start experiment. Flags may come before or after the files.
+const runLong = `Runs each experiment file (docs/experiment-file.md is the reference of
+their keys), every variant of its sweeps, and prints a readable table of
+its points and saturation results, or one line per exchange pattern of a
+bisection exchange (its effective bisection bandwidth); with no file it
+runs the embedded quick-start experiment. Flags may come before or after
+the files.
 
 Failed points (for example a deadlock) are reported on stderr, and as
 "kind":"error" lines with --json; netsim then exits with status 1, as when

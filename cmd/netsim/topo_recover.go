@@ -78,13 +78,14 @@ mapping algorithms of seed 004 §2: the dimensions, sizes K_n, widths L_n
 and switch coordinates of a FlatFly (hypercubes included), or the groups
 of a Dragonfly. Missing switches and links are tolerated; the structure
 covers the largest connected part of the network. FILE is a link list
-(see the README): lines "SWITCH PORT SWITCH PORT" or "SWITCH SWITCH", and
-optional "hosts SWITCH COUNT"; '#' starts a comment.
+(docs/cli.md, "Recovering a network's structure"): lines "SWITCH PORT
+SWITCH PORT" or "SWITCH SWITCH", and optional "hosts SWITCH COUNT"; '#'
+starts a comment.
 
 --group-size K, --global-per-switch G and --groups N tell what is known
 of the Dragonfly (and imply --as dragonfly); unset ones are inferred
 from the link list. Groups split by missing switches or links are
-rejoined within these invariants (see README).
+rejoined within these invariants (docs/cli.md).
 
 Exit status: 0 mapped; 1 the network could not be mapped consistently
 (the mapping found is still printed with --as); 2 bad command line or
