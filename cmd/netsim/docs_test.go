@@ -17,11 +17,7 @@ const repoRoot = "../.."
 // readRepo reads a file of the repository.
 func readRepo(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(repoRoot, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return readFile(t, filepath.Join(repoRoot, name))
 }
 
 // codeBlocks returns the fenced code blocks of markdown text whose info
@@ -96,25 +92,63 @@ func TestReadmeFirstExperiment(t *testing.T) {
 	}
 }
 
-// TestCLIGuideSweepTable runs the sweep of docs/cli.md's walk-through and
-// checks the table it shows after resuming.
-func TestCLIGuideSweepTable(t *testing.T) {
+// TestCLIGuideSweep runs the sweep of docs/cli.md's walk-through in a
+// folder holding its files, as the page shows it, and checks what the
+// page shows it print: validate's line, the table after the run, the
+// charts, and the merges of two shards.
+func TestCLIGuideSweep(t *testing.T) {
 	cli := readRepo(t, "docs/cli.md")
-	const cmd = "$ netsim table out/results.jsonl          # also in out/table.md and out/table.csv\n"
-	i := strings.Index(cli, cmd)
-	if i < 0 {
-		t.Fatalf("docs/cli.md: no %q", cmd)
+	shownAfter := func(cmd string) string {
+		t.Helper()
+		i := strings.Index(cli, "$ "+cmd)
+		if i < 0 {
+			t.Fatalf("docs/cli.md: no command %q", cmd)
+		}
+		out := cli[i:]
+		out = out[strings.IndexByte(out, '\n')+1:]
+		if j := strings.Index(out, "$ "); j >= 0 {
+			out = out[:j]
+		}
+		if j := strings.Index(out, "```"); j >= 0 {
+			out = out[:j]
+		}
+		return out
 	}
-	shown := cli[i+len(cmd):]
-	shown = shown[:strings.Index(shown, "$ ")]
 	dir := t.TempDir()
-	file := filepath.Join(repoRoot, "experiments", "testdata", "ff4x4-sweep.toml")
-	if code, _, errs := netsim(t, "run", "-q", file, "-o", dir); code != exitOK {
+	for _, f := range []string{"ff4x4-sweep.toml", "ff4x4-hw.toml"} {
+		writeFile(t, dir, f, readRepo(t, "experiments/testdata/"+f))
+	}
+	t.Chdir(dir)
+	check := func(what, got, want string) {
+		t.Helper()
+		if got != want {
+			t.Errorf("%s: docs/cli.md shows\n%s\nnetsim prints\n%s", what, want, got)
+		}
+	}
+	_, out, _ := netsim(t, "validate", "ff4x4-sweep.toml")
+	check("validate", out, shownAfter("netsim validate ff4x4-sweep.toml"))
+	if code, _, errs := netsim(t, "run", "-q", "ff4x4-sweep.toml", "-o", "out"); code != exitOK {
 		t.Fatalf("run: exit %d, %s", code, errs)
 	}
-	_, table, _ := netsim(t, "table", filepath.Join(dir, "results.jsonl"))
-	if shown != table {
-		t.Errorf("docs/cli.md shows\n%s\nnetsim table prints\n%s", shown, table)
+	_, table, _ := netsim(t, "table", "out/results.jsonl")
+	check("table", table, shownAfter("netsim table out/results.jsonl          # also in out/table.md and out/table.csv"))
+	pngs, _ := filepath.Glob("out/*.png")
+	check("charts", strings.Join(pngs, "\n")+"\n", shownAfter("ls out/*.png"))
+	for _, shard := range []string{"0", "1"} {
+		if code, _, errs := netsim(t, "run", "-q", "--shard", shard+"/2", "-o", "s"+shard, "ff4x4-sweep.toml"); code != exitOK {
+			t.Fatalf("shard %s: exit %d, %s", shard, code, errs)
+		}
+	}
+	_, _, errs := netsim(t, "merge", "s0/results.jsonl", "s1/results.jsonl", "--check", "ff4x4-sweep.toml", "-o", "all.jsonl")
+	check("merge", errs, shownAfter("netsim merge s0/results.jsonl s1/results.jsonl --check ff4x4-sweep.toml -o all.jsonl"))
+	_, _, errs = netsim(t, "merge", "s0/results.jsonl", "--check", "ff4x4-sweep.toml", "-o", "part.jsonl")
+	want := strings.TrimSuffix(shownAfter("netsim merge s0/results.jsonl --check ff4x4-sweep.toml -o part.jsonl"), "...\n")
+	if !strings.HasPrefix(errs, want) {
+		t.Errorf("merge of one shard: docs/cli.md shows\n%s\nnetsim prints\n%s", want, errs)
+	}
+	all, err := os.ReadFile("all.jsonl")
+	if err != nil || string(all) != readFile(t, "out/results.jsonl") {
+		t.Errorf("the merged shards are not the unsharded run's results.jsonl (%v)", err)
 	}
 }
 
