@@ -67,35 +67,10 @@ func linkFile(t *testing.T, s topologies.Spec, switchFrac, linkFrac float64, see
 	}
 	g := structure.FromNetwork(net)
 	rng := kernel.NewRNG(seed, 7)
-	gone := make([]bool, g.Switches())
-	for range int(switchFrac * float64(g.Switches())) {
-		i := rng.IntN(len(gone))
-		for gone[i] {
-			i = rng.IntN(len(gone))
-		}
-		gone[i] = true
-	}
-	for s, x := range gone {
-		if x {
-			g.Hosts[s] = 0
-		}
-	}
-	var kept []structure.Link
-	for _, l := range g.Links {
-		if !gone[l.A] && !gone[l.B] && rng.Float64() >= linkFrac {
-			kept = append(kept, l)
-		}
-	}
-	g.Links = kept
+	alive := g.Damage(switchFrac, linkFrac, &rng)
 	var buf bytes.Buffer
 	if err := structure.WriteLinkList(&buf, g); err != nil {
 		t.Fatal(err)
-	}
-	var alive []int
-	for i, x := range gone {
-		if !x {
-			alive = append(alive, i)
-		}
 	}
 	return writeFile(t, t.TempDir(), "net.links", buf.String()), alive
 }

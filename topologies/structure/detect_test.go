@@ -20,29 +20,7 @@ func linkListGraph(t *testing.T, s topologies.Spec, switchFrac, linkFrac float64
 	t.Helper()
 	g := FromNetwork(build(t, s))
 	rng := kernel.NewRNG(seed, 7)
-	gone := make([]bool, g.Switches())
-	for range int(switchFrac * float64(g.Switches())) {
-		i := rng.IntN(len(gone))
-		for gone[i] {
-			i = rng.IntN(len(gone))
-		}
-		gone[i] = true
-	}
-	alive := 0
-	for s, x := range gone {
-		if x {
-			g.Hosts[s] = 0
-		} else {
-			alive++
-		}
-	}
-	var kept []Link
-	for _, l := range g.Links {
-		if !gone[l.A] && !gone[l.B] && rng.Float64() >= linkFrac {
-			kept = append(kept, l)
-		}
-	}
-	g.Links = kept
+	alive := len(g.Damage(switchFrac, linkFrac, &rng))
 	var buf bytes.Buffer
 	if err := WriteLinkList(&buf, g); err != nil {
 		t.Fatal(err)
