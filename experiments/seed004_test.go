@@ -94,7 +94,7 @@ func TestSeed004Files(t *testing.T) {
 					if e.FlowControl != full[0].FlowControl || e.Switch != full[0].Switch || e.Traffic.PacketFlits != 16 {
 						t.Errorf("%s: hardware %+v %+v %d flits differs from the full-scale file's", e, e.FlowControl, e.Switch, e.Traffic.PacketFlits)
 					}
-					// The README's "Warm-up": 10,000 + 10,000 cycles at
+					// studies/seed004/README.md, "Warm-up": 10,000 + 10,000 cycles at
 					// both scales, the scaled files differing only in
 					// their drain.
 					if e.Sim.Warmup != 10000 || e.Sim.Measure != 10000 {
@@ -381,7 +381,7 @@ var seed004FullResults = studyPath("seed004", "full", "results.jsonl")
 // 600 MB each, one at a time). A change to the simulator that moves
 // these points fails it instead of mixing two simulators in one table;
 // one point per topology does not cover every routing, so a change to
-// the model is also to be run on the scaled table (the README's cmp).
+// the model is also to be run on the scaled table (studies/seed004/README.md's cmp).
 func TestSeed004FullResults(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates up to seven 16,384-host points")

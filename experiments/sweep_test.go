@@ -197,7 +197,7 @@ func ints(n int) string {
 	return strings.Join(s, ", ")
 }
 
-// TestExampleSweep: the README's sweep example includes its hardware file
+// TestExampleSweep: the sweep of docs/cli.md's walk-through includes its hardware file
 // and expands into four variants.
 func TestExampleSweep(t *testing.T) {
 	exps, err := LoadFile("testdata/ff4x4-sweep.toml")

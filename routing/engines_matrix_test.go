@@ -8,7 +8,7 @@ import (
 	"netsim/topologies"
 )
 
-// tableEngines lists the table engines of engine, in README order.
+// tableEngines lists the table engines of engine, in the order of docs/experiment-file.md.
 var tableEngines = []string{"minhop", "updn", "ftree", "dmodk", "sssp", "p2sssp", "dfsssp", "lash"}
 
 // familyNetworks are small instances of every topology family Build knows
@@ -41,10 +41,11 @@ func familyNetworks() []struct {
 }
 
 // TestEngineFamilyMatrix routes every table engine on every topology
-// family (README "Engines × topology families"): either every host pair
-// is reachable by the tables, on a switch path of at most the shortest
-// length for the minimal engines and with an acyclic channel dependency
-// graph for the deadlock-free ones, or New returns an error that says why.
+// family (docs/experiment-file.md, "Engines × topology families"):
+// either every host pair is reachable by the tables, on a switch path of
+// at most the shortest length for the minimal engines and with an
+// acyclic channel dependency graph for the deadlock-free ones, or New
+// returns an error that says why.
 func TestEngineFamilyMatrix(t *testing.T) {
 	// refused holds the engines a family does not accept and a part of the
 	// error that must explain it.

@@ -14,11 +14,12 @@ import (
 	"netsim/topologies/structure"
 )
 
-// ffLinks is the README's example, a 3 × 2 FlatFly: two rows of three
+// ffLinks is docs/cli.md's example, a 3 × 2 FlatFly: two rows of three
 // switches.
 const ffLinks = "../../topologies/structure/testdata/ff3x2.links"
 
-// ffText is netsim topo recover's output for ffLinks, as in the README.
+// ffText is netsim topo recover's output for ffLinks, as docs/cli.md
+// shows it (for a copy named ff.links).
 const ffText = `ff.links: FlatFly (detected)
 switches    6, 6 mapped (largest connected part)
 links       9
@@ -279,13 +280,13 @@ func TestTopoRecoverDragonflyFaults(t *testing.T) {
 	}
 }
 
-// dfLinks is the README's Dragonfly example: K = 4, G = 2, 8 groups, with
+// dfLinks is docs/cli.md's Dragonfly example: K = 4, G = 2, 8 groups, with
 // switch gIsJ the J-th of group I, a switch gone, a group without its
 // diagonals and a switch with one local link left.
 const dfLinks = "../../topologies/structure/testdata/df4x2-faults.links"
 
-// dfText is the head of netsim topo recover's output for dfLinks, as in
-// the README.
+// dfText is the head of netsim topo recover's output for dfLinks, as
+// docs/cli.md shows it (for a copy named df.links).
 const dfText = `df.links: Dragonfly (detected)
 switches      31, 31 mapped (largest connected part)
 links         68: 41 local, 27 global

@@ -121,7 +121,7 @@ func TestDetect(t *testing.T) {
 	}
 }
 
-// TestDetectExamples detects the README's examples of netsim topo
+// TestDetectExamples detects docs/cli.md's examples of netsim topo
 // recover: a 3 × 2 FlatFly and a faulty Dragonfly of 8 groups.
 func TestDetectExamples(t *testing.T) {
 	g := readTestdata(t, "ff3x2.links")
