@@ -11,7 +11,7 @@ import (
 
 // TestEnginesBisectionSeed002 computes Λ (1,000 random bisections, seed
 // 2, as studies/seed002/*.toml) on instances of seed 002's Table I
-// and the Deimos preset, checks the figures of docs/experiment-file.md and seed 002's
+// and the Deimos preset, checks the figures of studies/seed002/README.md and seed 002's
 // ordering: sssp at least minhop and updn, dfsssp the same tables as
 // sssp, and on XGFT(2; 10,10; 5,5) sssp about twice minhop ("approx.
 // twice as high", seed 002 §V).
@@ -22,7 +22,7 @@ func TestEnginesBisectionSeed002(t *testing.T) {
 	tests := []struct {
 		name string
 		spec topologies.Spec
-		want map[string]float64 // Λ per routing (docs/experiment-file.md's table)
+		want map[string]float64 // Λ per routing (studies/seed002/README.md's table)
 		// ratio is the least Λ(sssp)/Λ(minhop).
 		ratio float64
 	}{
@@ -63,7 +63,7 @@ func TestEnginesBisectionSeed002(t *testing.T) {
 				}
 				lambda[alg] = result(t, st, HistAccBand).Mean
 				if want, ok := tc.want[alg]; ok && math.Abs(lambda[alg]-want) > 5e-4 {
-					t.Errorf("Λ(%s) = %.4f, docs/experiment-file.md has %.4f", alg, lambda[alg], want)
+					t.Errorf("Λ(%s) = %.4f, studies/seed002/README.md has %.4f", alg, lambda[alg], want)
 				}
 			}
 			if lambda["sssp"] < lambda["minhop"] || lambda["sssp"] < lambda["updn"] {

@@ -10,7 +10,7 @@ import (
 // TestSeed002Files loads files of studies/seed002/ (the smaller ones:
 // loading builds every routing) and checks that they compare the table
 // engines on the networks of seed 002's Table I and Deimos with 1,000 random
-// bisections of seed 2 (docs/experiment-file.md, "Λ of the table engines").
+// bisections of seed 2 (studies/seed002/README.md, "Λ of the table engines").
 func TestSeed002Files(t *testing.T) {
 	trees := []string{"minhop", "updn", "sssp", "dfsssp", "ftree", "dmodk"}
 	tests := []struct {
