@@ -226,3 +226,72 @@ func TestCLIReference(t *testing.T) {
 	}
 	t.Errorf("%s: the reference differs from the commands' help: run go test ./cmd/netsim -run TestCLIReference -update", path)
 }
+
+// checkedMark precedes a console block of docs/ whose commands
+// TestDocConsoleBlocks runs (from the repository's root; they must not
+// write files) and whose printed output it compares.
+const checkedMark = "<!-- output checked by TestDocConsoleBlocks -->\n"
+
+// TestDocConsoleBlocks runs every console block of docs/ marked with
+// checkedMark: each "$ netsim ARGS" (or "$ go run ./cmd/netsim ARGS") line
+// is run in process, and what it prints on stdout must be the lines shown
+// under it, where a line "..." stands for any lines.
+func TestDocConsoleBlocks(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
+	type command struct {
+		file, args, want string
+	}
+	var cmds []command
+	for _, f := range files {
+		text := readFile(t, f)
+		for _, part := range strings.Split(text, checkedMark)[1:] {
+			blocks := append(codeBlocks(part, ""), codeBlocks(part, "sh")...)
+			if lead := strings.TrimLeft(part, "\n"); len(blocks) == 0 || !strings.HasPrefix(lead, "```") {
+				t.Fatalf("%s: %q is not followed by a console block", f, checkedMark)
+			}
+			first := blocks[0]
+			for _, b := range blocks {
+				if strings.Index(part, b) < strings.Index(part, first) {
+					first = b
+				}
+			}
+			for _, c := range strings.Split(first, "$ ")[1:] {
+				line, out, _ := strings.Cut(c, "\n")
+				args, ok := strings.CutPrefix(line, "go run ./cmd/netsim ")
+				if !ok {
+					args, ok = strings.CutPrefix(line, "netsim ")
+				}
+				if !ok {
+					t.Fatalf("%s: %q is not a netsim command", f, line)
+				}
+				cmds = append(cmds, command{filepath.Base(f), args, out})
+			}
+		}
+	}
+	if len(cmds) == 0 {
+		t.Fatal("no checked console block in docs/")
+	}
+	t.Chdir(repoRoot)
+	for _, c := range cmds {
+		code, out, errs := netsim(t, strings.Fields(c.args)...)
+		if code != exitOK || !elided(c.want).MatchString(out) {
+			t.Errorf("%s: netsim %s: exit %d (%s), prints\n%s\nthe page shows\n%s", c.file, c.args, code, errs, out, c.want)
+		}
+	}
+}
+
+// elided returns a pattern of text in which each line "..." (indented or
+// not) stands for any number of lines.
+func elided(text string) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString(`\A`)
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if strings.TrimSpace(line) == "..." {
+			b.WriteString(`(?:.*\n)*?`)
+		} else {
+			b.WriteString(regexp.QuoteMeta(line))
+		}
+	}
+	b.WriteString(`\z`)
+	return regexp.MustCompile(b.String())
+}
