@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
-	"strings"
 
 	"netsim/internal/numfmt"
 )
@@ -25,7 +25,7 @@ func (e *FieldError) Error() string { return e.Msg }
 // AppendJSON appends l as one line of JSON, without its newline: the
 // fields its kind carries, in the order of Fields, each as its tags say.
 func (l *Line) AppendJSON(b []byte) ([]byte, error) {
-	if !isKindList(l.Kind) || strings.Contains(l.Kind, "|") {
+	if !slices.Contains(Kinds(), l.Kind) {
 		return b, fmt.Errorf("results line: unknown kind %q", l.Kind)
 	}
 	b = append(b, '{')
@@ -122,7 +122,7 @@ func Decode(text []byte) (Line, error) {
 	if len(k) == 0 || k[0] != '"' || json.Unmarshal(k, &l.Kind) != nil {
 		return Line{}, &FieldError{Field: "kind", Msg: `no "kind" text field`}
 	}
-	if !isKindList(l.Kind) || strings.Contains(l.Kind, "|") {
+	if !slices.Contains(Kinds(), l.Kind) {
 		return Line{}, &FieldError{Field: "kind", Msg: fmt.Sprintf(`kind %q: unknown (expected "point", "saturation", "ebb" or "error")`, l.Kind)}
 	}
 	v := reflect.ValueOf(&l).Elem()

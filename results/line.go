@@ -17,9 +17,6 @@ const (
 // Kinds returns the kinds of results lines, in the order of the reference.
 func Kinds() []string { return []string{KindPoint, KindSaturation, KindEBB, KindError} }
 
-// DefaultSelection is the selection function a line leaves out.
-const DefaultSelection = "credits"
-
 // Line is one line of a results file. Its fields, in order, are the
 // fields of the line; which of them a line carries depends on its kind
 // (see the package documentation for the tags).
