@@ -136,7 +136,7 @@ func (d *decoder) topology(e *Experiment, t map[string]any) {
 func (d *decoder) topologyKeys(s *topologies.Spec, t map[string]any, sec string) {
 	v := reflect.ValueOf(s).Elem()
 	for i, name := range topologies.Keys() {
-		if name == "preset" || name == "factors" || name == "path" || name == "oversubscription" {
+		if name == "preset" || name == "factors" || name == "path" || name == "format" || name == "oversubscription" {
 			continue // below, or in topology and factors
 		}
 		f, k := v.Field(i), schemaKey("topology", name)
@@ -174,10 +174,11 @@ func (d *decoder) topologyKeys(s *topologies.Spec, t map[string]any, sec string)
 			s.Path = p
 		}
 	}
-	if s.Format == "" && t["format"] != nil {
-		if _, isStr := t["format"].(string); isStr {
+	if f, ok := d.str(t, sec, "format"); ok {
+		if f == "" {
 			d.fail(sec, "format", "empty (expected \"dot\" or \"ibnetdiscover\")")
 		}
+		s.Format = f
 	}
 }
 

@@ -31,9 +31,13 @@ func TestSchema(t *testing.T) {
 			t.Errorf("%s: unknown section", id)
 		}
 		switch def := k.Default.(type) {
-		case nil:
-			if k.DefaultDoc == "" && k.Type != Tables && k.Type != Strings && k.Type != StringOrStrings && k.Type != Numbers && k.Type != Ints && k.Type != String && k.Type != Int {
+		case nil: // an optional key, or one whose DefaultDoc says what it is
+			if k.DefaultDoc == "" && (k.Type == Number || k.Type == Bool || k.Type == Table) {
 				t.Errorf("%s: no default and no DefaultDoc", id)
+			}
+		case bool:
+			if k.Type != Bool {
+				t.Errorf("%s: boolean default for a %v", id, k.Type)
 			}
 		case int64:
 			if k.Type != Int {
