@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -75,23 +76,23 @@ func matchShown(got, shown string) error {
 	}
 	head, tail := chunks[0], chunks[len(chunks)-1]
 	if len(chunks) == 1 {
-		if !equalLines(lines, head) {
+		if !slices.Equal(lines, head) {
 			return missing(head)
 		}
 		return nil
 	}
-	if len(head) > len(lines) || !equalLines(lines[:len(head)], head) {
+	if len(head) > len(lines) || !slices.Equal(lines[:len(head)], head) {
 		return missing(head)
 	}
 	limit := len(lines) - len(tail)
-	if limit < len(head) || !equalLines(lines[limit:], tail) {
+	if limit < len(head) || !slices.Equal(lines[limit:], tail) {
 		return missing(tail)
 	}
 	at := len(head) // the first line of got not yet matched
 	for _, c := range chunks[1 : len(chunks)-1] {
 		found := -1
 		for j := at; j+len(c) <= limit; j++ {
-			if equalLines(lines[j:j+len(c)], c) {
+			if slices.Equal(lines[j:j+len(c)], c) {
 				found = j
 				break
 			}
@@ -102,19 +103,6 @@ func matchShown(got, shown string) error {
 		at = found + len(c)
 	}
 	return nil
-}
-
-// equalLines says whether a and b hold the same lines.
-func equalLines(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestMatchShown checks how a page's excerpts of an output are matched.
