@@ -435,16 +435,14 @@ func (d *decoder) sweep(e *Experiment, t map[string]any) {
 	}
 	d.checkKeys(t, sec, sectionKeys(sec))
 	s := &e.Sweep
-	s.Loads = d.numberList(t, sec, "loads")
+	s.Loads = d.numberListKey(t, sec, "loads")
 	def := ModeSaturation
 	if s.Loads != nil {
 		def = ModeLoads
 	}
 	s.Mode = d.choiceKeyOr(t, sec, "mode", def)
 	for i, l := range s.Loads {
-		if !(l > 0 && l <= 1) {
-			d.fail(sec, "loads", "element %d: %v is out of range (expected 0 < load ≤ 1)", i+1, l)
-		} else if slices.Contains(s.Loads[:i], l) {
+		if slices.Contains(s.Loads[:i], l) {
 			d.fail(sec, "loads", "element %d: load %v appears twice", i+1, l)
 		}
 	}
@@ -464,9 +462,6 @@ func (d *decoder) sweep(e *Experiment, t map[string]any) {
 		d.fail(sec, "guide", "only used with mode = \"saturation\"")
 	}
 	s.Tolerance = d.numberKey(t, sec, "tolerance")
-	if !(s.Tolerance >= 0 && s.Tolerance < 1) {
-		d.fail(sec, "tolerance", "%v is out of range (expected 0 ≤ tolerance < 1)", s.Tolerance)
-	}
 }
 
 // crossChecks validates constraints between sections.

@@ -2,12 +2,14 @@ package experiments
 
 import (
 	"errors"
-	switching "netsim/switch"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"netsim/nic"
+	switching "netsim/switch"
 )
 
 // base is a small valid experiment; tests replace its lines to break it.
@@ -58,7 +60,7 @@ func TestParseValid(t *testing.T) {
 		Routing:     "dor",
 		FlowControl: FlowControl{Kind: "credit", VLs: 2, BufferFlits: 32},
 		Switch:      Switch{Switching: switching.CutThrough, Speedup: 1, LinkLatency: 1, RoutingDelay: 1, CrossbarDelay: 1, Selection: switching.SelectCredits},
-		NIC:         NIC{Dispersion: "static", Threshold: 4, Probability: 0.5, MaxProbes: 32},
+		NIC:         NIC{Dispersion: nic.Static, Threshold: 4, Probability: 0.5, MaxProbes: 32},
 		Traffic:     Traffic{Kind: "load", Patterns: []string{"uniform", "complement"}, PacketFlits: 8},
 		Sim:         Sim{Warmup: 100, Measure: 1000, Drain: 1000, DeadlockWindow: DefaultDeadlockWindow},
 		Sweep:       Sweep{Mode: ModeLoads, Loads: []float64{0.25, 0.5}, Resolution: DefaultResolution, Tolerance: DefaultTolerance, Search: SearchBisect, Guide: GuideNone},

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"netsim/fabric"
+	"netsim/nic"
 	"netsim/results"
 )
 
@@ -63,13 +64,13 @@ func runExchange(ctx context.Context, sim ExchangeSimulator, e *Experiment, patt
 func ebbLine(l *results.Line, r Record) {
 	e := r.Experiment
 	l.Hosts = e.Hosts()
-	l.Dispersion = e.NIC.Dispersion
+	l.Dispersion = e.NIC.Dispersion.String()
 	l.Exchange = r.EBB
-	if d := e.NIC.Dispersion; d == "adaptive" || d == "probing" {
+	if d := e.NIC.Dispersion; d == nic.Adaptive || d == nic.Probing {
 		l.Threshold = &e.NIC.Threshold
 		l.Probability = &e.NIC.Probability
 	}
-	if e.NIC.Dispersion == "probing" {
+	if e.NIC.Dispersion == nic.Probing {
 		l.MaxProbes = &e.NIC.MaxProbes
 	}
 	if e.NIC.ReceiveRate != 0 {

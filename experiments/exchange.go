@@ -1,11 +1,11 @@
 package experiments
 
 import (
-	"netsim/results"
 	"slices"
 
 	"netsim/fabric"
 	"netsim/nic"
+	"netsim/results"
 )
 
 // Traffic kinds.
@@ -37,26 +37,21 @@ func (d *decoder) nicSection(e *Experiment, t map[string]any) {
 	const sec = "nic"
 	d.checkKeys(t, sec, sectionKeys(sec))
 	n := &e.NIC
-	n.Dispersion = d.choiceKey(t, sec, "dispersion")
+	n.Dispersion, _ = nic.ParseMode(d.choiceKey(t, sec, "dispersion")) // one of the schema's values
 	n.Threshold = int(d.intKey(t, sec, "threshold"))
 	n.Probability = d.numberKey(t, sec, "probability")
-	if !(n.Probability >= 0 && n.Probability <= 1) {
-		d.fail(sec, "probability", "%v is out of range (expected 0 ≤ probability ≤ 1)", n.Probability)
-	}
 	n.MaxProbes = int(d.intKey(t, sec, "max_probes"))
 	n.RouteLag = int(d.intKey(t, sec, "route_lag"))
 	for _, k := range []string{"threshold", "probability"} {
-		if _, ok := t[k]; ok && n.Dispersion != "adaptive" && n.Dispersion != "probing" {
+		if _, ok := t[k]; ok && n.Dispersion != nic.Adaptive && n.Dispersion != nic.Probing {
 			d.fail(sec, k, "only used with dispersion = \"adaptive\" or \"probing\"")
 		}
 	}
-	if _, ok := t["max_probes"]; ok && n.Dispersion != "probing" {
+	if _, ok := t["max_probes"]; ok && n.Dispersion != nic.Probing {
 		d.fail(sec, "max_probes", "only used with dispersion = \"probing\"")
 	}
 	n.ReceiveRate = 0
-	if r := d.numberKey(t, sec, "receive_rate"); !(r > 0 && r <= 1) {
-		d.fail(sec, "receive_rate", "%v is out of range (expected 0 < receive_rate ≤ 1, a fraction of the link bandwidth)", r)
-	} else if r < 1 {
+	if r := d.numberKey(t, sec, "receive_rate"); r > 0 && r < 1 {
 		n.ReceiveRate = r
 	}
 }
@@ -109,7 +104,7 @@ func (d *decoder) exchangeTraffic(e *Experiment, t map[string]any) {
 // nicHash returns the [nic] section for the configuration hash when it
 // differs from the default, so existing results keep their hash.
 func (e *Experiment) nicHash() *NIC {
-	if e.NIC == (NIC{Dispersion: DefaultDispersion, Threshold: DefaultThreshold, Probability: DefaultProbability, MaxProbes: DefaultMaxProbes}) {
+	if e.NIC == (NIC{Dispersion: nic.Static, Threshold: DefaultThreshold, Probability: DefaultProbability, MaxProbes: DefaultMaxProbes}) {
 		return nil
 	}
 	return &e.NIC
@@ -128,8 +123,7 @@ func (e *Experiment) exchangeHash() *Traffic {
 
 // dispersion returns the [nic] section as the NICs take it.
 func (e *Experiment) dispersion() nic.Dispersion {
-	m, _ := nic.ParseMode(e.NIC.Dispersion) // checked by the decoder
-	return nic.Dispersion{Mode: m, Threshold: e.NIC.Threshold, Probability: e.NIC.Probability, MaxProbes: e.NIC.MaxProbes, Lag: e.NIC.RouteLag}
+	return nic.Dispersion{Mode: e.NIC.Dispersion, Threshold: e.NIC.Threshold, Probability: e.NIC.Probability, MaxProbes: e.NIC.MaxProbes, Lag: e.NIC.RouteLag}
 }
 
 // exchangeChecks checks the [nic] keys that only an exchange uses.

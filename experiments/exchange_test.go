@@ -110,7 +110,7 @@ func TestExchangeErrors(t *testing.T) {
 		{"max_probes range", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"probing\"\nmax_probes = 0",
 			"ebb.toml:17: [nic] max_probes:"},
 		{"receive_rate zero", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"static\"\nreceive_rate = 0",
-			"ebb.toml:17: [nic] receive_rate: 0 is out of range (expected 0 < receive_rate ≤ 1"},
+			"ebb.toml:17: [nic] receive_rate: 0 is out of range (expected 0 < receive_rate ≤ 1)"},
 		{"receive_rate above 1", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"static\"\nreceive_rate = 1.1",
 			"ebb.toml:17: [nic] receive_rate: 1.1 is out of range"},
 		{"receive_rate type", `dispersion = ["static", "random", "adaptive"]`, "dispersion = \"static\"\nreceive_rate = \"fast\"",

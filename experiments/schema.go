@@ -57,6 +57,9 @@ type Key struct {
 	DefaultDoc string
 	// Min and Max bound an integer, or each integer of a list.
 	Min, Max int64
+	// Range bounds a number, or each number of a list; nil: any finite
+	// number.
+	Range *Interval
 	// Values are the values a string key may have; nil: any, checked
 	// where the value is used.
 	Values []string
@@ -65,6 +68,42 @@ type Key struct {
 	// ExchangeOnly marks a key only a bisection exchange uses
 	// ([traffic] kind = "bisection_exchange"): an error with load traffic.
 	ExchangeOnly bool
+}
+
+// Interval is the range of a number key: Lo to Hi, each end included
+// unless it is open.
+type Interval struct {
+	Lo, Hi         float64
+	LoOpen, HiOpen bool
+}
+
+// Holds reports whether x lies in the interval.
+func (iv Interval) Holds(x float64) bool {
+	return (x > iv.Lo || !iv.LoOpen && x == iv.Lo) && (x < iv.Hi || !iv.HiOpen && x == iv.Hi)
+}
+
+// String writes the interval as the reference does: (0, 1], [0, 1).
+func (iv Interval) String() string {
+	lo, hi := "[", "]"
+	if iv.LoOpen {
+		lo = "("
+	}
+	if iv.HiOpen {
+		hi = ")"
+	}
+	return fmt.Sprintf("%s%v, %v%s", lo, iv.Lo, iv.Hi, hi)
+}
+
+// expect writes the interval as an error expects it, of the value named
+// name: "0 < load ≤ 1".
+func (iv Interval) expect(name string) string {
+	op := func(open bool) string {
+		if open {
+			return "<"
+		}
+		return "≤"
+	}
+	return fmt.Sprintf("%v %s %s %s %v", iv.Lo, op(iv.LoOpen), name, op(iv.HiOpen), iv.Hi)
 }
 
 // maxTopoInt bounds the integers of [topology].
@@ -145,11 +184,11 @@ func schemaKeys() []Key {
 		{Section: "switch", Name: "crossbar_delay", Type: Int, Default: int64(DefaultCrossbarDelay), Min: 0, Max: maxDelay, Doc: "cycles to cross the switch"},
 		{Section: "switch", Name: "selection", Type: String, Default: DefaultSelection, Values: names(switching.Selections()), Doc: "the selection function among a routing's candidate ports: `credits` (a port is available when its output VL is free and its flow control admits the packet) or `idle` (it must also be able to start the packet now); `idle` adds `\"selection\":\"idle\"` to results lines"},
 
-		{Section: "nic", Name: "dispersion", Type: String, Default: DefaultDispersion, Values: []string{"static", "random", "adaptive", "probing"}, Doc: "how a NIC picks among the routes of `routing = \"source\"`: `static` (one fixed route per destination), `random` (a random route per packet), `adaptive`, `probing`; all but `static` need `source`"},
+		{Section: "nic", Name: "dispersion", Type: String, Default: DefaultDispersion, Values: names(nic.Modes()), Doc: "how a NIC picks among the routes of `routing = \"source\"`: `static` (one fixed route per destination), `random` (a random route per packet), `adaptive`, `probing`; all but `static` need `source`"},
 		{Section: "nic", Name: "threshold", Type: Int, Default: int64(DefaultThreshold), Min: 0, Max: 1<<16 - 1, Doc: "adaptive and probing: packets to a destination that flow control must have stopped (0 acts as 1) before the NIC considers a new route"},
-		{Section: "nic", Name: "probability", Type: Number, Default: DefaultProbability, DefaultDoc: "0.5 (0..1)", Doc: "adaptive and probing: the chance it then moves to (adaptive) or probes (probing) another route"},
+		{Section: "nic", Name: "probability", Type: Number, Default: DefaultProbability, Range: &Interval{Lo: 0, Hi: 1}, Doc: "adaptive and probing: the chance it then moves to (adaptive) or probes (probing) another route"},
 		{Section: "nic", Name: "max_probes", Type: Int, Default: int64(DefaultMaxProbes), Min: 1, Max: 1<<16 - 1, Doc: "probing only: blocked replies in a row after which the NIC changes route anyway"},
-		{Section: "nic", Name: "receive_rate", Type: Number, Default: 1.0, DefaultDoc: "1 (in (0, 1])", Doc: "fraction of the link bandwidth a NIC absorbs: below 1 it drains its receive buffer at that rate, so a full buffer pushes back on the switch"},
+		{Section: "nic", Name: "receive_rate", Type: Number, Default: 1.0, Range: &Interval{Lo: 0, Hi: 1, LoOpen: true}, Doc: "fraction of the link bandwidth a NIC absorbs: below 1 it drains its receive buffer at that rate, so a full buffer pushes back on the switch"},
 		{Section: "nic", Name: "route_lag", Type: Int, Default: int64(0), Min: 0, Max: nic.MaxLag, Doc: "`bisection_exchange` only: packets the NIC prepares ahead of the wire, so an adaptive or probing NIC's route decision takes effect `route_lag` packets late"},
 
 		{Section: "traffic", Name: "patterns", Type: Strings, DefaultDoc: "required (or `pattern`)", Doc: "destination patterns, each simulated separately: `uniform`, `complement`, `reverse`, `rotation`, `shuffle`, `transpose`, `randperm` (aliases `random_permutation`, `permutation`); exchanges: `bisection` (default), `bridge`"},
@@ -168,9 +207,9 @@ func schemaKeys() []Key {
 		{Section: "sim", Name: "deadlock_window", Type: Int, Default: int64(DefaultDeadlockWindow), Min: 1, Max: maxCycles, Doc: "cycles without any flit moving, while flits are in flight, after which the point stops with a deadlock error"},
 
 		{Section: "sweep", Name: "mode", Type: String, DefaultDoc: "`\"loads\"` if `loads` is given, else `\"saturation\"`", Values: []string{ModeLoads, ModeSaturation}, Doc: "`loads`: measure each listed load; `saturation`: search the highest stable load"},
-		{Section: "sweep", Name: "loads", Type: Numbers, Doc: "loads in (0, 1] to measure; required with `loads`; with `saturation`, measured in addition to the loads the search tests"},
+		{Section: "sweep", Name: "loads", Type: Numbers, Range: &Interval{Lo: 0, Hi: 1, LoOpen: true}, Doc: "loads to measure; required with `loads`; with `saturation`, measured in addition to the loads the search tests"},
 		{Section: "sweep", Name: "resolution", Type: Int, Default: int64(DefaultResolution), Min: 1, Max: maxResolution, Doc: "saturation only: the search tests loads k/resolution"},
-		{Section: "sweep", Name: "tolerance", Type: Number, Default: DefaultTolerance, DefaultDoc: "0.02 (in [0, 1))", Doc: "stability tolerance"},
+		{Section: "sweep", Name: "tolerance", Type: Number, Default: DefaultTolerance, Range: &Interval{Lo: 0, Hi: 1, HiOpen: true}, Doc: "stability tolerance"},
 		{Section: "sweep", Name: "search", Type: String, Default: SearchBisect, Values: []string{SearchBisect, SearchFollow}, Doc: "saturation only: `bisect`, or `follow`: each variant after the first starts from the saturation the previous variant of the file found for the same pattern"},
 		{Section: "sweep", Name: "guide", Type: String, Default: GuideNone, Values: []string{GuideNone, GuideAccepted}, Doc: "saturation only: `accepted`: after an unstable point the search tests next the load that point accepted; `none`: as `search` says"},
 
@@ -292,6 +331,9 @@ func (k Key) defaultText() string {
 // typeText renders the type of k, with its range, for the reference.
 func (k Key) typeText() string {
 	s := k.Type.String()
+	if k.Range != nil {
+		s += " in " + k.Range.String()
+	}
 	if k.Type == Int || k.Type == Ints {
 		switch {
 		case k.Max == math.MaxInt64 || k.Max == maxTopoInt && k.Section == "topology":

@@ -50,6 +50,9 @@ func TestSchema(t *testing.T) {
 			if k.Type != Number {
 				t.Errorf("%s: number default for a %v", id, k.Type)
 			}
+			if k.Range != nil && !k.Range.Holds(def) {
+				t.Errorf("%s: default %v outside %v", id, def, k.Range)
+			}
 		case string:
 			if k.Type != String {
 				t.Errorf("%s: string default for a %v", id, k.Type)
@@ -62,6 +65,40 @@ func TestSchema(t *testing.T) {
 		}
 		if (k.Type == Int || k.Type == Ints) && k.Min > k.Max {
 			t.Errorf("%s: range %d..%d is empty", id, k.Min, k.Max)
+		}
+		if k.Range != nil && (k.Type != Number && k.Type != Numbers || !(k.Range.Lo < k.Range.Hi)) {
+			t.Errorf("%s: range %v on a %v", id, k.Range, k.Type)
+		}
+	}
+}
+
+// TestInterval checks the ends of number ranges and how they are written.
+func TestInterval(t *testing.T) {
+	for _, c := range []struct {
+		iv      Interval
+		text    string
+		expect  string
+		in, out []float64
+	}{
+		{Interval{Lo: 0, Hi: 1}, "[0, 1]", "0 ≤ p ≤ 1", []float64{0, 0.5, 1}, []float64{-0.1, 1.1}},
+		{Interval{Lo: 0, Hi: 1, LoOpen: true}, "(0, 1]", "0 < p ≤ 1", []float64{1e-9, 1}, []float64{0, 1.0000001}},
+		{Interval{Lo: 0, Hi: 1, HiOpen: true}, "[0, 1)", "0 ≤ p < 1", []float64{0, 0.999}, []float64{1, -1e-9}},
+	} {
+		if got := c.iv.String(); got != c.text {
+			t.Errorf("%+v: String() = %q, want %q", c.iv, got, c.text)
+		}
+		if got := c.iv.expect("p"); got != c.expect {
+			t.Errorf("%+v: expect = %q, want %q", c.iv, got, c.expect)
+		}
+		for _, x := range c.in {
+			if !c.iv.Holds(x) {
+				t.Errorf("%v does not hold %v", c.iv, x)
+			}
+		}
+		for _, x := range c.out {
+			if c.iv.Holds(x) {
+				t.Errorf("%v holds %v", c.iv, x)
+			}
 		}
 	}
 }

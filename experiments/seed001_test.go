@@ -1,11 +1,13 @@
 package experiments
 
 import (
-	switching "netsim/switch"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"netsim/nic"
+	switching "netsim/switch"
 )
 
 // TestSeed001Files loads the files of studies/seed001/ and
@@ -44,20 +46,20 @@ func TestSeed001Files(t *testing.T) {
 				if !slices.Contains(s.hosts, e.Hosts()) {
 					s.hosts = append(s.hosts, e.Hosts())
 				}
-				if !slices.Contains(s.dispersions, e.NIC.Dispersion) {
-					s.dispersions = append(s.dispersions, e.NIC.Dispersion)
+				if !slices.Contains(s.dispersions, e.NIC.Dispersion.String()) {
+					s.dispersions = append(s.dispersions, e.NIC.Dispersion.String())
 				}
 				f := strings.Fields(e.label)
 				if len(f) < 2 || !slices.Contains(s.ports, f[0]+" "+f[1]) {
 					s.ports = append(s.ports, strings.Join(f[:min(2, len(f))], " "))
 				}
-				if e.NIC.Dispersion == "probing" {
+				if e.NIC.Dispersion == nic.Probing {
 					p := [2]float64{float64(e.NIC.Threshold), e.NIC.Probability}
 					if !slices.Contains(s.params, p) {
 						s.params = append(s.params, p)
 					}
 				}
-				if e.NIC.Dispersion == "adaptive" && (e.NIC.Threshold != 4 || e.NIC.Probability != 0.5) {
+				if e.NIC.Dispersion == nic.Adaptive && (e.NIC.Threshold != 4 || e.NIC.Probability != 0.5) {
 					t.Errorf("%s: adaptive (%d, %v), want the seed's (4, 0.5)", e, e.NIC.Threshold, e.NIC.Probability)
 				}
 				want := []string{"bisection", "bridge"}

@@ -3,6 +3,7 @@ package experiments
 import (
 	"netsim/congestion"
 	"netsim/flowctl"
+	"netsim/nic"
 	"netsim/routing"
 	switching "netsim/switch"
 	"netsim/topologies"
@@ -127,8 +128,8 @@ type Switch struct {
 // NIC is the [nic] section: how NICs choose among the routes of a
 // multipath source routing (routing "source").
 type NIC struct {
-	// Dispersion is "static", "random", "adaptive" or "probing".
-	Dispersion string
+	// Dispersion is the NICs' route choice.
+	Dispersion nic.Mode
 	// Threshold and Probability configure "adaptive" and "probing",
 	// MaxProbes "probing" (see nic.Dispersion).
 	Threshold   int

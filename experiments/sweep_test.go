@@ -3,10 +3,11 @@ package experiments
 import (
 	"errors"
 	"fmt"
-	switching "netsim/switch"
 	"reflect"
 	"strings"
 	"testing"
+
+	switching "netsim/switch"
 )
 
 // sweepFile is a small experiment sweeping three keys: 2 × 2 × 2 variants.

@@ -346,8 +346,28 @@ func (d *decoder) choiceKeyOr(t map[string]any, section, key, def string) string
 }
 
 // numberKey returns the number key of section, its schema default when
-// absent; callers check its range.
+// absent, checked against the range of its schema entry (an error, and
+// the number returned, when out of range).
 func (d *decoder) numberKey(t map[string]any, section, key string) float64 {
-	def, _ := schemaKey(section, key).Default.(float64)
-	return d.number(t, section, key, def)
+	k := schemaKey(section, key)
+	def, _ := k.Default.(float64)
+	f := d.number(t, section, key, def)
+	if k.Range != nil && !k.Range.Holds(f) {
+		d.fail(section, key, "%v is out of range (expected %s)", f, k.Range.expect(key))
+	}
+	return f
+}
+
+// numberListKey returns the list of numbers of key (nil when absent),
+// each checked against the range of its schema entry; the elements out of
+// range are reported and kept.
+func (d *decoder) numberListKey(t map[string]any, section, key string) []float64 {
+	k := schemaKey(section, key)
+	list := d.numberList(t, section, key)
+	for i, f := range list {
+		if k.Range != nil && !k.Range.Holds(f) {
+			d.fail(section, key, "element %d: %v is out of range (expected %s)", i+1, f, k.Range.expect(strings.TrimSuffix(key, "s")))
+		}
+	}
+	return list
 }

@@ -3,8 +3,9 @@ package fabric
 import (
 	"context"
 	"fmt"
-	"netsim/flowctl"
 	"testing"
+
+	"netsim/flowctl"
 )
 
 // TestSkipDrain checks that the statistics SkipDrain sees at the end of the

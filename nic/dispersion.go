@@ -1,7 +1,6 @@
 package nic
 
 import (
-	"fmt"
 	"math"
 
 	"netsim/keyerr"
@@ -36,19 +35,21 @@ func (m Mode) String() string {
 	return "static"
 }
 
-// ParseMode parses a dispersion mode as written in experiment files.
+// MarshalText returns the mode's name (Mode.String).
+func (m Mode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// Modes lists the dispersion modes, in the order of their values.
+func Modes() []Mode { return []Mode{Static, Random, Adaptive, Probing} }
+
+// ParseMode parses a dispersion mode as written in experiment files
+// (Mode.String).
 func ParseMode(s string) (Mode, error) {
-	switch s {
-	case "static", "":
-		return Static, nil
-	case "random":
-		return Random, nil
-	case "adaptive":
-		return Adaptive, nil
-	case "probing":
-		return Probing, nil
+	for _, m := range Modes() {
+		if m.String() == s {
+			return m, nil
+		}
 	}
-	return 0, fmt.Errorf("unknown dispersion %q (known: static, random, adaptive, probing)", s)
+	return 0, keyerr.New("dispersion", "unknown dispersion %q (known: static, random, adaptive, probing)", s)
 }
 
 // Dispersion configures the route choice of a NIC.

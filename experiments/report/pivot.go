@@ -2,9 +2,10 @@ package report
 
 import (
 	"fmt"
-	"netsim/results"
 	"slices"
 	"strings"
+
+	"netsim/results"
 )
 
 // Values a table can hold (Spec.Value).
