@@ -141,7 +141,7 @@ func (d *decoder) topologyKeys(s *topologies.Spec, t map[string]any, sec string)
 		}
 		f, k := v.Field(i), schemaKey("topology", name)
 		switch k.Type {
-		case Int:
+		case TypeInt:
 			if _, ok := t[name]; !ok {
 				continue
 			}
@@ -151,13 +151,13 @@ func (d *decoder) topologyKeys(s *topologies.Spec, t map[string]any, sec string)
 			} else {
 				f.SetInt(n)
 			}
-		case Ints:
+		case TypeInts:
 			f.Set(reflect.ValueOf(d.intList(t, sec, name, k.Min, k.Max)))
-		case String:
+		case TypeString:
 			if str, ok := d.str(t, sec, name); ok {
 				f.SetString(str)
 			}
-		case Bool:
+		case TypeBool:
 			f.Set(reflect.ValueOf(d.boolean(t, sec, name)))
 		default:
 			panic(fmt.Sprintf("experiments: [topology] %s: type %v not decoded", name, k.Type))

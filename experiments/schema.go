@@ -20,16 +20,16 @@ type Type uint8
 
 // Types of keys.
 const (
-	String          Type = iota // a string
-	Strings                     // an array of strings
-	StringOrStrings             // a string, or an array of strings
-	Int                         // an integer
-	Ints                        // an array of integers
-	Number                      // a number (an integer is accepted)
-	Numbers                     // an array of numbers
-	Bool                        // a boolean
-	Tables                      // an array of tables
-	Table                       // a table (a section)
+	TypeString          Type = iota // a string
+	TypeStrings                     // an array of strings
+	TypeStringOrStrings             // a string, or an array of strings
+	TypeInt                         // an integer
+	TypeInts                        // an array of integers
+	TypeNumber                      // a number (an integer is accepted)
+	TypeNumbers                     // an array of numbers
+	TypeBool                        // a boolean
+	TypeTables                      // an array of tables
+	TypeTable                       // a table (a section)
 )
 
 // String names the type as the reference writes it.
@@ -133,97 +133,97 @@ func topologyKey(name string, t Type, doc string) Key {
 // reference.
 func schemaKeys() []Key {
 	return []Key{
-		{Name: "name", Type: String, DefaultDoc: "file name without extension", Doc: "experiment name in results; must be unique among the files of one run"},
-		{Name: "description", Type: String, Default: "", Doc: "free text"},
-		{Name: "seed", Type: Int, Default: int64(DefaultSeed), Min: 0, Max: math.MaxInt64, Doc: "experiment seed; every point's seed derives from it"},
-		{Name: includeKey, Type: StringOrStrings, Doc: "files merged under this one (Including files)"},
+		{Name: "name", Type: TypeString, DefaultDoc: "file name without extension", Doc: "experiment name in results; must be unique among the files of one run"},
+		{Name: "description", Type: TypeString, Default: "", Doc: "free text"},
+		{Name: "seed", Type: TypeInt, Default: int64(DefaultSeed), Min: 0, Max: math.MaxInt64, Doc: "experiment seed; every point's seed derives from it"},
+		{Name: includeKey, Type: TypeStringOrStrings, Doc: "files merged under this one (Including files)"},
 
-		{Section: "topology", Name: "preset", Type: String, Doc: "a named topology (the seed-004 presets, `myrinet512`, `deimos`); keys given with it replace its values"},
-		{Section: "topology", Name: "kind", Type: String, DefaultDoc: "required unless `preset`", Values: topologies.Kinds(), Doc: "the family: `flatfly` (alias `hyperx`): Flattened Butterfly / HyperX; `crossbar`: one switch; `ring`: a ring of switches; `torus`, `hypercube`, `dragonfly`, `slimfly`, `product`, `kautz`, `random`, and trees of crossbars `clos`, `fattree`, `xgft`, `deimos`; `file`: read from a topology file"},
-		topologyKey("dims", Ints, "flatfly, torus: switches per dimension, K₀, K₁, … (torus: each ≥ 2; K = 2 gets 2·L links, both wrap-around directions)"),
-		withDefaultDoc(topologyKey("widths", Ints, "flatfly, torus, ring: parallel links between neighbouring switches, per dimension (a ring has one)"), "1 per dimension"),
-		topologyKey("hosts_per_switch", Int, "flatfly, torus, ring, hypercube, dragonfly, slimfly, product, kautz, random: hosts on each switch (C); a product's applies to the product, not its factors"),
-		topologyKey("hosts", Int, "crossbar, clos: number of hosts; xgft: hosts spread over level-0 switches"),
-		topologyKey("switches", Int, "ring (≥ 3), random (≥ 2): number of switches"),
-		topologyKey("ports", Int, "clos, deimos: ports of each crossbar; random: ports per switch, hosts included (limits the links per switch; default no limit)"),
-		topologyKey("k", Int, "fattree: the k of the k-ary n-tree"),
-		topologyKey("n", Int, "fattree: the n of the k-ary n-tree; kautz: word length n of K(b, n)"),
-		topologyKey("m", Ints, "xgft: m₁…m_h of XGFT(h; m₁…m_h; w₁…w_h)"),
-		topologyKey("w", Ints, "xgft: w₁…w_h of XGFT(h; m₁…m_h; w₁…w_h)"),
-		{Section: "topology", Name: "oversubscription", Type: String, DefaultDoc: "`\"1:1\"`", Doc: "clos, fattree: host ports to uplinks of a leaf, `\"D:U\"`"},
-		topologyKey("box_hosts", Ints, "deimos: hosts on each fat-tree switch of the chain"),
-		topologyKey("chain_links", Int, "deimos: links between consecutive switches of the chain"),
-		{Section: "topology", Name: "path", Type: String, Doc: "file: the topology file, relative to the experiment file's directory"},
-		{Section: "topology", Name: "format", Type: String, DefaultDoc: "`dot` for a `.dot` file, else required", Doc: "file: `dot` (ORCS dot, as `netsim topo export` writes it) or `ibnetdiscover` (the output of InfiniBand's `ibnetdiscover`)"},
-		topologyKey("dimension", Int, "hypercube: dimension n (1..18)"),
-		withDefaultDoc(topologyKey("width", Int, "hypercube, slimfly: parallel links between adjacent switches (L)"), "1"),
-		topologyKey("group_size", Int, "dragonfly: switches per group (K)"),
-		topologyKey("global_per_switch", Int, "dragonfly: global links per switch (G)"),
-		{Section: "topology", Name: "arrangement", Type: String, DefaultDoc: "`absolute`", Doc: "dragonfly: global links `absolute`, `relative` or `palmtree` (rules in `topologies.Dragonfly`)"},
-		{Section: "topology", Name: "omit_one_global", Type: Bool, DefaultDoc: "false", Doc: "dragonfly: K·G groups (K²·G switches, seed 004's variant) instead of K·G + 1"},
-		topologyKey("q", Int, "slimfly: a prime power 3..362 (q = 4w + δ, δ ∈ {−1, 0, 1})"),
-		{Section: "topology", Name: "factors", Type: Tables, Doc: "product: `[[topology.factors]]` tables, each a slimfly, flatfly/hyperx or hypercube with its own keys (no `hosts_per_switch`)"},
-		topologyKey("b", Int, "kautz: degree b ≥ 2 of the Kautz graph K(b, n), (b+1)·bⁿ⁻¹ switches"),
-		topologyKey("links", Int, "random: inter-switch links (≥ switches − 1)"),
-		{Section: "topology", Name: "seed", Type: Int, Default: int64(0), Min: 0, Max: math.MaxInt64, Doc: "random: seed of the random graph (the same seed gives the same network)"},
+		{Section: "topology", Name: "preset", Type: TypeString, Doc: "a named topology (the seed-004 presets, `myrinet512`, `deimos`); keys given with it replace its values"},
+		{Section: "topology", Name: "kind", Type: TypeString, DefaultDoc: "required unless `preset`", Values: topologies.Kinds(), Doc: "the family: `flatfly` (alias `hyperx`): Flattened Butterfly / HyperX; `crossbar`: one switch; `ring`: a ring of switches; `torus`, `hypercube`, `dragonfly`, `slimfly`, `product`, `kautz`, `random`, and trees of crossbars `clos`, `fattree`, `xgft`, `deimos`; `file`: read from a topology file"},
+		topologyKey("dims", TypeInts, "flatfly, torus: switches per dimension, K₀, K₁, … (torus: each ≥ 2; K = 2 gets 2·L links, both wrap-around directions)"),
+		withDefaultDoc(topologyKey("widths", TypeInts, "flatfly, torus, ring: parallel links between neighbouring switches, per dimension (a ring has one)"), "1 per dimension"),
+		topologyKey("hosts_per_switch", TypeInt, "flatfly, torus, ring, hypercube, dragonfly, slimfly, product, kautz, random: hosts on each switch (C); a product's applies to the product, not its factors"),
+		topologyKey("hosts", TypeInt, "crossbar, clos: number of hosts; xgft: hosts spread over level-0 switches"),
+		topologyKey("switches", TypeInt, "ring (≥ 3), random (≥ 2): number of switches"),
+		topologyKey("ports", TypeInt, "clos, deimos: ports of each crossbar; random: ports per switch, hosts included (limits the links per switch; default no limit)"),
+		topologyKey("k", TypeInt, "fattree: the k of the k-ary n-tree"),
+		topologyKey("n", TypeInt, "fattree: the n of the k-ary n-tree; kautz: word length n of K(b, n)"),
+		topologyKey("m", TypeInts, "xgft: m₁…m_h of XGFT(h; m₁…m_h; w₁…w_h)"),
+		topologyKey("w", TypeInts, "xgft: w₁…w_h of XGFT(h; m₁…m_h; w₁…w_h)"),
+		{Section: "topology", Name: "oversubscription", Type: TypeString, DefaultDoc: "`\"1:1\"`", Doc: "clos, fattree: host ports to uplinks of a leaf, `\"D:U\"`"},
+		topologyKey("box_hosts", TypeInts, "deimos: hosts on each fat-tree switch of the chain"),
+		topologyKey("chain_links", TypeInt, "deimos: links between consecutive switches of the chain"),
+		{Section: "topology", Name: "path", Type: TypeString, Doc: "file: the topology file, relative to the experiment file's directory"},
+		{Section: "topology", Name: "format", Type: TypeString, DefaultDoc: "`dot` for a `.dot` file, else required", Doc: "file: `dot` (ORCS dot, as `netsim topo export` writes it) or `ibnetdiscover` (the output of InfiniBand's `ibnetdiscover`)"},
+		topologyKey("dimension", TypeInt, "hypercube: dimension n (1..18)"),
+		withDefaultDoc(topologyKey("width", TypeInt, "hypercube, slimfly: parallel links between adjacent switches (L)"), "1"),
+		topologyKey("group_size", TypeInt, "dragonfly: switches per group (K)"),
+		topologyKey("global_per_switch", TypeInt, "dragonfly: global links per switch (G)"),
+		{Section: "topology", Name: "arrangement", Type: TypeString, DefaultDoc: "`absolute`", Doc: "dragonfly: global links `absolute`, `relative` or `palmtree` (rules in `topologies.Dragonfly`)"},
+		{Section: "topology", Name: "omit_one_global", Type: TypeBool, DefaultDoc: "false", Doc: "dragonfly: K·G groups (K²·G switches, seed 004's variant) instead of K·G + 1"},
+		topologyKey("q", TypeInt, "slimfly: a prime power 3..362 (q = 4w + δ, δ ∈ {−1, 0, 1})"),
+		{Section: "topology", Name: "factors", Type: TypeTables, Doc: "product: `[[topology.factors]]` tables, each a slimfly, flatfly/hyperx or hypercube with its own keys (no `hosts_per_switch`)"},
+		topologyKey("b", TypeInt, "kautz: degree b ≥ 2 of the Kautz graph K(b, n), (b+1)·bⁿ⁻¹ switches"),
+		topologyKey("links", TypeInt, "random: inter-switch links (≥ switches − 1)"),
+		{Section: "topology", Name: "seed", Type: TypeInt, Default: int64(0), Min: 0, Max: math.MaxInt64, Doc: "random: seed of the random graph (the same seed gives the same network)"},
 
-		{Section: "routing", Name: "algorithm", Type: String, DefaultDoc: "required", Doc: "the routing algorithm: `dor` and the DOR family, the Dragonfly's `static`, `S`, … `GSID`, slimfly `minimal`, `source`, `distance`, `distance+E`, `deflection+E`, the table engines `minhop`, `updn`, `sssp`, `p2sssp`, `dfsssp`, `lash`, `ftree`, `dmodk`, or `file` (Routing algorithms)"},
-		{Section: "routing", Name: "path", Type: String, Doc: "algorithm `file` only: the forwarding tables, relative to the experiment file"},
-		{Section: "routing", Name: "format", Type: String, DefaultDoc: "by extension", Values: []string{"lft", "dot"}, Doc: "algorithm `file` only: `lft` (OpenSM LFT dump / `ibroute` text) or `dot` (ORCS dot with routing comments); `.dot` files default to `dot`, others to `lft`"},
+		{Section: "routing", Name: "algorithm", Type: TypeString, DefaultDoc: "required", Doc: "the routing algorithm: `dor` and the DOR family, the Dragonfly's `static`, `S`, … `GSID`, slimfly `minimal`, `source`, `distance`, `distance+E`, `deflection+E`, the table engines `minhop`, `updn`, `sssp`, `p2sssp`, `dfsssp`, `lash`, `ftree`, `dmodk`, or `file` (Routing algorithms)"},
+		{Section: "routing", Name: "path", Type: TypeString, Doc: "algorithm `file` only: the forwarding tables, relative to the experiment file"},
+		{Section: "routing", Name: "format", Type: TypeString, DefaultDoc: "by extension", Values: []string{"lft", "dot"}, Doc: "algorithm `file` only: `lft` (OpenSM LFT dump / `ibroute` text) or `dot` (ORCS dot with routing comments); `.dot` files default to `dot`, others to `lft`"},
 
-		{Section: "flow_control", Name: "kind", Type: String, Default: DefaultFlowControl, Values: names(flowctl.Kinds()), Doc: "`credit` (credit-based, as InfiniBand) or `stopgo` (STOP/GO watermarks, as Myrinet)"},
-		{Section: "flow_control", Name: "vls", Type: Int, Default: int64(DefaultVLs), Min: 1, Max: maxVLs, Doc: "virtual lanes per link; at least what the routing needs"},
-		{Section: "flow_control", Name: "buffer_flits", Type: Int, Default: int64(DefaultBufferFlits), Min: 1, Max: maxBufferFlits, Doc: "input buffer per port and per VL, in flits"},
-		{Section: "flow_control", Name: "stop_mark", Type: Int, DefaultDoc: "`buffer_flits` − slack", Min: 1, Max: maxBufferFlits, Doc: "stopgo only: occupancy at which the receiver signals STOP"},
-		{Section: "flow_control", Name: "go_mark", Type: Int, DefaultDoc: "`stop_mark` / 2", Min: 0, Max: maxBufferFlits, Doc: "stopgo only: occupancy at which the receiver signals GO again"},
+		{Section: "flow_control", Name: "kind", Type: TypeString, Default: DefaultFlowControl, Values: names(flowctl.Kinds()), Doc: "`credit` (credit-based, as InfiniBand) or `stopgo` (STOP/GO watermarks, as Myrinet)"},
+		{Section: "flow_control", Name: "vls", Type: TypeInt, Default: int64(DefaultVLs), Min: 1, Max: maxVLs, Doc: "virtual lanes per link; at least what the routing needs"},
+		{Section: "flow_control", Name: "buffer_flits", Type: TypeInt, Default: int64(DefaultBufferFlits), Min: 1, Max: maxBufferFlits, Doc: "input buffer per port and per VL, in flits"},
+		{Section: "flow_control", Name: "stop_mark", Type: TypeInt, DefaultDoc: "`buffer_flits` − slack", Min: 1, Max: maxBufferFlits, Doc: "stopgo only: occupancy at which the receiver signals STOP"},
+		{Section: "flow_control", Name: "go_mark", Type: TypeInt, DefaultDoc: "`stop_mark` / 2", Min: 0, Max: maxBufferFlits, Doc: "stopgo only: occupancy at which the receiver signals GO again"},
 
-		{Section: "switch", Name: "switching", Type: String, Default: DefaultSwitching, Values: names(switching.Modes()), Doc: "`cut-through` (virtual cut-through: a packet advances only when the next buffer can hold all of it; needs `buffer_flits ≥ packet_flits`) or `wormhole` (flit by flit)"},
-		{Section: "switch", Name: "speedup", Type: Int, Default: int64(DefaultSpeedup), Min: 1, Max: maxSpeedup, Doc: "crossbar speedup: runs (so flits per cycle) an input port may feed at once"},
-		{Section: "switch", Name: "link_latency", Type: Int, Default: int64(DefaultLinkLatency), Min: 1, Max: maxDelay, Doc: "cycles a flit (and a credit or STOP/GO signal) takes on a link"},
-		{Section: "switch", Name: "routing_delay", Type: Int, Default: int64(DefaultRoutingDelay), Min: 0, Max: maxDelay, Doc: "cycles to route a packet's head"},
-		{Section: "switch", Name: "crossbar_delay", Type: Int, Default: int64(DefaultCrossbarDelay), Min: 0, Max: maxDelay, Doc: "cycles to cross the switch"},
-		{Section: "switch", Name: "selection", Type: String, Default: DefaultSelection, Values: names(switching.Selections()), Doc: "the selection function among a routing's candidate ports: `credits` (a port is available when its output VL is free and its flow control admits the packet) or `idle` (it must also be able to start the packet now); `idle` adds `\"selection\":\"idle\"` to results lines"},
+		{Section: "switch", Name: "switching", Type: TypeString, Default: DefaultSwitching, Values: names(switching.Modes()), Doc: "`cut-through` (virtual cut-through: a packet advances only when the next buffer can hold all of it; needs `buffer_flits ≥ packet_flits`) or `wormhole` (flit by flit)"},
+		{Section: "switch", Name: "speedup", Type: TypeInt, Default: int64(DefaultSpeedup), Min: 1, Max: maxSpeedup, Doc: "crossbar speedup: runs (so flits per cycle) an input port may feed at once"},
+		{Section: "switch", Name: "link_latency", Type: TypeInt, Default: int64(DefaultLinkLatency), Min: 1, Max: maxDelay, Doc: "cycles a flit (and a credit or STOP/GO signal) takes on a link"},
+		{Section: "switch", Name: "routing_delay", Type: TypeInt, Default: int64(DefaultRoutingDelay), Min: 0, Max: maxDelay, Doc: "cycles to route a packet's head"},
+		{Section: "switch", Name: "crossbar_delay", Type: TypeInt, Default: int64(DefaultCrossbarDelay), Min: 0, Max: maxDelay, Doc: "cycles to cross the switch"},
+		{Section: "switch", Name: "selection", Type: TypeString, Default: DefaultSelection, Values: names(switching.Selections()), Doc: "the selection function among a routing's candidate ports: `credits` (a port is available when its output VL is free and its flow control admits the packet) or `idle` (it must also be able to start the packet now); `idle` adds `\"selection\":\"idle\"` to results lines"},
 
-		{Section: "nic", Name: "dispersion", Type: String, Default: DefaultDispersion, Values: names(nic.Modes()), Doc: "how a NIC picks among the routes of `routing = \"source\"`: `static` (one fixed route per destination), `random` (a random route per packet), `adaptive`, `probing`; all but `static` need `source`"},
-		{Section: "nic", Name: "threshold", Type: Int, Default: int64(DefaultThreshold), Min: 0, Max: 1<<16 - 1, Doc: "adaptive and probing: packets to a destination that flow control must have stopped (0 acts as 1) before the NIC considers a new route"},
-		{Section: "nic", Name: "probability", Type: Number, Default: DefaultProbability, Range: &Interval{Lo: 0, Hi: 1}, Doc: "adaptive and probing: the chance it then moves to (adaptive) or probes (probing) another route"},
-		{Section: "nic", Name: "max_probes", Type: Int, Default: int64(DefaultMaxProbes), Min: 1, Max: 1<<16 - 1, Doc: "probing only: blocked replies in a row after which the NIC changes route anyway"},
-		{Section: "nic", Name: "receive_rate", Type: Number, Default: 1.0, Range: &Interval{Lo: 0, Hi: 1, LoOpen: true}, Doc: "fraction of the link bandwidth a NIC absorbs: below 1 it drains its receive buffer at that rate, so a full buffer pushes back on the switch"},
-		{Section: "nic", Name: "route_lag", Type: Int, Default: int64(0), Min: 0, Max: nic.MaxLag, Doc: "`bisection_exchange` only: packets the NIC prepares ahead of the wire, so an adaptive or probing NIC's route decision takes effect `route_lag` packets late"},
+		{Section: "nic", Name: "dispersion", Type: TypeString, Default: DefaultDispersion, Values: names(nic.Modes()), Doc: "how a NIC picks among the routes of `routing = \"source\"`: `static` (one fixed route per destination), `random` (a random route per packet), `adaptive`, `probing`; all but `static` need `source`"},
+		{Section: "nic", Name: "threshold", Type: TypeInt, Default: int64(DefaultThreshold), Min: 0, Max: 1<<16 - 1, Doc: "adaptive and probing: packets to a destination that flow control must have stopped (0 acts as 1) before the NIC considers a new route"},
+		{Section: "nic", Name: "probability", Type: TypeNumber, Default: DefaultProbability, Range: &Interval{Lo: 0, Hi: 1}, Doc: "adaptive and probing: the chance it then moves to (adaptive) or probes (probing) another route"},
+		{Section: "nic", Name: "max_probes", Type: TypeInt, Default: int64(DefaultMaxProbes), Min: 1, Max: 1<<16 - 1, Doc: "probing only: blocked replies in a row after which the NIC changes route anyway"},
+		{Section: "nic", Name: "receive_rate", Type: TypeNumber, Default: 1.0, Range: &Interval{Lo: 0, Hi: 1, LoOpen: true}, Doc: "fraction of the link bandwidth a NIC absorbs: below 1 it drains its receive buffer at that rate, so a full buffer pushes back on the switch"},
+		{Section: "nic", Name: "route_lag", Type: TypeInt, Default: int64(0), Min: 0, Max: nic.MaxLag, Doc: "`bisection_exchange` only: packets the NIC prepares ahead of the wire, so an adaptive or probing NIC's route decision takes effect `route_lag` packets late"},
 
-		{Section: "traffic", Name: "patterns", Type: Strings, DefaultDoc: "required (or `pattern`)", Doc: "destination patterns, each simulated separately: `uniform`, `complement`, `reverse`, `rotation`, `shuffle`, `transpose`, `randperm` (aliases `random_permutation`, `permutation`); exchanges: `bisection` (default), `bridge`"},
-		{Section: "traffic", Name: "pattern", Type: String, Doc: "a single pattern, instead of `patterns`"},
-		{Section: "traffic", Name: "packet_flits", Type: Int, Default: int64(DefaultPacketFlits), Min: 1, Max: maxPacketFlits, Doc: "packet length in flits"},
-		{Section: "traffic", Name: "kind", Type: String, Default: KindLoad, Values: []string{KindLoad, KindExchange}, Doc: "`load` (Bernoulli sources swept over offered load) or `bisection_exchange` (seed 001's effective-bisection benchmark)"},
-		{Section: "traffic", Name: "messages", Type: Int, Default: int64(DefaultMessages), Min: 1, Max: 1 << 30, Doc: "exchange: messages each host sends to its partner", ExchangeOnly: true},
-		{Section: "traffic", Name: "message_bytes", Type: Int, Default: int64(DefaultMessageBytes), Min: 1, Max: 1 << 40, Doc: "exchange: bytes per message, split into packets of `mtu_bytes` (the last one shorter)", ExchangeOnly: true},
-		{Section: "traffic", Name: "mtu_bytes", Type: Int, Default: int64(DefaultMTUBytes), Min: 1, Max: 1 << 30, Doc: "exchange: bytes per packet (at most 65535 flits)", ExchangeOnly: true},
-		{Section: "traffic", Name: "flit_bytes", Type: Int, Default: int64(DefaultFlitBytes), Min: 1, Max: 1 << 30, Doc: "exchange: bytes per flit (a link carries one flit per cycle)", ExchangeOnly: true},
-		{Section: "traffic", Name: "bisections", Type: Int, Default: int64(DefaultBisections), Min: 1, Max: 1 << 20, Doc: "exchange: random bisection patterns drawn", ExchangeOnly: true},
+		{Section: "traffic", Name: "patterns", Type: TypeStrings, DefaultDoc: "required (or `pattern`)", Doc: "destination patterns, each simulated separately: `uniform`, `complement`, `reverse`, `rotation`, `shuffle`, `transpose`, `randperm` (aliases `random_permutation`, `permutation`); exchanges: `bisection` (default), `bridge`"},
+		{Section: "traffic", Name: "pattern", Type: TypeString, Doc: "a single pattern, instead of `patterns`"},
+		{Section: "traffic", Name: "packet_flits", Type: TypeInt, Default: int64(DefaultPacketFlits), Min: 1, Max: maxPacketFlits, Doc: "packet length in flits"},
+		{Section: "traffic", Name: "kind", Type: TypeString, Default: KindLoad, Values: []string{KindLoad, KindExchange}, Doc: "`load` (Bernoulli sources swept over offered load) or `bisection_exchange` (seed 001's effective-bisection benchmark)"},
+		{Section: "traffic", Name: "messages", Type: TypeInt, Default: int64(DefaultMessages), Min: 1, Max: 1 << 30, Doc: "exchange: messages each host sends to its partner", ExchangeOnly: true},
+		{Section: "traffic", Name: "message_bytes", Type: TypeInt, Default: int64(DefaultMessageBytes), Min: 1, Max: 1 << 40, Doc: "exchange: bytes per message, split into packets of `mtu_bytes` (the last one shorter)", ExchangeOnly: true},
+		{Section: "traffic", Name: "mtu_bytes", Type: TypeInt, Default: int64(DefaultMTUBytes), Min: 1, Max: 1 << 30, Doc: "exchange: bytes per packet (at most 65535 flits)", ExchangeOnly: true},
+		{Section: "traffic", Name: "flit_bytes", Type: TypeInt, Default: int64(DefaultFlitBytes), Min: 1, Max: 1 << 30, Doc: "exchange: bytes per flit (a link carries one flit per cycle)", ExchangeOnly: true},
+		{Section: "traffic", Name: "bisections", Type: TypeInt, Default: int64(DefaultBisections), Min: 1, Max: 1 << 20, Doc: "exchange: random bisection patterns drawn", ExchangeOnly: true},
 
-		{Section: "sim", Name: "warmup", Type: Int, Default: int64(DefaultWarmup), Min: 0, Max: maxCycles, Doc: "cycles simulated before measuring; near saturation an adaptive routing may need far more before its detours fill"},
-		{Section: "sim", Name: "measure", Type: Int, Default: int64(DefaultMeasure), Min: 1, Max: maxCycles, Doc: "measurement window in cycles; packets created in it are the measured ones"},
-		{Section: "sim", Name: "drain", Type: Int, DefaultDoc: "`measure`", Min: 0, Max: maxCycles, Doc: "cycles after the window for measured packets to arrive; a point already unstable at the end of its window is not drained"},
-		{Section: "sim", Name: "deadlock_window", Type: Int, Default: int64(DefaultDeadlockWindow), Min: 1, Max: maxCycles, Doc: "cycles without any flit moving, while flits are in flight, after which the point stops with a deadlock error"},
+		{Section: "sim", Name: "warmup", Type: TypeInt, Default: int64(DefaultWarmup), Min: 0, Max: maxCycles, Doc: "cycles simulated before measuring; near saturation an adaptive routing may need far more before its detours fill"},
+		{Section: "sim", Name: "measure", Type: TypeInt, Default: int64(DefaultMeasure), Min: 1, Max: maxCycles, Doc: "measurement window in cycles; packets created in it are the measured ones"},
+		{Section: "sim", Name: "drain", Type: TypeInt, DefaultDoc: "`measure`", Min: 0, Max: maxCycles, Doc: "cycles after the window for measured packets to arrive; a point already unstable at the end of its window is not drained"},
+		{Section: "sim", Name: "deadlock_window", Type: TypeInt, Default: int64(DefaultDeadlockWindow), Min: 1, Max: maxCycles, Doc: "cycles without any flit moving, while flits are in flight, after which the point stops with a deadlock error"},
 
-		{Section: "sweep", Name: "mode", Type: String, DefaultDoc: "`\"loads\"` if `loads` is given, else `\"saturation\"`", Values: []string{ModeLoads, ModeSaturation}, Doc: "`loads`: measure each listed load; `saturation`: search the highest stable load"},
-		{Section: "sweep", Name: "loads", Type: Numbers, Range: &Interval{Lo: 0, Hi: 1, LoOpen: true}, Doc: "loads to measure; required with `loads`; with `saturation`, measured in addition to the loads the search tests"},
-		{Section: "sweep", Name: "resolution", Type: Int, Default: int64(DefaultResolution), Min: 1, Max: maxResolution, Doc: "saturation only: the search tests loads k/resolution"},
-		{Section: "sweep", Name: "tolerance", Type: Number, Default: DefaultTolerance, Range: &Interval{Lo: 0, Hi: 1, HiOpen: true}, Doc: "stability tolerance"},
-		{Section: "sweep", Name: "search", Type: String, Default: SearchBisect, Values: []string{SearchBisect, SearchFollow}, Doc: "saturation only: `bisect`, or `follow`: each variant after the first starts from the saturation the previous variant of the file found for the same pattern"},
-		{Section: "sweep", Name: "guide", Type: String, Default: GuideNone, Values: []string{GuideNone, GuideAccepted}, Doc: "saturation only: `accepted`: after an unstable point the search tests next the load that point accepted; `none`: as `search` says"},
+		{Section: "sweep", Name: "mode", Type: TypeString, DefaultDoc: "`\"loads\"` if `loads` is given, else `\"saturation\"`", Values: []string{ModeLoads, ModeSaturation}, Doc: "`loads`: measure each listed load; `saturation`: search the highest stable load"},
+		{Section: "sweep", Name: "loads", Type: TypeNumbers, Range: &Interval{Lo: 0, Hi: 1, LoOpen: true}, Doc: "loads to measure; required with `loads`; with `saturation`, measured in addition to the loads the search tests"},
+		{Section: "sweep", Name: "resolution", Type: TypeInt, Default: int64(DefaultResolution), Min: 1, Max: maxResolution, Doc: "saturation only: the search tests loads k/resolution"},
+		{Section: "sweep", Name: "tolerance", Type: TypeNumber, Default: DefaultTolerance, Range: &Interval{Lo: 0, Hi: 1, HiOpen: true}, Doc: "stability tolerance"},
+		{Section: "sweep", Name: "search", Type: TypeString, Default: SearchBisect, Values: []string{SearchBisect, SearchFollow}, Doc: "saturation only: `bisect`, or `follow`: each variant after the first starts from the saturation the previous variant of the file found for the same pattern"},
+		{Section: "sweep", Name: "guide", Type: TypeString, Default: GuideNone, Values: []string{GuideNone, GuideAccepted}, Doc: "saturation only: `accepted`: after an unstable point the search tests next the load that point accepted; `none`: as `search` says"},
 
-		{Section: "congestion", Name: "patterns", Type: Strings, DefaultDoc: "required (or `pattern`)", Doc: "ORCS patterns, each studied separately: `rand`, `null`, `bisect`, `bisect_fb_sym`, `tree`, `bruck`, `gather`, `scatter`, `ring`, `recdbl`, `2neighbor`, `4neighbor`, `6neighbor`, `ptrnvsptrn`"},
-		{Section: "congestion", Name: "pattern", Type: String, Doc: "a single pattern, instead of `patterns`"},
-		{Section: "congestion", Name: "runs", Type: Int, Default: int64(congestion.DefaultRuns), Min: 1, Max: congestion.MaxRuns, Doc: "random mappings per pattern (`--runs` overrides)"},
-		{Section: "congestion", Name: "commsize", Type: Int, Default: int64(0), DefaultDoc: "0 (all hosts)", Min: 0, Max: math.MaxInt32, Doc: "hosts taking part"},
-		{Section: "congestion", Name: "subset", Type: String, Default: congestion.DefaultSubset, Values: []string{congestion.SubsetLinearBFS, congestion.SubsetRand}, Doc: "which hosts: the first in breadth-first order from host 0, or `rand` (a new random set each run)"},
-		{Section: "congestion", Name: "metrics", Type: Strings, DefaultDoc: "all", Doc: "`sum_max_cong`, `hist_max_cong`, `hist_acc_band`, `dep_max_delay`"},
-		{Section: "congestion", Name: "level", Type: Int, Default: int64(-1), DefaultDoc: "all levels", Min: 0, Max: math.MaxInt32, Doc: "study only this level of each pattern"},
-		{Section: "congestion", Name: "first", Type: String, Doc: "`ptrnvsptrn`: the pattern on ranks 0..part_commsize−1"},
-		{Section: "congestion", Name: "second", Type: String, Doc: "`ptrnvsptrn`: the pattern on the other ranks, merged level by level"},
-		{Section: "congestion", Name: "part_commsize", Type: Int, Default: int64(0), DefaultDoc: "—", Min: 1, Max: math.MaxInt32, Doc: "`ptrnvsptrn`: the ranks of `first`"},
-		{Section: "congestion", Name: "paths", Type: String, Default: congestion.DefaultPolicy, Values: congestion.Policies(), Doc: "candidate a path takes where the routing offers several: `first`, or `dest` (dst mod n)"},
+		{Section: "congestion", Name: "patterns", Type: TypeStrings, DefaultDoc: "required (or `pattern`)", Doc: "ORCS patterns, each studied separately: `rand`, `null`, `bisect`, `bisect_fb_sym`, `tree`, `bruck`, `gather`, `scatter`, `ring`, `recdbl`, `2neighbor`, `4neighbor`, `6neighbor`, `ptrnvsptrn`"},
+		{Section: "congestion", Name: "pattern", Type: TypeString, Doc: "a single pattern, instead of `patterns`"},
+		{Section: "congestion", Name: "runs", Type: TypeInt, Default: int64(congestion.DefaultRuns), Min: 1, Max: congestion.MaxRuns, Doc: "random mappings per pattern (`--runs` overrides)"},
+		{Section: "congestion", Name: "commsize", Type: TypeInt, Default: int64(0), DefaultDoc: "0 (all hosts)", Min: 0, Max: math.MaxInt32, Doc: "hosts taking part"},
+		{Section: "congestion", Name: "subset", Type: TypeString, Default: congestion.DefaultSubset, Values: []string{congestion.SubsetLinearBFS, congestion.SubsetRand}, Doc: "which hosts: the first in breadth-first order from host 0, or `rand` (a new random set each run)"},
+		{Section: "congestion", Name: "metrics", Type: TypeStrings, DefaultDoc: "all", Doc: "`sum_max_cong`, `hist_max_cong`, `hist_acc_band`, `dep_max_delay`"},
+		{Section: "congestion", Name: "level", Type: TypeInt, Default: int64(-1), DefaultDoc: "all levels", Min: 0, Max: math.MaxInt32, Doc: "study only this level of each pattern"},
+		{Section: "congestion", Name: "first", Type: TypeString, Doc: "`ptrnvsptrn`: the pattern on ranks 0..part_commsize−1"},
+		{Section: "congestion", Name: "second", Type: TypeString, Doc: "`ptrnvsptrn`: the pattern on the other ranks, merged level by level"},
+		{Section: "congestion", Name: "part_commsize", Type: TypeInt, Default: int64(0), DefaultDoc: "—", Min: 1, Max: math.MaxInt32, Doc: "`ptrnvsptrn`: the ranks of `first`"},
+		{Section: "congestion", Name: "paths", Type: TypeString, Default: congestion.DefaultPolicy, Values: congestion.Policies(), Doc: "candidate a path takes where the routing offers several: `first`, or `dest` (dst mod n)"},
 	}
 }
 
@@ -334,7 +334,7 @@ func (k Key) typeText() string {
 	if k.Range != nil {
 		s += " in " + k.Range.String()
 	}
-	if k.Type == Int || k.Type == Ints {
+	if k.Type == TypeInt || k.Type == TypeInts {
 		switch {
 		case k.Max == math.MaxInt64 || k.Max == maxTopoInt && k.Section == "topology":
 			if k.Min != 1 || k.Section != "topology" {

@@ -32,29 +32,29 @@ func TestSchema(t *testing.T) {
 		}
 		switch def := k.Default.(type) {
 		case nil: // an optional key, or one whose DefaultDoc says what it is
-			if k.DefaultDoc == "" && (k.Type == Number || k.Type == Bool || k.Type == Table) {
+			if k.DefaultDoc == "" && (k.Type == TypeNumber || k.Type == TypeBool || k.Type == TypeTable) {
 				t.Errorf("%s: no default and no DefaultDoc", id)
 			}
 		case bool:
-			if k.Type != Bool {
+			if k.Type != TypeBool {
 				t.Errorf("%s: boolean default for a %v", id, k.Type)
 			}
 		case int64:
-			if k.Type != Int {
+			if k.Type != TypeInt {
 				t.Errorf("%s: integer default for a %v", id, k.Type)
 			}
 			if (def < k.Min || def > k.Max) && k.DefaultDoc == "" {
 				t.Errorf("%s: default %d outside %d..%d", id, def, k.Min, k.Max)
 			}
 		case float64:
-			if k.Type != Number {
+			if k.Type != TypeNumber {
 				t.Errorf("%s: number default for a %v", id, k.Type)
 			}
 			if k.Range != nil && !k.Range.Holds(def) {
 				t.Errorf("%s: default %v outside %v", id, def, k.Range)
 			}
 		case string:
-			if k.Type != String {
+			if k.Type != TypeString {
 				t.Errorf("%s: string default for a %v", id, k.Type)
 			}
 			if k.Values != nil && !slices.Contains(k.Values, def) {
@@ -63,10 +63,10 @@ func TestSchema(t *testing.T) {
 		default:
 			t.Errorf("%s: default of type %T", id, def)
 		}
-		if (k.Type == Int || k.Type == Ints) && k.Min > k.Max {
+		if (k.Type == TypeInt || k.Type == TypeInts) && k.Min > k.Max {
 			t.Errorf("%s: range %d..%d is empty", id, k.Min, k.Max)
 		}
-		if k.Range != nil && (k.Type != Number && k.Type != Numbers || !(k.Range.Lo < k.Range.Hi)) {
+		if k.Range != nil && (k.Type != TypeNumber && k.Type != TypeNumbers || !(k.Range.Lo < k.Range.Hi)) {
 			t.Errorf("%s: range %v on a %v", id, k.Range, k.Type)
 		}
 	}
