@@ -315,6 +315,14 @@ func (d *decoder) switchSection(e *Experiment, t map[string]any) {
 	s.RoutingDelay = int(d.intKey(t, sec, "routing_delay"))
 	s.CrossbarDelay = int(d.intKey(t, sec, "crossbar_delay"))
 	s.Selection, _ = switching.ParseSelection(d.choiceKey(t, sec, "selection"))
+	s.VLAllocDelay = int(d.intKey(t, sec, "vl_alloc_delay"))
+	s.SwAllocDelay = int(d.intKey(t, sec, "sw_alloc_delay"))
+	s.Allocator, _ = switching.ParseAllocator(d.choiceKey(t, sec, "allocator"))
+	if s.Allocator != switching.AllocOldestFirst {
+		s.Iterations = int(d.intKey(t, sec, "allocator_iterations"))
+	} else if _, ok := t["allocator_iterations"]; ok {
+		d.fail(sec, "allocator_iterations", "only used with allocator = %q or %q", switching.AllocISLIP, switching.AllocInputFirst)
+	}
 }
 
 // flowControl decodes [flow_control]; it needs e.Switch decoded first for
@@ -337,18 +345,19 @@ func (d *decoder) flowControl(e *Experiment, t map[string]any) {
 		}
 		return
 	}
-	// A flit takes crossbar delay plus link latency to the next buffer.
-	slack := flowctl.Params{Delay: e.Switch.CrossbarDelay + e.Switch.LinkLatency, Latency: e.Switch.LinkLatency}.Slack()
+	// A flit takes switch allocation, crossbar delay and link latency to
+	// the next buffer.
+	slack := flowctl.Params{Delay: e.Switch.SwAllocDelay + e.Switch.CrossbarDelay + e.Switch.LinkLatency, Latency: e.Switch.LinkLatency}.Slack()
 	limit := f.BufferFlits - slack
 	if limit < 1 {
-		d.fail(sec, "buffer_flits", "%d is too small for stopgo (expected > %d, the flits in flight after STOP: crossbar_delay + 2·link_latency − 1)",
+		d.fail(sec, "buffer_flits", "%d is too small for stopgo (expected > %d, the flits in flight after STOP: sw_alloc_delay + crossbar_delay + 2·link_latency − 1)",
 			f.BufferFlits, slack)
 		return
 	}
 	f.StopMark = int(d.intKeyOr(t, sec, "stop_mark", int64(limit)))
 	f.GoMark = int(d.intKeyOr(t, sec, "go_mark", int64(f.StopMark/2)))
 	if f.StopMark > limit {
-		d.fail(sec, "stop_mark", "%d lets the buffer overflow (expected ≤ buffer_flits − (crossbar_delay + 2·link_latency − 1) = %d)", f.StopMark, limit)
+		d.fail(sec, "stop_mark", "%d lets the buffer overflow (expected ≤ buffer_flits − (sw_alloc_delay + crossbar_delay + 2·link_latency − 1) = %d)", f.StopMark, limit)
 	}
 	if f.GoMark >= f.StopMark {
 		d.fail(sec, "go_mark", "%d must be below stop_mark %d", f.GoMark, f.StopMark)
@@ -488,6 +497,9 @@ func (e *Experiment) String() string {
 	sel := ""
 	if e.Switch.Selection != switching.SelectCredits {
 		sel = ", " + e.Switch.Selection.String() + " selection"
+	}
+	if e.Switch.Allocator != switching.AllocOldestFirst {
+		sel += fmt.Sprintf(", %s allocator × %d", e.Switch.Allocator, e.Switch.Iterations)
 	}
 	return fmt.Sprintf("%s: %s, %s, %s %d VL × %d flits, %s%s, %d-flit packets",
 		e.DisplayName(), e.label, e.Routing, e.FlowControl.Kind, e.FlowControl.VLs,

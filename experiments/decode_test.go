@@ -163,7 +163,7 @@ func TestParseErrors(t *testing.T) {
 		{"too many VLs", edit(t, "vls = 2", "vls = 17"), "f.toml:10: [flow_control] vls: 17 is out of range (expected 1..16)"},
 		{"cut-through buffer too small", edit(t, "buffer_flits = 32", "buffer_flits = 4"), "f.toml:11: [flow_control] buffer_flits: 4 cannot hold a whole packet"},
 		{"stop_mark with credit", edit(t, "buffer_flits = 32", "buffer_flits = 32\nstop_mark = 8"), `f.toml:12: [flow_control] stop_mark: only used with kind = "stopgo"`},
-		{"stop_mark overflow", edit(t, `kind = "credit"`, `kind = "stopgo"`, "buffer_flits = 32", "buffer_flits = 32\nstop_mark = 31"), "f.toml:12: [flow_control] stop_mark: 31 lets the buffer overflow (expected ≤ buffer_flits − (crossbar_delay + 2·link_latency − 1) = 30)"},
+		{"stop_mark overflow", edit(t, `kind = "credit"`, `kind = "stopgo"`, "buffer_flits = 32", "buffer_flits = 32\nstop_mark = 31"), "f.toml:12: [flow_control] stop_mark: 31 lets the buffer overflow (expected ≤ buffer_flits − (sw_alloc_delay + crossbar_delay + 2·link_latency − 1) = 30)"},
 		{"go_mark not below stop_mark", edit(t, `kind = "credit"`, `kind = "stopgo"`, "buffer_flits = 32", "buffer_flits = 32\nstop_mark = 10\ngo_mark = 10"), "f.toml:13: [flow_control] go_mark: 10 must be below stop_mark 10"},
 		{"stopgo buffer too small", edit(t, `kind = "credit"`, `kind = "stopgo"`, "buffer_flits = 32", "buffer_flits = 8", "[switch]", "[switch]\nlink_latency = 4", "packet_flits = 8", "packet_flits = 4"), "f.toml:11: [flow_control] buffer_flits: 8 is too small for stopgo (expected > 8"},
 		{"zero link latency", edit(t, "[switch]", "[switch]\nlink_latency = 0"), "f.toml:13: [switch] link_latency: 0 is out of range (expected 1..65536)"},
@@ -312,5 +312,63 @@ func TestSelectionKey(t *testing.T) {
 	}
 	if want := "2872cfbddeff513b"; exps[0].config != want {
 		t.Errorf("studies/seed004/torus3d.toml hashes to %s, want %s (the hash its full-scale results carry)", exps[0].config, want)
+	}
+}
+
+// TestAllocatorKeys checks [switch] allocator, allocator_iterations and the
+// allocation delays: the defaults keep the configuration hash, the results
+// line and the description as they were, others change all three and
+// reach the fabric.
+func TestAllocatorKeys(t *testing.T) {
+	parse := func(text string) *Experiment {
+		t.Helper()
+		exps, err := ParseFile("f.toml", []byte(text))
+		if err != nil || len(exps) != 1 {
+			t.Fatalf("%d experiments, error %v", len(exps), err)
+		}
+		return exps[0]
+	}
+	with := func(keys string) string {
+		return edit(t, `switching = "cut-through"`, "switching = \"cut-through\"\n"+keys)
+	}
+	plain := parse(base)
+	defaults := parse(with("allocator = \"oldest-first\"\nvl_alloc_delay = 0\nsw_alloc_delay = 0"))
+	islip := parse(with("allocator = \"islip\"\nallocator_iterations = 4"))
+	slow := parse(with("vl_alloc_delay = 2\nsw_alloc_delay = 1"))
+	if plain.config != defaults.config || plain.config == islip.config || plain.config == slow.config {
+		t.Errorf("hashes %s (no keys), %s (defaults), %s (islip), %s (delays): want the first two equal, the others different",
+			plain.config, defaults.config, islip.config, slow.config)
+	}
+	if c := islip.Config(0, 0.5); c.Allocator != switching.AllocISLIP || c.AllocIterations != 4 {
+		t.Errorf("fabric allocator %v × %d, want islip × 4", c.Allocator, c.AllocIterations)
+	}
+	if c := slow.Config(0, 0.5); c.VLAllocDelay != 2 || c.SwAllocDelay != 1 {
+		t.Errorf("fabric delays %d, %d, want 2, 1", c.VLAllocDelay, c.SwAllocDelay)
+	}
+	if s := islip.String(); !strings.Contains(s, "islip allocator × 4") {
+		t.Errorf("description %q does not name the allocator", s)
+	}
+	if s := plain.String(); strings.Contains(s, "allocator") {
+		t.Errorf("description %q names the default allocator", s)
+	}
+	for _, e := range []*Experiment{plain, islip} {
+		var b strings.Builder
+		if err := WriteJSON(&b, Record{Kind: KindSaturation, Experiment: e, Pattern: "uniform", Saturation: 0.5}); err != nil {
+			t.Fatal(err)
+		}
+		has := strings.Contains(b.String(), `"allocator":"islip","iterations":4`)
+		if has != (e == islip) || strings.Contains(b.String(), "oldest-first") {
+			t.Errorf("results line %s: allocator fields %v, want %v", b.String(), has, e == islip)
+		}
+	}
+	for _, c := range []struct{ keys, want string }{
+		{"allocator_iterations = 2", `[switch] allocator_iterations: only used with allocator = "islip" or "input-first"`},
+		{"allocator = \"wavefront\"", `[switch] allocator: unknown value "wavefront"`},
+		{"allocator = \"islip\"\nallocator_iterations = 17", "[switch] allocator_iterations: 17 is out of range (expected 1..16)"},
+		{"vl_alloc_delay = -1", "[switch] vl_alloc_delay: -1 is out of range"},
+	} {
+		if _, err := ParseFile("f.toml", []byte(with(c.keys))); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.keys, err, c.want)
+		}
 	}
 }

@@ -119,6 +119,15 @@ type Switch struct {
 	Speedup int
 	// LinkLatency, RoutingDelay and CrossbarDelay are in cycles.
 	LinkLatency, RoutingDelay, CrossbarDelay int
+	// VLAllocDelay and SwAllocDelay are the allocation stages' cycles
+	// (fabric.Config); 0, the default, leaves them out of the
+	// configuration hash.
+	VLAllocDelay int `json:",omitempty"`
+	SwAllocDelay int `json:",omitempty"`
+	// Allocator is the switches' allocator, Iterations its rounds (0 with
+	// the default, oldest-first, which the hash leaves out).
+	Allocator  switching.Allocator `json:",omitempty"`
+	Iterations int                 `json:",omitempty"`
 	// Selection is the selection function; the configuration hash leaves
 	// out the default, switching.SelectCredits (the zero value), so it is
 	// what it was before the key existed, and writes the others by name.

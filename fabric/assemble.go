@@ -42,7 +42,7 @@ func assemble(cfg *Config) (*point, error) {
 	p.meter.From = kernel.Time(cfg.Warmup)
 	p.meter.To = kernel.Time(cfg.Warmup + cfg.Measure)
 	net := cfg.Net
-	fd := cfg.CrossbarDelay + cfg.LinkLatency
+	fd := cfg.flitDelay()
 	p.switches = make([]*switching.Switch, len(net.Switches))
 	params := make([]switching.Params, len(net.Switches))
 	for i := range net.Switches {
@@ -53,12 +53,14 @@ func assemble(cfg *Config) (*point, error) {
 			Buffer:       cfg.BufferFlits,
 			Mode:         mode,
 			Speedup:      cfg.Speedup,
-			RoutingDelay: cfg.RoutingDelay,
+			RoutingDelay: cfg.RoutingDelay + cfg.VLAllocDelay,
 			FlitDelay:    fd,
 			TickKind:     kindSwitchTick,
 			MaxRun:       cfg.maxRun,
 			Selection:    sel,
 			NoPark:       cfg.noPark,
+			Allocator:    cfg.Allocator,
+			Iterations:   cfg.AllocIterations,
 		}
 	}
 	// All switches' ports, lanes and buffers live in a few huge-page slabs.

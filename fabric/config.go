@@ -49,6 +49,18 @@ type Config struct {
 	Speedup int
 	// LinkLatency, RoutingDelay and CrossbarDelay are in cycles.
 	LinkLatency, RoutingDelay, CrossbarDelay int
+	// VLAllocDelay and SwAllocDelay are the cycles of the VL and switch
+	// allocation stages: a head may first be granted VLAllocDelay cycles
+	// after its routing, and a granted flit reaches the crossbar
+	// SwAllocDelay cycles after it leaves its buffer (the switch
+	// allocates the output VL and the crossbar in one step, so the stages
+	// add latency, not extra rounds of allocation).
+	VLAllocDelay, SwAllocDelay int
+	// Allocator matches the switches' waiting heads to outputs; the zero
+	// value is switching.AllocOldestFirst. AllocIterations is the number
+	// of rounds of the iterative ones (0 acts as 1).
+	Allocator       switching.Allocator
+	AllocIterations int
 
 	// Warmup, Measure and Drain are phase lengths in cycles. Packets created
 	// during the measurement window are the ones whose latency is measured;

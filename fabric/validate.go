@@ -31,6 +31,10 @@ func (c *Config) Validate() error {
 }
 
 // ValidateHardware checks what Validate checks but the load and the
+// flitDelay returns the cycles from a flit leaving a switch's buffer to
+// its arrival in the next: switch allocation, crossbar and link.
+func (c *Config) flitDelay() int { return c.SwAllocDelay + c.CrossbarDelay + c.LinkLatency }
+
 // pattern: the configuration of a closed workload (RunExchange).
 func (c *Config) ValidateHardware() error {
 	switch {
@@ -50,6 +54,12 @@ func (c *Config) ValidateHardware() error {
 		return keyerr.New("routing_delay", "must be at least 0, got %d", c.RoutingDelay)
 	case c.CrossbarDelay < 0:
 		return keyerr.New("crossbar_delay", "must be at least 0, got %d", c.CrossbarDelay)
+	case c.VLAllocDelay < 0:
+		return keyerr.New("vl_alloc_delay", "must be at least 0, got %d", c.VLAllocDelay)
+	case c.SwAllocDelay < 0:
+		return keyerr.New("sw_alloc_delay", "must be at least 0, got %d", c.SwAllocDelay)
+	case c.AllocIterations < 0 || c.AllocIterations > switching.MaxIterations:
+		return keyerr.New("allocator_iterations", "must be between 1 and %d, got %d", switching.MaxIterations, c.AllocIterations)
 	case c.Warmup < 0 || c.Warmup > maxCycles:
 		return keyerr.New("warmup", "must be between 0 and %d cycles, got %d", int64(maxCycles), c.Warmup)
 	case c.Measure < 1 || c.Measure > maxCycles:
@@ -74,11 +84,14 @@ func (c *Config) ValidateHardware() error {
 	if !slices.Contains(switching.Selections(), c.Selection) {
 		return keyerr.New("selection", "unknown selection function %v", c.Selection)
 	}
+	if !slices.Contains(switching.Allocators(), c.Allocator) {
+		return keyerr.New("allocator", "unknown allocator %v", c.Allocator)
+	}
 	if c.Switching == switching.CutThrough && c.BufferFlits < c.PacketFlits {
 		return keyerr.New("buffer_flits", "virtual cut-through needs room for a whole packet (packet_flits = %d), got %d",
 			c.PacketFlits, c.BufferFlits)
 	}
-	if err := c.linkParams(c.LinkLatency + c.CrossbarDelay).Validate(); err != nil {
+	if err := c.linkParams(c.flitDelay()).Validate(); err != nil {
 		return err
 	}
 	if err := c.Net.Validate(); err != nil {

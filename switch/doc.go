@@ -99,6 +99,16 @@
 // the throughput of a crossbar with 8 VLs: outputs picked lanes of the same
 // input, and all but one idled.)
 //
+// The separable allocators (Params.Allocator: AllocISLIP, AllocInputFirst)
+// select first and match after: each eligible head whose selected output
+// and input are free requests that output, and the requests are matched
+// in Params.Iterations rounds, by round-robin pointers per input and per
+// output port (match.go). Heads select without knowing the cycle's other
+// grants, so two adaptive heads may pick one output and one loses; a head
+// that requested and lost selects again in the next cycle. A tick with a
+// request always grants one, so a tick still changes nothing unless
+// something can move.
+//
 // Once granted, a packet owns its output VL until its tail has left.
 //
 // # Crossbar and output

@@ -108,6 +108,60 @@ func (s Selection) String() string {
 	return fmt.Sprintf("Selection(%d)", uint8(s))
 }
 
+// Allocator is how a switch matches its waiting heads to outputs in a
+// cycle, once each has selected its output.
+type Allocator uint8
+
+const (
+	// AllocOldestFirst is a greedy maximal matching, oldest head first:
+	// each eligible head, by the cycle it became eligible, starts on the
+	// output it selects if that output and its input are still free. A
+	// head selects knowing the grants made before it in the cycle.
+	AllocOldestFirst Allocator = iota
+	// AllocISLIP is iSLIP (McKeown 1999): the heads that selected a free
+	// output request it, outputs grant inputs and inputs accept outputs
+	// round-robin from per-port pointers, in Iterations rounds.
+	AllocISLIP
+	// AllocInputFirst is a separable input-first allocator (BookSim's
+	// separable_input_first): each input picks one of its requesting lanes
+	// round-robin, then each output one of the inputs that picked it, in
+	// Iterations rounds.
+	AllocInputFirst
+)
+
+// Allocators returns the allocators, in order.
+func Allocators() []Allocator { return []Allocator{AllocOldestFirst, AllocISLIP, AllocInputFirst} }
+
+// String returns the allocator's name in experiment files: "oldest-first",
+// "islip" or "input-first".
+func (a Allocator) String() string {
+	switch a {
+	case AllocOldestFirst:
+		return "oldest-first"
+	case AllocISLIP:
+		return "islip"
+	case AllocInputFirst:
+		return "input-first"
+	}
+	return fmt.Sprintf("Allocator(%d)", uint8(a))
+}
+
+// MarshalText returns the allocator's name.
+func (a Allocator) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
+
+// ParseAllocator parses an allocator by its name (Allocator.String).
+func ParseAllocator(s string) (Allocator, error) {
+	for _, a := range Allocators() {
+		if a.String() == s {
+			return a, nil
+		}
+	}
+	return 0, keyerr.New("allocator", "unknown allocator %q (known: %s)", s, names(Allocators()))
+}
+
+// MaxIterations bounds Params.Iterations.
+const MaxIterations = 16
+
 // Limits of a switch, from the compact per-lane state.
 const (
 	// MaxLanes is the largest number of ports × VLs.
@@ -141,6 +195,11 @@ type Params struct {
 	// Selection is the selection function; the zero value is
 	// SelectCredits.
 	Selection Selection
+	// Allocator matches heads to outputs; the zero value is
+	// AllocOldestFirst. Iterations is the number of rounds of AllocISLIP
+	// and AllocInputFirst (0 acts as 1).
+	Allocator  Allocator
+	Iterations int
 	// NoPark, a testing aid, looks at every waiting head in every tick
 	// and selects again for every eligible one, never passing over a
 	// parked or sleeping one: results must not change.

@@ -86,6 +86,25 @@ type Switch struct {
 	closed    []closedOut // selectOutput's candidates closed by flow control
 	busyCand  []int32     // selectOutput's candidate ports passed over mid-run (SelectIdle)
 
+	// alloc is the allocator; with a separable one (not oldest-first),
+	// iterations is its number of rounds and the rest its state and
+	// scratch space: the cycle's requests, the outputs granted and the
+	// requests picked in a round, per input port the runs it may still
+	// start and its pointer (over outputs under iSLIP, over its lanes
+	// under input-first), per output port whether it is matched, the
+	// request it grants in the round (−1: none) and its pointer over
+	// inputs (match.go).
+	alloc      Allocator
+	iterations int
+	reqs       []request
+	grants     []int32
+	picks      []int32
+	inCap      []int8
+	inPtr      []int32
+	outDone    []bool
+	outGrant   []int32
+	outPtr     []int32
+
 	// FlitHops counts flits this switch has sent.
 	FlitHops int64
 	err      error
@@ -138,6 +157,20 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 	}
 	for i := range s.senders {
 		s.senders[i] = portSender{s: s, port: int32(i)}
+	}
+	if p.Allocator != AllocOldestFirst {
+		s.alloc, s.iterations = p.Allocator, max(p.Iterations, 1)
+		s.reqs = make([]request, 0, p.Ports*p.VLs)
+		s.grants = make([]int32, 0, p.Ports)
+		s.picks = make([]int32, 0, p.Ports*p.VLs)
+		s.inCap = make([]int8, p.Ports)
+		s.inPtr = make([]int32, p.Ports)
+		s.outDone = make([]bool, p.Ports)
+		s.outGrant = make([]int32, p.Ports)
+		s.outPtr = make([]int32, p.Ports)
+		for i := range s.outGrant {
+			s.outGrant[i] = -1
+		}
 	}
 	s.maxRun = int32(p.MaxRun)
 	if s.maxRun <= 0 {

@@ -40,7 +40,9 @@ func (s *Switch) Tick(now kernel.Time) {
 	// start on the output its selection function picks if that output and
 	// the head's input are still free (a greedy maximal matching). The
 	// pointer then moves past the first lane granted.
-	if s.nWaiting > 0 {
+	if s.nWaiting > 0 && s.alloc != AllocOldestFirst {
+		moved = s.allocate(now, &next) || moved
+	} else if s.nWaiting > 0 {
 		first := int32(-1)
 		for _, key := range s.eligibleOldestFirst(now, &next) {
 			li := laneOf(key)
