@@ -317,6 +317,7 @@ func (d *decoder) switchSection(e *Experiment, t map[string]any) {
 	s.Selection, _ = switching.ParseSelection(d.choiceKey(t, sec, "selection"))
 	s.VLAllocDelay = int(d.intKey(t, sec, "vl_alloc_delay"))
 	s.SwAllocDelay = int(d.intKey(t, sec, "sw_alloc_delay"))
+	s.Buffers, _ = switching.ParseBuffers(d.choiceKey(t, sec, "buffers"))
 	s.Allocator, _ = switching.ParseAllocator(d.choiceKey(t, sec, "allocator"))
 	if s.Allocator != switching.AllocOldestFirst {
 		s.Iterations = int(d.intKey(t, sec, "allocator_iterations"))
@@ -497,6 +498,9 @@ func (e *Experiment) String() string {
 	sel := ""
 	if e.Switch.Selection != switching.SelectCredits {
 		sel = ", " + e.Switch.Selection.String() + " selection"
+	}
+	if e.Switch.Buffers != switching.BuffersFIFO {
+		sel += ", " + e.Switch.Buffers.String() + " buffers"
 	}
 	if e.Switch.Allocator != switching.AllocOldestFirst {
 		sel += fmt.Sprintf(", %s allocator × %d", e.Switch.Allocator, e.Switch.Iterations)

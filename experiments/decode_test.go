@@ -315,10 +315,10 @@ func TestSelectionKey(t *testing.T) {
 	}
 }
 
-// TestAllocatorKeys checks [switch] allocator, allocator_iterations and the
-// allocation delays: the defaults keep the configuration hash, the results
-// line and the description as they were, others change all three and
-// reach the fabric.
+// TestAllocatorKeys checks [switch] buffers, allocator,
+// allocator_iterations and the allocation delays: the defaults keep the
+// configuration hash, the results line and the description as they were,
+// others change all three and reach the fabric.
 func TestAllocatorKeys(t *testing.T) {
 	parse := func(text string) *Experiment {
 		t.Helper()
@@ -332,7 +332,11 @@ func TestAllocatorKeys(t *testing.T) {
 		return edit(t, `switching = "cut-through"`, "switching = \"cut-through\"\n"+keys)
 	}
 	plain := parse(base)
-	defaults := parse(with("allocator = \"oldest-first\"\nvl_alloc_delay = 0\nsw_alloc_delay = 0"))
+	defaults := parse(with("allocator = \"oldest-first\"\nvl_alloc_delay = 0\nsw_alloc_delay = 0\nbuffers = \"fifo\""))
+	voq := parse(with("buffers = \"voq\""))
+	if voq.config == plain.config || voq.Config(0, 0.5).Buffers != switching.BuffersVOQ || !strings.Contains(voq.String(), "voq buffers") {
+		t.Errorf("buffers = voq: hash %s (default %s), fabric %v, description %q", voq.config, plain.config, voq.Config(0, 0.5).Buffers, voq.String())
+	}
 	islip := parse(with("allocator = \"islip\"\nallocator_iterations = 4"))
 	slow := parse(with("vl_alloc_delay = 2\nsw_alloc_delay = 1"))
 	if plain.config != defaults.config || plain.config == islip.config || plain.config == slow.config {
@@ -351,7 +355,7 @@ func TestAllocatorKeys(t *testing.T) {
 	if s := plain.String(); strings.Contains(s, "allocator") {
 		t.Errorf("description %q names the default allocator", s)
 	}
-	for _, e := range []*Experiment{plain, islip} {
+	for _, e := range []*Experiment{plain, islip, voq} {
 		var b strings.Builder
 		if err := WriteJSON(&b, Record{Kind: KindSaturation, Experiment: e, Pattern: "uniform", Saturation: 0.5}); err != nil {
 			t.Fatal(err)
@@ -360,15 +364,24 @@ func TestAllocatorKeys(t *testing.T) {
 		if has != (e == islip) || strings.Contains(b.String(), "oldest-first") {
 			t.Errorf("results line %s: allocator fields %v, want %v", b.String(), has, e == islip)
 		}
+		if has := strings.Contains(b.String(), `"buffers":"voq"`); has != (e == voq) || strings.Contains(b.String(), "fifo") {
+			t.Errorf("results line %s: buffers field %v, want %v", b.String(), has, e == voq)
+		}
 	}
 	for _, c := range []struct{ keys, want string }{
 		{"allocator_iterations = 2", `[switch] allocator_iterations: only used with allocator = "islip" or "input-first"`},
 		{"allocator = \"wavefront\"", `[switch] allocator: unknown value "wavefront"`},
 		{"allocator = \"islip\"\nallocator_iterations = 17", "[switch] allocator_iterations: 17 is out of range (expected 1..16)"},
 		{"vl_alloc_delay = -1", "[switch] vl_alloc_delay: -1 is out of range"},
+		{"buffers = \"shared\"", `[switch] buffers: unknown value "shared"`},
 	} {
 		if _, err := ParseFile("f.toml", []byte(with(c.keys))); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.keys, err, c.want)
 		}
+	}
+	many := edit(t, `switching = "cut-through"`, "switching = \"cut-through\"\nbuffers = \"voq\"", "buffer_flits = 32", "buffer_flits = 64", "packet_flits = 8", "packet_flits = 1")
+	want := "[switch] buffers: voq keeps buffer_flits / shortest packet + 3 = 64/1 + 3 = 67 packets per buffer, more than 64"
+	if _, err := ParseFile("f.toml", []byte(many)); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a VOQ buffer of 64 1-flit packets: error %v, want %q", err, want)
 	}
 }

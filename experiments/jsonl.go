@@ -37,6 +37,7 @@ func (r Record) line() (results.Line, error) {
 		FlowControl: string(e.FlowControl.Kind),
 		Switching:   e.Switch.Switching.String(),
 		Selection:   e.Switch.Selection.String(),
+		Buffers:     e.Switch.Buffers.String(),
 		Allocator:   e.Switch.Allocator.String(),
 		Iterations:  e.Switch.Iterations,
 		VLs:         e.FlowControl.VLs,

@@ -44,6 +44,7 @@ func (e *Experiment) hardware() fabric.Config {
 		VLAllocDelay:    e.Switch.VLAllocDelay,
 		SwAllocDelay:    e.Switch.SwAllocDelay,
 		Allocator:       e.Switch.Allocator,
+		Buffers:         e.Switch.Buffers,
 		AllocIterations: e.Switch.Iterations,
 		DeadlockWindow:  e.Sim.DeadlockWindow,
 		Dispersion:      e.dispersion(),

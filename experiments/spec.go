@@ -124,6 +124,9 @@ type Switch struct {
 	// configuration hash.
 	VLAllocDelay int `json:",omitempty"`
 	SwAllocDelay int `json:",omitempty"`
+	// Buffers is the organisation of the input buffers (the default,
+	// fifo, left out of the hash).
+	Buffers switching.Buffers `json:",omitempty"`
 	// Allocator is the switches' allocator, Iterations its rounds (0 with
 	// the default, oldest-first, which the hash leaves out).
 	Allocator  switching.Allocator `json:",omitempty"`

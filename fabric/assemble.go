@@ -43,24 +43,28 @@ func assemble(cfg *Config) (*point, error) {
 	p.meter.To = kernel.Time(cfg.Warmup + cfg.Measure)
 	net := cfg.Net
 	fd := cfg.flitDelay()
+	shortest := cfg.shortestPacket()
 	p.switches = make([]*switching.Switch, len(net.Switches))
 	params := make([]switching.Params, len(net.Switches))
 	for i := range net.Switches {
 		params[i] = switching.Params{
-			ID:           i,
-			Ports:        len(net.Switches[i].Ports),
-			VLs:          cfg.VLs,
-			Buffer:       cfg.BufferFlits,
-			Mode:         mode,
-			Speedup:      cfg.Speedup,
-			RoutingDelay: cfg.RoutingDelay + cfg.VLAllocDelay,
-			FlitDelay:    fd,
-			TickKind:     kindSwitchTick,
-			MaxRun:       cfg.maxRun,
-			Selection:    sel,
-			NoPark:       cfg.noPark,
-			Allocator:    cfg.Allocator,
-			Iterations:   cfg.AllocIterations,
+			ID:             i,
+			Ports:          len(net.Switches[i].Ports),
+			VLs:            cfg.VLs,
+			Buffer:         cfg.BufferFlits,
+			Mode:           mode,
+			Speedup:        cfg.Speedup,
+			RoutingDelay:   cfg.RoutingDelay + cfg.VLAllocDelay,
+			FlitDelay:      fd,
+			TickKind:       kindSwitchTick,
+			MaxRun:         cfg.maxRun,
+			Selection:      sel,
+			NoPark:         cfg.noPark,
+			Allocator:      cfg.Allocator,
+			Buffers:        cfg.Buffers,
+			ShortestPacket: shortest,
+			LongestPacket:  cfg.PacketFlits,
+			Iterations:     cfg.AllocIterations,
 		}
 	}
 	// All switches' ports, lanes and buffers live in a few huge-page slabs.

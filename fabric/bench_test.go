@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	switching "netsim/switch"
 	"netsim/topologies"
 )
 
@@ -18,12 +19,16 @@ func benchPoint(b *testing.B, topo topologies.Spec, vls int, load float64, cycle
 	benchRouting(b, topo, "dor", "uniform", vls, load, cycles)
 }
 
-// benchRouting is benchPoint with the given routing and pattern.
-func benchRouting(b *testing.B, topo topologies.Spec, algorithm, pattern string, vls int, load float64, cycles int64) {
+// benchRouting is benchPoint with the given routing and pattern; each of
+// set then changes the configuration.
+func benchRouting(b *testing.B, topo topologies.Spec, algorithm, pattern string, vls int, load float64, cycles int64, set ...func(*Config)) {
 	cfg := testConfig(b, topo, algorithm, pattern, vls)
 	cfg.Load = load
 	cfg.PacketFlits, cfg.BufferFlits = 16, 64
 	cfg.Warmup, cfg.Measure, cfg.Drain = cycles/5, cycles-cycles/5, 0
+	for _, f := range set {
+		f(&cfg)
+	}
 	var hops, events, simCycles int64
 	var elapsed time.Duration
 	var ms0, ms1 runtime.MemStats
@@ -54,6 +59,25 @@ func benchRouting(b *testing.B, topo topologies.Spec, algorithm, pattern string,
 // hosts), DOR, uniform at load 0.5, credits, 8 VLs.
 func BenchmarkFlatFly4096(b *testing.B) {
 	benchPoint(b, topologies.Spec{Kind: "flatfly", Dims: []int{8, 8, 8}, HostsPerSwitch: 8}, 8, 0.5, 5000)
+}
+
+// BenchmarkFlatFly4096Switch is BenchmarkFlatFly4096 under each buffer
+// organisation and allocator: their cost per flit-hop against fifo's.
+func BenchmarkFlatFly4096Switch(b *testing.B) {
+	for _, c := range []struct {
+		buffers switching.Buffers
+		alloc   switching.Allocator
+	}{
+		{switching.BuffersFIFO, switching.AllocOldestFirst},
+		{switching.BuffersFIFO, switching.AllocISLIP},
+		{switching.BuffersVOQ, switching.AllocOldestFirst},
+		{switching.BuffersVOQ, switching.AllocISLIP},
+	} {
+		b.Run(c.buffers.String()+"-"+c.alloc.String(), func(b *testing.B) {
+			benchRouting(b, topologies.Spec{Kind: "flatfly", Dims: []int{8, 8, 8}, HostsPerSwitch: 8}, "dor", "uniform", 8, 0.5, 5000,
+				func(c2 *Config) { c2.Buffers, c2.Allocator, c2.AllocIterations = c.buffers, c.alloc, 2 })
+		})
+	}
 }
 
 // BenchmarkFlatFly16384 is the 16,384-host FlatFly of seed 004 (4×8×8×8,

@@ -56,6 +56,9 @@ type Config struct {
 	// allocates the output VL and the crossbar in one step, so the stages
 	// add latency, not extra rounds of allocation).
 	VLAllocDelay, SwAllocDelay int
+	// Buffers is the organisation of the switches' input buffers; the
+	// zero value is switching.BuffersFIFO.
+	Buffers switching.Buffers
 	// Allocator matches the switches' waiting heads to outputs; the zero
 	// value is switching.AllocOldestFirst. AllocIterations is the number
 	// of rounds of the iterative ones (0 acts as 1).
@@ -90,6 +93,10 @@ type Config struct {
 	// is not part of a point's identity, as it changes only what is
 	// measured after the window.
 	SkipDrain func(window Stats) bool
+
+	// shortest, if positive, is the shortest packet of an exchange
+	// (RunExchange), whose last packets may be shorter than PacketFlits.
+	shortest int
 
 	// maxRun, if positive, caps the flits of a run (tests set 1 to compare
 	// the run model with flit-by-flit sending).

@@ -99,7 +99,7 @@ func RunExchange(ctx context.Context, cfg Config, x Exchange) (ExchangeStats, er
 		return ExchangeStats{}, err
 	}
 	pk := x.PacketFlits()
-	cfg.PacketFlits = int(slices.Max(pk))
+	cfg.PacketFlits, cfg.shortest = int(slices.Max(pk)), int(slices.Min(pk))
 	cfg.Load = 1
 	cfg.Warmup, cfg.Measure, cfg.Drain = 0, maxCycles, 0
 	if cfg.Net != nil && len(cfg.Net.Hosts) != len(x.Partner) {

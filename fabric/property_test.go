@@ -63,10 +63,11 @@ func TestRandomConfigurationsConserve(t *testing.T) {
 		cfg.maxRun = []int{0, 0, 1, 3}[rng.IntN(4)] // unlimited runs, flit by flit, or short runs
 		cfg.Selection = switching.Selections()[i%2] // not drawn: the other draws stay as they were
 		cfg.Allocator, cfg.AllocIterations = switching.Allocators()[i%3], 1+i%4
-		name := fmt.Sprintf("#%d %v/w%v c%d vls%d %s %s speedup%d lat%d/%d/%d/%d/%d packet%d buffer%d marks%d/%d %s@%.2f maxrun%d %s %s×%d",
+		cfg.Buffers = switching.BuffersKinds()[i/2%2]
+		name := fmt.Sprintf("#%d %v/w%v c%d vls%d %s %s speedup%d lat%d/%d/%d/%d/%d packet%d buffer%d marks%d/%d %s@%.2f maxrun%d %s %s×%d %s",
 			i, dims, widths, c, vls, cfg.FlowControl, cfg.Switching, cfg.Speedup,
 			cfg.LinkLatency, cfg.RoutingDelay, cfg.VLAllocDelay, cfg.SwAllocDelay, cfg.CrossbarDelay, cfg.PacketFlits, cfg.BufferFlits,
-			cfg.StopMark, cfg.GoMark, pat, cfg.Load, cfg.maxRun, cfg.Selection, cfg.Allocator, cfg.AllocIterations)
+			cfg.StopMark, cfg.GoMark, pat, cfg.Load, cfg.maxRun, cfg.Selection, cfg.Allocator, cfg.AllocIterations, cfg.Buffers)
 		st, err := RunFlushed(context.Background(), cfg)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -155,21 +156,26 @@ func TestExtraWakeUpsChangeNothing(t *testing.T) {
 		routing, pattern string
 		selection        string
 		alloc            switching.Allocator
+		buffers          switching.Buffers
 	}{
-		{"credit", "cut-through", 1, 0.5, "dor", "uniform", "", 0},
-		{"credit", "cut-through", 1, 0.95, "dor", "uniform", "", 0},
-		{"credit", "wormhole", 1, 0.7, "dor", "uniform", "", 0},
-		{"credit", "cut-through", 2, 0.9, "dor", "uniform", "", 0},
-		{"stopgo", "cut-through", 1, 0.8, "dor", "uniform", "", 0},
-		{"stopgo", "wormhole", 2, 0.8, "dor", "uniform", "", 0},
-		{"credit", "cut-through", 1, 0.6, "deflection+2", "complement", "credits", 0},
-		{"credit", "cut-through", 1, 0.6, "deflection+2", "complement", "idle", 0},
-		{"credit", "wormhole", 1, 0.9, "distance+2", "uniform", "idle", 0},
-		{"stopgo", "cut-through", 2, 0.8, "deflection+2", "uniform", "idle", 0},
-		{"credit", "cut-through", 1, 0.95, "dor", "uniform", "", switching.AllocISLIP},
-		{"credit", "wormhole", 2, 0.9, "distance+2", "uniform", "idle", switching.AllocISLIP},
-		{"stopgo", "cut-through", 1, 0.8, "deflection+2", "complement", "credits", switching.AllocInputFirst},
-		{"credit", "cut-through", 2, 0.9, "dor", "uniform", "", switching.AllocInputFirst},
+		{"credit", "cut-through", 1, 0.5, "dor", "uniform", "", 0, 0},
+		{"credit", "cut-through", 1, 0.95, "dor", "uniform", "", 0, 0},
+		{"credit", "wormhole", 1, 0.7, "dor", "uniform", "", 0, 0},
+		{"credit", "cut-through", 2, 0.9, "dor", "uniform", "", 0, 0},
+		{"stopgo", "cut-through", 1, 0.8, "dor", "uniform", "", 0, 0},
+		{"stopgo", "wormhole", 2, 0.8, "dor", "uniform", "", 0, 0},
+		{"credit", "cut-through", 1, 0.6, "deflection+2", "complement", "credits", 0, 0},
+		{"credit", "cut-through", 1, 0.6, "deflection+2", "complement", "idle", 0, 0},
+		{"credit", "wormhole", 1, 0.9, "distance+2", "uniform", "idle", 0, 0},
+		{"stopgo", "cut-through", 2, 0.8, "deflection+2", "uniform", "idle", 0, 0},
+		{"credit", "cut-through", 1, 0.95, "dor", "uniform", "", switching.AllocISLIP, 0},
+		{"credit", "wormhole", 2, 0.9, "distance+2", "uniform", "idle", switching.AllocISLIP, 0},
+		{"stopgo", "cut-through", 1, 0.8, "deflection+2", "complement", "credits", switching.AllocInputFirst, 0},
+		{"credit", "cut-through", 2, 0.9, "dor", "uniform", "", switching.AllocInputFirst, 0},
+		{"credit", "cut-through", 1, 0.95, "dor", "uniform", "", 0, switching.BuffersVOQ},
+		{"credit", "wormhole", 2, 0.9, "distance+2", "uniform", "idle", switching.AllocISLIP, switching.BuffersVOQ},
+		{"stopgo", "cut-through", 1, 0.8, "deflection+2", "complement", "credits", 0, switching.BuffersVOQ},
+		{"stopgo", "wormhole", 2, 0.9, "dor", "uniform", "", switching.AllocInputFirst, switching.BuffersVOQ},
 	} {
 		var st [2]Stats
 		for i, wake := range []bool{false, true} {
@@ -179,7 +185,7 @@ func TestExtraWakeUpsChangeNothing(t *testing.T) {
 			}
 			cfg := testConfig(t, flatfly4x4, c.routing, c.pattern, vls)
 			cfg.Selection = selectionNamed(c.selection)
-			cfg.Allocator, cfg.AllocIterations = c.alloc, 3
+			cfg.Allocator, cfg.AllocIterations, cfg.Buffers = c.alloc, 3, c.buffers
 			cfg.FlowControl, cfg.Switching, cfg.Speedup, cfg.Load = flowctl.Kind(c.fc), mode(c.sw), c.speedup, c.load
 			cfg.PacketFlits, cfg.BufferFlits = 8, 16
 			if c.sw == "wormhole" {
@@ -207,12 +213,13 @@ type variedConfig struct {
 	topoName, sel, alg, pat, fc, sw string
 	speedup, delay                  int
 	alloc                           switching.Allocator // with 2 iterations but for oldest-first
+	buffers                         switching.Buffers
 	load                            float64
 	seed                            uint64
 }
 
 func (v variedConfig) String() string {
-	return fmt.Sprintf("#%d %s %s %s %s %s %s speedup%d delay%d @%.1f %s", v.seed, v.topoName, v.sel, v.alg, v.pat, v.fc, v.sw, v.speedup, v.delay, v.load, v.alloc)
+	return fmt.Sprintf("#%d %s %s %s %s %s %s speedup%d delay%d @%.1f %s %s", v.seed, v.topoName, v.sel, v.alg, v.pat, v.fc, v.sw, v.speedup, v.delay, v.load, v.alloc, v.buffers)
 }
 
 // config returns v's configuration: 8-flit packets, buffers of two packets
@@ -221,7 +228,7 @@ func (v variedConfig) config(t testing.TB) Config {
 	cfg := testConfig(t, v.topo, v.alg, v.pat, 8)
 	cfg.Selection, cfg.FlowControl, cfg.Switching = selectionNamed(v.sel), flowctl.Kind(v.fc), mode(v.sw)
 	cfg.Speedup, cfg.RoutingDelay, cfg.Load = v.speedup, v.delay, v.load
-	cfg.Allocator, cfg.AllocIterations = v.alloc, 2
+	cfg.Allocator, cfg.AllocIterations, cfg.Buffers = v.alloc, 2, v.buffers
 	cfg.PacketFlits, cfg.BufferFlits = 8, 16
 	if v.sw == "wormhole" {
 		cfg.BufferFlits = 6
@@ -261,7 +268,7 @@ func TestParkingChangesNothing(t *testing.T) {
 	rng := kernel.NewRNG(2027)
 	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
 	for i := 0; i < 32; i++ {
-		v := variedConfig{topo: flatfly4x4, topoName: "flatfly", sel: []string{"credits", "idle"}[i%2], seed: uint64(i), alloc: switching.Allocators()[i%3]}
+		v := variedConfig{topo: flatfly4x4, topoName: "flatfly", sel: []string{"credits", "idle"}[i%2], seed: uint64(i), alloc: switching.Allocators()[i%3], buffers: switching.BuffersKinds()[i/3%2]}
 		v.alg = pick("dor", "deflection+2", "distance+2")
 		v.pat = pick("uniform", "complement")
 		v.fc, v.sw = pick("credit", "stopgo"), pick("cut-through", "wormhole")
@@ -316,7 +323,7 @@ func TestTickOrderChangesNothing(t *testing.T) {
 	torus := topologies.Spec{Kind: "torus", Dims: []int{4, 4}, HostsPerSwitch: 2}
 	ring := topologies.Spec{Kind: "torus", Dims: []int{4}, HostsPerSwitch: 2}
 	for i := 0; i < 40; i++ {
-		v := variedConfig{topo: flatfly4x4, topoName: "flatfly", seed: uint64(i), alloc: switching.Allocators()[i%3]}
+		v := variedConfig{topo: flatfly4x4, topoName: "flatfly", seed: uint64(i), alloc: switching.Allocators()[i%3], buffers: switching.BuffersKinds()[i/3%2]}
 		v.alg = pick("dor", "ador", "deflection+2", "distance+2")
 		switch i % 4 {
 		case 1:

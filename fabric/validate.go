@@ -31,6 +31,19 @@ func (c *Config) Validate() error {
 }
 
 // ValidateHardware checks what Validate checks but the load and the
+// shortestPacket returns the length of the shortest packet a switch may
+// hold: a route probe's flit when NICs probe, the last packet of an
+// exchange's messages, else PacketFlits.
+func (c *Config) shortestPacket() int {
+	switch {
+	case c.Dispersion.Mode == nic.Probing:
+		return 1
+	case c.shortest > 0:
+		return c.shortest
+	}
+	return max(c.PacketFlits, 1)
+}
+
 // flitDelay returns the cycles from a flit leaving a switch's buffer to
 // its arrival in the next: switch allocation, crossbar and link.
 func (c *Config) flitDelay() int { return c.SwAllocDelay + c.CrossbarDelay + c.LinkLatency }
@@ -97,10 +110,18 @@ func (c *Config) ValidateHardware() error {
 	if err := c.Net.Validate(); err != nil {
 		return fmt.Errorf("topology: %w", err)
 	}
+	if !slices.Contains(switching.BuffersKinds(), c.Buffers) {
+		return keyerr.New("buffers", "unknown buffer organisation %v", c.Buffers)
+	}
+	p := switching.Params{Buffers: c.Buffers, Buffer: c.BufferFlits, ShortestPacket: c.shortestPacket()}
+	if slots := p.Slots(); slots > switching.MaxSlots {
+		return keyerr.New("buffers", "voq keeps buffer_flits / shortest packet + 3 = %d/%d + 3 = %d packets per buffer, more than %d",
+			c.BufferFlits, c.shortestPacket(), slots, switching.MaxSlots)
+	}
 	for i, sw := range c.Net.Switches {
-		if lanes := len(sw.Ports) * c.VLs; lanes > switching.MaxLanes {
-			return keyerr.New("vls", "switch %d has %d ports × %d VLs = %d lanes, more than the %d a switch supports",
-				i, len(sw.Ports), c.VLs, lanes, switching.MaxLanes)
+		if lanes := len(sw.Ports) * c.VLs * p.Slots(); lanes > switching.MaxLanes {
+			return keyerr.New("vls", "switch %d has %d ports × %d VLs × %d packet slots = %d lanes, more than the %d a switch supports",
+				i, len(sw.Ports), c.VLs, p.Slots(), lanes, switching.MaxLanes)
 		}
 	}
 	return nil

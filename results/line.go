@@ -29,6 +29,7 @@ type Line struct {
 	FlowControl string          `json:"flow_control" doc:"credit or stopgo"`
 	Switching   string          `json:"switching" doc:"cut-through or wormhole"`
 	Selection   string          `json:"selection" results:"default=credits" doc:"the switches' selection function; absent for the default, credits"`
+	Buffers     string          `json:"buffers" results:"default=fifo" doc:"the switches' input buffers; absent for the default, fifo"`
 	Allocator   string          `json:"allocator" results:"default=oldest-first" doc:"the switches' allocator; absent for the default, oldest-first"`
 	Iterations  int             `json:"iterations" results:"omitnan,min=1" doc:"rounds of matching per cycle of the islip and input-first allocators (absent with oldest-first)"`
 	VLs         int             `json:"vls" doc:"virtual lanes per link"`

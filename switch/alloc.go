@@ -45,8 +45,8 @@ func (s *Switch) eligibleIn(lo, hi int32, now kernel.Time, next *kernel.Time) {
 		for word != 0 {
 			li := base + int32(bits.TrailingZeros64(word))
 			if li < portLo || li >= portHi {
-				port := li / s.vls
-				portLo, portHi = port*s.vls, port*s.vls+s.vls
+				port := li / s.lpp
+				portLo, portHi = port*s.lpp, port*s.lpp+s.lpp
 				at := s.portAt(port, now)
 				if free = at <= now; !free {
 					*next = min(*next, at)
@@ -146,6 +146,9 @@ func (s *Switch) grant(now kernel.Time, port, outVL int32, prio routing.Priority
 	}
 	l.state = active
 	s.parks[li].bits = 0 // not parked
+	if s.vq != nil {
+		s.slotGranted(li, now)
+	}
 	l.outVL = uint8(outVL)
 	l.reserved = s.mode == CutThrough && sel.fc.Reserve(now, int(outVL), int(l.flits))
 	k := s.runLength(now, port, l, next)

@@ -7,7 +7,11 @@
 // # Input buffers
 //
 // Each input port has one FIFO per virtual lane (VL), a lane, so
-// head-of-line blocking is modelled. Each input port also keeps the
+// head-of-line blocking is modelled (BuffersFIFO). Under BuffersVOQ each
+// input port and VL has instead Params.Slots lanes of one packet each,
+// sharing the VL's credits, so every packet of the buffer competes as a
+// FIFO's head does: virtual output queues (voq.go says how, and the rules
+// that keep them a buffer). Each input port also keeps the
 // flow-control state of the link into it (flowctl.Link), and a network's
 // switches keep their ports, lanes and buffers in shared huge-page slabs
 // (Storage): the simulator's speed is bound by memory latency, and these

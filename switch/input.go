@@ -9,6 +9,10 @@ import (
 // source and probe flag must be set by then: the switch copies them when
 // the packet becomes the head of its lane.
 func (s *Switch) AcceptRun(now kernel.Time, port, vl int, pkt int32, arrive kernel.Time, k int) {
+	if s.vq != nil {
+		s.acceptSlot(now, port, vl, pkt, arrive, k)
+		return
+	}
 	li := int32(port)*s.vls + int32(vl)
 	l := &s.lanes[li]
 	l.q.Push(s.ring(li), int(s.buffer), pkt, now, arrive, k)

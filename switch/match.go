@@ -45,7 +45,7 @@ func (s *Switch) allocate(now kernel.Time, next *kernel.Time) bool {
 			*next = min(*next, f)
 			continue
 		}
-		reqs = append(reqs, request{lane: li, in: li / s.vls, port: port, outVL: int32(ovl), prio: prio})
+		reqs = append(reqs, request{lane: li, in: s.portOf(li), port: port, outVL: int32(ovl), prio: prio})
 	}
 	s.reqs = reqs
 	if len(reqs) == 0 {
@@ -62,6 +62,9 @@ func (s *Switch) allocate(now kernel.Time, next *kernel.Time) bool {
 	moved := false
 	for i := range reqs {
 		r := &reqs[i]
+		if r.matched && s.vq != nil && s.eligibleAt(r.lane, now) > now {
+			r.matched = false // another packet of its buffer was granted first (VOQ, speedup above 1)
+		}
 		if !r.matched {
 			// It lost this cycle: its output or input went to another
 			// head, or the iterations ran out. It selects again next
@@ -168,7 +171,7 @@ func (s *Switch) matchISLIP() {
 // that picked it, the one that comes first from its pointer. Pointers
 // move one past the winner, in the first round only.
 func (s *Switch) matchInputFirst() {
-	reqs, n, vls := s.reqs, int32(len(s.out)), s.vls
+	reqs, n, vls := s.reqs, int32(len(s.out)), s.lpp
 	for iter := 0; iter < s.iterations; iter++ {
 		// Input arbitration: the requests of each input, by lane from the
 		// input's pointer.

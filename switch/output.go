@@ -68,10 +68,10 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 	*next = min(*next, end)
 	f := l.q.Front()
 	l.q.Pop(s.ring(li), k)
-	in := li / s.vls
-	if t := s.in[in].Freed(now, int(li%s.vls), k); t != kernel.Never {
+	in, vl := s.portOf(li), s.vlOf(li)
+	if t := s.in[in].Freed(now, int(vl), k); t != kernel.Never {
 		if up := s.ups[in]; up != nil {
-			up.Unblock(int(li%s.vls), t)
+			up.Unblock(int(vl), t)
 		}
 	}
 	if l.sent == 0 {
@@ -113,6 +113,9 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 	} else {
 		l.state = idle
 	}
+	if s.vq != nil {
+		s.slotFreed(li, end, now, next)
+	}
 }
 
 // freeAt returns when output port p's current run ends.
@@ -124,7 +127,7 @@ func (s *Switch) freeAt(p int32) kernel.Time { return s.times[p*(s.speedup+1)].e
 // the port's runs ends.
 func (s *Switch) inputAt(li int32, now kernel.Time) kernel.Time {
 	sp := s.speedup
-	at := li / s.vls * (sp + 1)
+	at := s.portOf(li) * (sp + 1)
 	runs := s.times[at+1 : at+1+sp]
 	busy, first := int32(0), kernel.Never
 	for _, r := range runs {
@@ -164,7 +167,7 @@ func (s *Switch) portAt(port int32, now kernel.Time) kernel.Time {
 // feed records that lane li's input port feeds a run from it until end.
 func (s *Switch) feed(li int32, now, end kernel.Time) {
 	sp := s.speedup
-	at := li / s.vls * (sp + 1)
+	at := s.portOf(li) * (sp + 1)
 	runs := s.times[at+1 : at+1+sp]
 	for i := range runs {
 		if runs[i].end <= now {
@@ -179,7 +182,7 @@ func (s *Switch) feed(li int32, now, end kernel.Time) {
 // ends, or 0 if it feeds none at now.
 func (s *Switch) runEnd(li int32, now kernel.Time) kernel.Time {
 	sp := s.speedup
-	at := li / s.vls * (sp + 1)
+	at := s.portOf(li) * (sp + 1)
 	for _, r := range s.times[at+1 : at+1+sp] {
 		if r.lane == li && r.end > now {
 			return r.end

@@ -159,8 +159,84 @@ func ParseAllocator(s string) (Allocator, error) {
 	return 0, keyerr.New("allocator", "unknown allocator %q (known: %s)", s, names(Allocators()))
 }
 
+// Buffers is the organisation of a switch's input buffers. Each keeps the
+// flow control of the link into it per (input port, VL), one credit pool
+// per VL as on the wire; they differ in which packets may leave.
+type Buffers uint8
+
+const (
+	// BuffersFIFO keeps one FIFO per input port and VL: only its head
+	// packet may be routed and leave.
+	BuffersFIFO Buffers = iota
+	// BuffersVOQ queues the packets of an input port and VL by the output
+	// they select: every packet in the buffer is routed and may leave as
+	// soon as its own output can take it, so none waits behind one bound
+	// for another output. The buffer reads one packet at a time (the
+	// next may start once the last run of the one before has ended, as
+	// for a FIFO), and packets to one destination leave in their order of
+	// arrival (the later waits until the earlier is granted).
+	BuffersVOQ
+)
+
+// BuffersKinds returns the buffer organisations, in order.
+func BuffersKinds() []Buffers { return []Buffers{BuffersFIFO, BuffersVOQ} }
+
+// String returns the organisation's name in experiment files: "fifo" or
+// "voq".
+func (b Buffers) String() string {
+	switch b {
+	case BuffersFIFO:
+		return "fifo"
+	case BuffersVOQ:
+		return "voq"
+	}
+	return fmt.Sprintf("Buffers(%d)", uint8(b))
+}
+
+// MarshalText returns the organisation's name.
+func (b Buffers) MarshalText() ([]byte, error) { return []byte(b.String()), nil }
+
+// ParseBuffers parses a buffer organisation by its name (Buffers.String).
+func ParseBuffers(s string) (Buffers, error) {
+	for _, b := range BuffersKinds() {
+		if b.String() == s {
+			return b, nil
+		}
+	}
+	return 0, keyerr.New("buffers", "unknown buffer organisation %q (known: %s)", s, names(BuffersKinds()))
+}
+
 // MaxIterations bounds Params.Iterations.
 const MaxIterations = 16
+
+// Slots returns the lanes a switch with parameters p keeps per input port
+// and VL: 1 under BuffersFIFO, where a lane is a FIFO of packets; under
+// BuffersVOQ one per packet the buffer may hold at once, each a lane of
+// one packet. A buffer holds whole packets, the one arriving (maybe none
+// of whose flits is there yet), the one it is reading, and one given
+// back in the cycle (not taken again before the next), so
+// Buffer/ShortestPacket + 3 is enough.
+func (p Params) Slots() int {
+	if p.Buffers != BuffersVOQ {
+		return 1
+	}
+	return p.Buffer/max(p.ShortestPacket, 1) + 3
+}
+
+// slotFlits returns the flits one lane holds at most: the buffer under
+// BuffersFIFO, under BuffersVOQ one packet's share of it.
+func (p Params) slotFlits() int {
+	if p.Buffers != BuffersVOQ || p.LongestPacket <= 0 {
+		return p.Buffer
+	}
+	return min(p.Buffer, p.LongestPacket)
+}
+
+// lanes returns the lanes of a switch with parameters p.
+func (p Params) lanes() int { return p.Ports * p.VLs * p.Slots() }
+
+// MaxSlots bounds Params.Slots: a VOQ buffer's slots are one bitmap word.
+const MaxSlots = 64
 
 // Limits of a switch, from the compact per-lane state.
 const (
@@ -200,6 +276,13 @@ type Params struct {
 	// and AllocInputFirst (0 acts as 1).
 	Allocator  Allocator
 	Iterations int
+	// Buffers is the organisation of the input buffers; the zero value is
+	// BuffersFIFO. Under BuffersVOQ a buffer holds each of its packets in
+	// a slot of its own, Slots() per input port and VL: ShortestPacket
+	// and LongestPacket bound the lengths of the packets it will see
+	// (0: 1 and MaxPacketFlits).
+	Buffers                       Buffers
+	ShortestPacket, LongestPacket int
 	// NoPark, a testing aid, looks at every waiting head in every tick
 	// and selects again for every eligible one, never passing over a
 	// parked or sleeping one: results must not change.

@@ -87,7 +87,7 @@ func (s *Switch) stillClosed(li int32, pk *park, changed uint64, now kernel.Time
 		return false
 	}
 	l := &s.lanes[li]
-	inPort, inVL, sl := int(li/s.vls), int(li%s.vls), int(l.sl)
+	inPort, inVL, sl := int(s.portOf(li)), int(s.vlOf(li)), int(l.sl)
 	need := s.need(l)
 	retry := pk.retryAt(now)
 	fcBlocked := false

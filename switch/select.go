@@ -31,8 +31,8 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 	if s.onlyBusy(li, now) > now {
 		return int32(l.only) - 1, 0, 0
 	}
-	inPort := int(li / s.vls)
-	inVL := int(li % s.vls)
+	inPort := int(s.portOf(li))
+	inVL := int(s.vlOf(li))
 	need := s.need(l)
 	sl := int(l.sl)
 	s.cand = s.route.Route(int(s.id), inPort, inVL, sl, l.dlid, s.cand[:0])
@@ -210,7 +210,7 @@ func (s *Switch) markProbe(li, port int32) {
 		}
 		return
 	}
-	inPort, inVL := int(li/s.vls), int(li%s.vls)
+	inPort, inVL := int(s.portOf(li)), int(s.vlOf(li))
 	for _, c := range s.cand {
 		o := &s.sel[c.Port]
 		ovl := s.route.OutVL(int(s.id), inPort, inVL, int(l.sl), int(c.Port))

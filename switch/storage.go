@@ -11,15 +11,19 @@ import (
 // Switch is one switch. It is not safe for concurrent use; a simulation is
 // single-threaded.
 type Switch struct {
-	id           int32
-	eng          *kernel.Engine
-	pool         *flit.Pool
-	route        routing.Routing
-	rng          kernel.RNG
-	mode         Mode
-	selection    Selection
-	noPark       bool
-	vls          int32
+	id        int32
+	eng       *kernel.Engine
+	pool      *flit.Pool
+	route     routing.Routing
+	rng       kernel.RNG
+	mode      Mode
+	selection Selection
+	noPark    bool
+	vls       int32
+	// slots is the lanes per input port and VL (Params.Slots), lpp the
+	// lanes per input port: lane li is slot li % slots of VL
+	// li % lpp / slots of input port li / lpp (portOf, vlOf).
+	slots, lpp   int32
 	speedup      int32
 	maxRun       int32
 	routingDelay kernel.Time
@@ -105,6 +109,14 @@ type Switch struct {
 	outGrant   []int32
 	outPtr     []int32
 
+	// vq holds, under BuffersVOQ, the state of each input port and VL's
+	// slots; slotSeq numbers a slot's packet in the order of arrival at
+	// its buffer, and routed is the cycle its head may first be granted
+	// once routed, modulo 2³² (voq.go).
+	vq      []voqLane
+	slotSeq []uint32
+	routed  []uint32
+
 	// FlitHops counts flits this switch has sent.
 	FlitHops int64
 	err      error
@@ -131,6 +143,8 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		selection:    p.Selection,
 		noPark:       p.NoPark,
 		vls:          int32(p.VLs),
+		slots:        int32(p.Slots()),
+		lpp:          int32(p.VLs * p.Slots()),
 		speedup:      int32(max(p.Speedup, 1)),
 		routingDelay: kernel.Time(p.RoutingDelay),
 		flitDelay:    kernel.Time(p.FlitDelay),
@@ -146,8 +160,8 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		portGen:      make([]uint32, portBits),
 		vlGen:        make([]uint32, p.Ports*p.VLs),
 		senders:      make([]portSender, p.Ports),
-		waiting:      make([]uint64, (p.Ports*p.VLs+63)/64),
-		sleep:        make([]uint64, sleepSlots*((p.Ports*p.VLs+63)/64)),
+		waiting:      make([]uint64, (p.lanes()+63)/64),
+		sleep:        make([]uint64, sleepSlots*((p.lanes()+63)/64)),
 		cand:         make([]routing.Candidate, 0, p.Ports),
 		closed:       make([]closedOut, 0, p.Ports),
 		busyCand:     make([]int32, 0, p.Ports),
@@ -176,7 +190,15 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 	if s.maxRun <= 0 {
 		s.maxRun = MaxPacketFlits
 	}
-	s.runs, s.ringLen, s.buffer = runs, int32(flit.RingRuns(p.Buffer)), int32(p.Buffer)
+	s.runs, s.ringLen, s.buffer = runs, int32(flit.RingRuns(p.slotFlits())), int32(p.slotFlits())
+	if p.Buffers == BuffersVOQ {
+		s.vq = make([]voqLane, p.Ports*p.VLs)
+		s.slotSeq = make([]uint32, p.lanes())
+		s.routed = make([]uint32, p.lanes())
+		for i := range s.vq {
+			s.vq[i] = voqLane{free: 1<<p.Slots() - 1, arriving: -1, active: -1}
+		}
+	}
 	return s
 }
 
@@ -221,8 +243,8 @@ func NewStorage(params []Params) *Storage {
 	for _, p := range params {
 		ports += p.Ports
 		times += p.Ports * (max(p.Speedup, 1) + 1)
-		lanes += p.Ports * p.VLs
-		slots += p.Ports * p.VLs * flit.RingRuns(p.Buffer)
+		lanes += p.lanes()
+		slots += p.lanes() * flit.RingRuns(p.slotFlits())
 	}
 	return &Storage{
 		in:    hugemem.Make[flowctl.Link](ports),
@@ -238,7 +260,7 @@ func NewStorage(params []Params) *Storage {
 
 // take removes the storage of the switch with parameters p from st.
 func (st *Storage) take(p Params) (in []flowctl.Link, out []outPort, sel []outSel, times []inRun, lanes []lane, elig []uint32, parks []park, runs []flit.Run) {
-	n, l, k := p.Ports, p.Ports*p.VLs, p.Ports*p.VLs*flit.RingRuns(p.Buffer)
+	n, l, k := p.Ports, p.lanes(), p.lanes()*flit.RingRuns(p.slotFlits())
 	m := n * (max(p.Speedup, 1) + 1)
 	in, st.in = st.in[:n:n], st.in[n:]
 	out, st.out = st.out[:n:n], st.out[n:]

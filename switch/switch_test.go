@@ -529,6 +529,8 @@ func TestEligibleSkipsBusyPorts(t *testing.T) {
 			parks:   make([]park, ports*vls),
 			times:   make([]inRun, ports*2),
 			vls:     vls,
+			slots:   1,
+			lpp:     vls,
 			speedup: 1,
 			woke:    now,
 		}

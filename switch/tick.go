@@ -46,6 +46,9 @@ func (s *Switch) Tick(now kernel.Time) {
 		first := int32(-1)
 		for _, key := range s.eligibleOldestFirst(now, &next) {
 			li := laneOf(key)
+			if s.vq != nil && s.eligibleAt(li, now) > now {
+				continue // VOQ: its buffer started another packet in this cycle, which holds it back or ended and released it for later
+			}
 			if at := s.inputAt(li, now); at > now {
 				next = min(next, at)
 				continue
