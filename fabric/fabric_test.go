@@ -111,11 +111,14 @@ func TestFlatFlyComplementBottleneck(t *testing.T) {
 
 // TestDeadlockDetected: minimal routing on a ring with one VL has a cyclic
 // channel dependency; with small buffers and heavy load it deadlocks, and
-// the run must end with a deadlock error instead of hanging.
+// the run must end with a deadlock error instead of hanging, under every
+// buffer organisation and allocator.
 func TestDeadlockDetected(t *testing.T) {
-	for _, sw := range []string{"cut-through", "wormhole"} {
+	for i := range 6 {
+		mode, buffers, alloc := switching.Modes()[i%2], switching.BuffersKinds()[i/2%2], switching.Allocators()[i%3]
+		sw := fmt.Sprintf("%s %s %s", mode, buffers, alloc)
 		cfg := testConfig(t, topologies.Spec{Kind: "ring", Switches: 6, HostsPerSwitch: 2}, "dor-nodateline", "uniform", 1)
-		cfg.Switching = mode(sw)
+		cfg.Switching, cfg.Buffers, cfg.Allocator = mode, buffers, alloc
 		cfg.PacketFlits, cfg.BufferFlits = 4, 4
 		cfg.Load = 1
 		cfg.Warmup, cfg.Measure, cfg.Drain = 1000, 100000, 0
@@ -132,23 +135,26 @@ func TestDeadlockDetected(t *testing.T) {
 }
 
 // TestDeterminism: the same configuration and seed give identical
-// statistics; another seed gives different ones.
+// statistics; another seed gives different ones; under every buffer
+// organisation.
 func TestDeterminism(t *testing.T) {
-	run := func(seed uint64) Stats {
-		cfg := testConfig(t, flatfly4x4, "dor", "uniform", 2)
-		cfg.Seed, cfg.Load = seed, 0.6
-		st, err := Run(context.Background(), cfg)
-		if err != nil {
-			t.Fatal(err)
+	for _, buffers := range switching.BuffersKinds() {
+		run := func(seed uint64) Stats {
+			cfg := testConfig(t, flatfly4x4, "distance+2", "uniform", 4)
+			cfg.Seed, cfg.Load, cfg.Buffers = seed, 0.6, buffers
+			st, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st
 		}
-		return st
-	}
-	a, b, c := run(3), run(3), run(4)
-	if a != b {
-		t.Errorf("same seed, different results:\n%+v\n%+v", a, b)
-	}
-	if a == c {
-		t.Errorf("different seeds gave identical results: %+v", a)
+		a, b, c := run(3), run(3), run(4)
+		if a != b {
+			t.Errorf("%s: same seed, different results:\n%+v\n%+v", buffers, a, b)
+		}
+		if a == c {
+			t.Errorf("%s: different seeds gave identical results: %+v", buffers, a)
+		}
 	}
 }
 
