@@ -117,3 +117,47 @@ func TestInputFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestParseAllocatorAndBuffers checks that the allocators and buffer
+// organisations parse from their names and refuse others with the key.
+func TestParseAllocatorAndBuffers(t *testing.T) {
+	for _, a := range Allocators() {
+		if got, err := ParseAllocator(a.String()); err != nil || got != a {
+			t.Errorf("ParseAllocator(%q) = %v, %v", a, got, err)
+		}
+	}
+	for _, b := range BuffersKinds() {
+		if got, err := ParseBuffers(b.String()); err != nil || got != b {
+			t.Errorf("ParseBuffers(%q) = %v, %v", b, got, err)
+		}
+	}
+	if _, err := ParseAllocator("wavefront"); err == nil || err.Error() != `allocator: unknown allocator "wavefront" (known: oldest-first, islip, input-first)` {
+		t.Errorf("ParseAllocator(wavefront): %v", err)
+	}
+	if _, err := ParseBuffers("shared"); err == nil || err.Error() != `buffers: unknown buffer organisation "shared" (known: fifo, voq)` {
+		t.Errorf("ParseBuffers(shared): %v", err)
+	}
+}
+
+// TestSlots checks the lanes a VOQ buffer keeps: one per packet it may
+// hold at once, plus the arriving one, the one being read and one given
+// back in the cycle; a FIFO keeps one, as long as the buffer.
+func TestSlots(t *testing.T) {
+	for _, c := range []struct {
+		p            Params
+		slots, flits int
+	}{
+		{Params{Buffer: 64, ShortestPacket: 16, LongestPacket: 16}, 1, 64},
+		{Params{Buffers: BuffersVOQ, Buffer: 64, ShortestPacket: 16, LongestPacket: 16}, 7, 16},
+		{Params{Buffers: BuffersVOQ, Buffer: 32, ShortestPacket: 1, LongestPacket: 1}, 35, 1},
+		{Params{Buffers: BuffersVOQ, Buffer: 8, ShortestPacket: 1, LongestPacket: 100}, 11, 8},
+		{Params{Buffers: BuffersVOQ, Buffer: 8}, 11, 8},
+	} {
+		if got := c.p.Slots(); got != c.slots {
+			t.Errorf("%+v: %d slots, want %d", c.p, got, c.slots)
+		}
+		if got := c.p.slotFlits(); got != c.flits {
+			t.Errorf("%+v: %d flits a lane, want %d", c.p, got, c.flits)
+		}
+	}
+}
