@@ -225,3 +225,38 @@ func TestCLIReference(t *testing.T) {
 	}
 	t.Errorf("%s: the reference differs from the commands' help: run go test ./cmd/netsim -run TestCLIReference -update", path)
 }
+
+// TestPerformanceBenchmarks checks that every benchmark command of
+// docs/performance.md names benchmarks its package has: the pattern of
+// -bench matches a Benchmark function in the package's test files.
+func TestPerformanceBenchmarks(t *testing.T) {
+	page := readRepo(t, "docs/performance.md")
+	cmd := regexp.MustCompile(`go test -run '\^\$' -bench ('[^']+'|\S+) [^|]*?\./([a-z/]+)`)
+	bench := regexp.MustCompile(`(?m)^func (Benchmark\w+)\(b \*testing\.B\)`)
+	found := cmd.FindAllStringSubmatch(page, -1)
+	if len(found) < 5 {
+		t.Fatalf("%d benchmark commands in docs/performance.md, expected at least 5", len(found))
+	}
+	for _, m := range found {
+		pattern, pkg := strings.Trim(m[1], "'"), m[2]
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			t.Errorf("%s: -bench %s: %v", m[0], pattern, err)
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join(repoRoot, pkg, "*_test.go"))
+		matched := false
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, fn := range bench.FindAllStringSubmatch(string(b), -1) {
+				matched = matched || re.MatchString(fn[1]) // as go test matches: the whole function name
+			}
+		}
+		if !matched {
+			t.Errorf("docs/performance.md: %s: no benchmark of ./%s matches %q", m[0], pkg, pattern)
+		}
+	}
+}
