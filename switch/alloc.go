@@ -106,6 +106,39 @@ func (s *Switch) addEligible(li int32, now kernel.Time, next *kernel.Time) {
 	s.order = append(s.order, uint64(^age)<<32|uint64(pos)<<16|uint64(li))
 }
 
+// selectNow runs the selection function for eligible waiting lane li in
+// this cycle's allocation and returns the output port, VL and priority
+// the head may start on now, or port −1 when it cannot: its input port
+// feeds all the runs it may (or, VOQ, its buffer started another packet
+// in this cycle, which holds it back or released it for later), no
+// candidate is available (it is parked: a tick or a credit will tell), or
+// the output it selected is busy with a run. Then the head waits for the
+// run's end and selects again; it is not looked at meanwhile, so when it
+// selects does not depend on when the switch ticks. *next is lowered to
+// when that may change.
+func (s *Switch) selectNow(now kernel.Time, li int32, next *kernel.Time) (port, outVL int32, prio routing.Priority) {
+	if s.vq != nil && s.eligibleAt(li, now) > now {
+		return -1, 0, 0
+	}
+	if at := s.inputAt(li, now); at > now {
+		*next = min(*next, at)
+		return -1, 0, 0
+	}
+	port, outVL, prio = s.selectOutput(now, li, next)
+	if port < 0 {
+		s.markProbe(li, -1)
+		return -1, 0, 0
+	}
+	if f := s.freeAt(port); f > now {
+		s.markProbe(li, port)
+		s.elig[li] = uint32(f)
+		s.sleepUntil(li, f, now)
+		*next = min(*next, f)
+		return -1, 0, 0
+	}
+	return port, outVL, prio
+}
+
 // laneOf returns the lane of an entry of eligibleOldestFirst.
 func laneOf(key uint64) int32 { return int32(key & 0xffff) }
 

@@ -29,20 +29,8 @@ func (s *Switch) allocate(now kernel.Time, next *kernel.Time) bool {
 	reqs := s.reqs[:0]
 	for _, key := range s.eligibleOldestFirst(now, next) {
 		li := laneOf(key)
-		if at := s.inputAt(li, now); at > now {
-			*next = min(*next, at)
-			continue
-		}
-		port, ovl, prio := s.selectOutput(now, li, next)
+		port, ovl, prio := s.selectNow(now, li, next)
 		if port < 0 {
-			s.markProbe(li, -1)
-			continue
-		}
-		if f := s.freeAt(port); f > now {
-			s.markProbe(li, port)
-			s.elig[li] = uint32(f)
-			s.sleepUntil(li, f, now)
-			*next = min(*next, f)
 			continue
 		}
 		reqs = append(reqs, request{lane: li, in: s.portOf(li), port: port, outVL: int32(ovl), prio: prio})
@@ -52,7 +40,8 @@ func (s *Switch) allocate(now kernel.Time, next *kernel.Time) bool {
 		return false
 	}
 	for i := range reqs {
-		s.inCap[reqs[i].in] = int8(s.speedup - s.feeding(reqs[i].in, now))
+		busy, _ := s.feeding(reqs[i].in, now)
+		s.inCap[reqs[i].in] = int8(s.speedup - busy)
 	}
 	if s.alloc == AllocISLIP {
 		s.matchISLIP()
@@ -81,19 +70,6 @@ func (s *Switch) allocate(now kernel.Time, next *kernel.Time) bool {
 		s.outDone[reqs[i].port] = false
 	}
 	return moved
-}
-
-// feeding returns the number of runs input port in feeds at now.
-func (s *Switch) feeding(in int32, now kernel.Time) int32 {
-	sp := s.speedup
-	at := in * (sp + 1)
-	n := int32(0)
-	for _, r := range s.times[at+1 : at+1+sp] {
-		if r.end > now {
-			n++
-		}
-	}
-	return n
 }
 
 // after returns how far x comes after the pointer ptr, cyclically among n.

@@ -149,19 +149,25 @@ func (s *Switch) inputAt(li int32, now kernel.Time) kernel.Time {
 // portAt returns the first cycle, now or later, at which input port port
 // feeds fewer than Speedup runs (inputAt of its lanes that feed none).
 func (s *Switch) portAt(port int32, now kernel.Time) kernel.Time {
+	if busy, first := s.feeding(port, now); busy == s.speedup {
+		return first
+	}
+	return now
+}
+
+// feeding returns the number of runs input port port feeds at now, and
+// when the first of them ends (kernel.Never if none).
+func (s *Switch) feeding(port int32, now kernel.Time) (busy int32, first kernel.Time) {
 	sp := s.speedup
 	at := port * (sp + 1)
-	busy, first := int32(0), kernel.Never
+	first = kernel.Never
 	for _, r := range s.times[at+1 : at+1+sp] {
 		if r.end > now {
 			busy++
 			first = min(first, r.end)
 		}
 	}
-	if busy < sp {
-		return now
-	}
-	return first
+	return busy, first
 }
 
 // feed records that lane li's input port feeds a run from it until end.

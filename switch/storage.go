@@ -110,12 +110,10 @@ type Switch struct {
 	outPtr     []int32
 
 	// vq holds, under BuffersVOQ, the state of each input port and VL's
-	// slots; slotSeq numbers a slot's packet in the order of arrival at
-	// its buffer, and routed is the cycle its head may first be granted
-	// once routed, modulo 2³² (voq.go).
+	// slots, and slotSeq numbers a slot's packet in the order of arrival
+	// at its buffer (voq.go).
 	vq      []voqLane
 	slotSeq []uint32
-	routed  []uint32
 
 	// FlitHops counts flits this switch has sent.
 	FlitHops int64
@@ -194,7 +192,6 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 	if p.Buffers == BuffersVOQ {
 		s.vq = make([]voqLane, p.Ports*p.VLs)
 		s.slotSeq = make([]uint32, p.lanes())
-		s.routed = make([]uint32, p.lanes())
 		for i := range s.vq {
 			s.vq[i] = voqLane{free: 1<<p.Slots() - 1, arriving: -1, active: -1}
 		}

@@ -46,26 +46,8 @@ func (s *Switch) Tick(now kernel.Time) {
 		first := int32(-1)
 		for _, key := range s.eligibleOldestFirst(now, &next) {
 			li := laneOf(key)
-			if s.vq != nil && s.eligibleAt(li, now) > now {
-				continue // VOQ: its buffer started another packet in this cycle, which holds it back or ended and released it for later
-			}
-			if at := s.inputAt(li, now); at > now {
-				next = min(next, at)
-				continue
-			}
-			port, ovl, prio := s.selectOutput(now, li, &next)
+			port, ovl, prio := s.selectNow(now, li, &next)
 			if port < 0 {
-				s.markProbe(li, -1)
-				continue // no room, no free output VL or (SelectIdle) every port busy: a tick or a credit will tell
-			}
-			if f := s.freeAt(port); f > now {
-				s.markProbe(li, port)
-				// The output is busy with a run: the head waits for its end
-				// and then selects again. It is not looked at meanwhile, so
-				// when it selects does not depend on when the switch ticks.
-				s.elig[li] = uint32(f)
-				s.sleepUntil(li, f, now)
-				next = min(next, f)
 				continue
 			}
 			s.setWaiting(li, false)

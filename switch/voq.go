@@ -111,7 +111,7 @@ func (s *Switch) acceptSlot(now kernel.Time, port, vl int, pkt int32, arrive ker
 		// when the buffer's last read ended depends, within the cycle, on
 		// whether the switch ticked before the sender.
 		routed := arrive + s.routingDelay
-		s.routed[li], l.since = uint32(routed), uint32(routed)
+		l.since = uint32(routed)
 		at := max(routed, v.lastEnd)
 		s.setWaiting(li, true)
 		if s.held(li) {
@@ -126,7 +126,7 @@ func (s *Switch) acceptSlot(now kernel.Time, port, vl int, pkt int32, arrive ker
 		// may go, from the next cycle (whether the switch ticked before
 		// the sender in this one or not).
 		if l.q.Len() == int(l.flits) && int32(s.elig[li]-uint32(now)) >= holdAhead/2 && !s.held(li) {
-			at := max(now+kernel.Time(int32(s.routed[li]-uint32(now))), v.lastEnd, now+1)
+			at := max(s.routedAt(li, now), v.lastEnd, now+1)
 			s.elig[li] = uint32(at)
 			s.sleepUntil(li, at, now)
 			s.alarm.Set(at)
@@ -157,6 +157,12 @@ func (s *Switch) held(li int32) bool {
 		}
 	}
 	return false
+}
+
+// routedAt returns when the packet of waiting lane li was routed: its age
+// (lane.since), which under BuffersVOQ counts from its routing.
+func (s *Switch) routedAt(li int32, now kernel.Time) kernel.Time {
+	return now - kernel.Time(int32(uint32(now)-s.lanes[li].since))
 }
 
 // occupied returns the slots of v that hold a packet.
@@ -199,7 +205,7 @@ func (s *Switch) slotFreed(li int32, end, now kernel.Time, next *kernel.Time) {
 		if s.lanes[o].state != waiting || s.held(o) {
 			continue
 		}
-		at := max(now+kernel.Time(int32(s.routed[o]-uint32(now))), end)
+		at := max(s.routedAt(o, now), end)
 		s.elig[o] = uint32(at)
 		s.sleepUntil(o, at, now)
 		*next = min(*next, at)
