@@ -267,14 +267,7 @@ func TestQuickStartAndExampleLoad(t *testing.T) {
 // existed (the full seed-004 table, run before it, resumes), which the
 // hash recorded by that run pins.
 func TestSelectionKey(t *testing.T) {
-	parse := func(text string) *Experiment {
-		t.Helper()
-		exps, err := ParseFile("f.toml", []byte(text))
-		if err != nil || len(exps) != 1 {
-			t.Fatalf("%d experiments, error %v", len(exps), err)
-		}
-		return exps[0]
-	}
+	parse := func(text string) *Experiment { return parseOne(t, text) } // exchange_test.go
 	with := func(v string) string {
 		return edit(t, `switching = "cut-through"`, "switching = \"cut-through\"\nselection = \""+v+"\"")
 	}
@@ -320,14 +313,7 @@ func TestSelectionKey(t *testing.T) {
 // configuration hash, the results line and the description as they were,
 // others change all three and reach the fabric.
 func TestAllocatorKeys(t *testing.T) {
-	parse := func(text string) *Experiment {
-		t.Helper()
-		exps, err := ParseFile("f.toml", []byte(text))
-		if err != nil || len(exps) != 1 {
-			t.Fatalf("%d experiments, error %v", len(exps), err)
-		}
-		return exps[0]
-	}
+	parse := func(text string) *Experiment { return parseOne(t, text) } // exchange_test.go
 	with := func(keys string) string {
 		return edit(t, `switching = "cut-through"`, "switching = \"cut-through\"\n"+keys)
 	}
