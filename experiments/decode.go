@@ -318,6 +318,17 @@ func (d *decoder) switchSection(e *Experiment, t map[string]any) {
 	s.VLAllocDelay = int(d.intKey(t, sec, "vl_alloc_delay"))
 	s.SwAllocDelay = int(d.intKey(t, sec, "sw_alloc_delay"))
 	s.Buffers, _ = switching.ParseBuffers(d.choiceKey(t, sec, "buffers"))
+	if s.Buffers == switching.BuffersShared {
+		s.SharedReserve = int(d.intKey(t, sec, "shared_reserve"))
+		s.SharedAlpha = d.numberKey(t, sec, "shared_alpha")
+		s.SharedLimit = int(d.intKey(t, sec, "shared_limit"))
+	} else {
+		for _, k := range []string{"shared_reserve", "shared_alpha", "shared_limit"} {
+			if _, ok := t[k]; ok {
+				d.fail(sec, k, "only used with buffers = %q", switching.BuffersShared)
+			}
+		}
+	}
 	s.Allocator, _ = switching.ParseAllocator(d.choiceKey(t, sec, "allocator"))
 	if s.Allocator != switching.AllocOldestFirst {
 		s.Iterations = int(d.intKey(t, sec, "allocator_iterations"))

@@ -320,6 +320,17 @@ func TestAllocatorKeys(t *testing.T) {
 	plain := parse(base)
 	defaults := parse(with("allocator = \"oldest-first\"\nvl_alloc_delay = 0\nsw_alloc_delay = 0\nbuffers = \"fifo\""))
 	voq := parse(with("buffers = \"voq\""))
+	shared := parse(with("buffers = \"shared\"\nshared_reserve = 8\nshared_alpha = 0.5\nshared_limit = 100"))
+	if c := shared.Config(0, 0.5); c.Buffers != switching.BuffersShared || c.SharedReserve != 8 || c.SharedAlpha != 0.5 || c.SharedLimit != 100 || shared.config == voq.config {
+		t.Errorf("buffers = shared: fabric %v reserve %d alpha %v limit %d, hash %s (voq %s)", c.Buffers, c.SharedReserve, c.SharedAlpha, c.SharedLimit, shared.config, voq.config)
+	}
+	var sb strings.Builder
+	if err := WriteJSON(&sb, Record{Kind: KindSaturation, Experiment: parse(with("buffers = \"shared\"")), Pattern: "uniform", Saturation: 0.5}); err != nil {
+		t.Fatal(err)
+	}
+	if want := `"buffers":"shared","shared_reserve":8,"shared_alpha":1,"shared_limit":128,`; !strings.Contains(sb.String(), want) {
+		t.Errorf("results line %s: want the shared keys in effect, %s", sb.String(), want)
+	}
 	if voq.config == plain.config || voq.Config(0, 0.5).Buffers != switching.BuffersVOQ || !strings.Contains(voq.String(), "voq buffers") {
 		t.Errorf("buffers = voq: hash %s (default %s), fabric %v, description %q", voq.config, plain.config, voq.Config(0, 0.5).Buffers, voq.String())
 	}
@@ -359,14 +370,20 @@ func TestAllocatorKeys(t *testing.T) {
 		{"allocator = \"wavefront\"", `[switch] allocator: unknown value "wavefront"`},
 		{"allocator = \"islip\"\nallocator_iterations = 17", "[switch] allocator_iterations: 17 is out of range (expected 1..16)"},
 		{"vl_alloc_delay = -1", "[switch] vl_alloc_delay: -1 is out of range"},
-		{"buffers = \"shared\"", `[switch] buffers: unknown value "shared"`},
+		{"buffers = \"output\"", `[switch] buffers: unknown value "output"`},
+		{"shared_reserve = 16", `[switch] shared_reserve: only used with buffers = "shared"`},
+		{"buffers = \"voq\"\nshared_alpha = 2.0", `[switch] shared_alpha: only used with buffers = "shared"`},
+		{"buffers = \"shared\"\nshared_alpha = 0.0", "[switch] shared_alpha: 0 is out of range"},
+		{"buffers = \"shared\"\nshared_limit = -1", "[switch] shared_limit: -1 is out of range"},
+		{"buffers = \"shared\"\nshared_reserve = 4", "[switch] shared_reserve: virtual cut-through needs a reserve that holds a whole packet (packet_flits = 8), got 4"},
+		{"buffers = \"shared\"\nshared_reserve = 33", "[switch] shared_reserve: must be between 1 and buffer_flits (32), got 33"},
 	} {
 		if _, err := ParseFile("f.toml", []byte(with(c.keys))); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.keys, err, c.want)
 		}
 	}
 	many := edit(t, `switching = "cut-through"`, "switching = \"cut-through\"\nbuffers = \"voq\"", "buffer_flits = 32", "buffer_flits = 64", "packet_flits = 8", "packet_flits = 1")
-	want := "[switch] buffers: voq keeps buffer_flits / shortest packet + 3 = 64/1 + 3 = 67 packets per buffer, more than 64"
+	want := "[switch] buffers: voq keeps 64 flits / shortest packet + 3 = 64/1 + 3 = 67 packets per buffer, more than 64"
 	if _, err := ParseFile("f.toml", []byte(many)); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("a VOQ buffer of 64 1-flit packets: error %v, want %q", err, want)
 	}

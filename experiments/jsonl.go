@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"netsim/results"
+	switching "netsim/switch"
 )
 
 // WriteJSON writes r as one line of JSON (a results.Line).
@@ -48,6 +49,17 @@ func (r Record) line() (results.Line, error) {
 		Point:       r.Key(),
 		Config:      e.config,
 		Offered:     r.Offered,
+	}
+	if e.Switch.Buffers == switching.BuffersShared {
+		// The values in effect (switching.Params).
+		reserve, alpha, limit := e.Switch.SharedReserve, e.Switch.SharedAlpha, e.Switch.SharedLimit
+		if reserve == 0 {
+			reserve = min(e.FlowControl.BufferFlits, e.Traffic.PacketFlits)
+		}
+		if limit == 0 {
+			limit = 4 * e.FlowControl.BufferFlits
+		}
+		l.SharedReserve, l.SharedAlpha, l.SharedLimit = &reserve, &alpha, &limit
 	}
 	switch r.Kind {
 	case KindPoint:

@@ -127,6 +127,12 @@ type Switch struct {
 	// Buffers is the organisation of the input buffers (the default,
 	// fifo, left out of the hash).
 	Buffers switching.Buffers `json:",omitempty"`
+	// SharedReserve, SharedAlpha and SharedLimit configure the shared
+	// buffers (fabric.Config; zero, and so out of the hash, under the
+	// others).
+	SharedReserve int     `json:",omitempty"`
+	SharedAlpha   float64 `json:",omitempty"`
+	SharedLimit   int     `json:",omitempty"`
 	// Allocator is the switches' allocator, Iterations its rounds (0 with
 	// the default, oldest-first, which the hash leaves out).
 	Allocator  switching.Allocator `json:",omitempty"`

@@ -44,11 +44,14 @@ func TestAllocatorsOnACrossbar(t *testing.T) {
 		{1, switching.BuffersVOQ, switching.AllocISLIP, 4, 0.95, 0.99},
 		{1, switching.BuffersVOQ, switching.AllocISLIP, 1, 0.6, 0.75},
 		{1, switching.BuffersVOQ, switching.AllocInputFirst, 1, 0.55, 0.65},
+		{1, switching.BuffersShared, switching.AllocOldestFirst, 0, 0.97, 1},
+		{1, switching.BuffersShared, switching.AllocISLIP, 1, 0.97, 1},
+		{1, switching.BuffersShared, switching.AllocInputFirst, 1, 0.97, 1},
 	} {
 		name := fmt.Sprintf("%s, %d VLs, %s×%d", c.buffers, c.vls, c.alloc, c.iterations)
 		cfg := testConfig(t, topologies.Spec{Kind: "crossbar", Hosts: 32}, "dor", "uniform", c.vls)
 		cfg.PacketFlits, cfg.Load = 1, 1
-		if c.buffers == switching.BuffersVOQ {
+		if c.buffers != switching.BuffersFIFO {
 			cfg.BufferFlits = 32 // the packets a VOQ buffer holds are the outputs it can offer
 		}
 		cfg.Allocator, cfg.AllocIterations, cfg.Buffers = c.alloc, c.iterations, c.buffers
@@ -78,7 +81,7 @@ func TestVOQKeepsFlowsInOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var st [2]ExchangeStats
+	var st [3]ExchangeStats
 	for i, b := range switching.BuffersKinds() {
 		cfg := myrinetConfig(t, 16, 64, nic.Static)
 		cfg.FlowControl, cfg.Switching, cfg.Buffers, cfg.BufferFlits = flowctl.KindCredit, switching.CutThrough, b, 48
@@ -91,7 +94,9 @@ func TestVOQKeepsFlowsInOrder(t *testing.T) {
 			t.Errorf("%s: %d packets, %d out of order; want %d, none", b, st[i].Packets, st[i].OutOfOrder, 64*8*2)
 		}
 	}
-	if reflect.DeepEqual(st[0], st[1]) {
-		t.Errorf("voq changed nothing: %+v", st[1])
+	for i := 1; i < len(st); i++ {
+		if reflect.DeepEqual(st[0], st[i]) {
+			t.Errorf("%s changed nothing: %+v", switching.BuffersKinds()[i], st[i])
+		}
 	}
 }

@@ -64,6 +64,9 @@ func assemble(cfg *Config) (*point, error) {
 			Buffers:        cfg.Buffers,
 			ShortestPacket: shortest,
 			LongestPacket:  cfg.PacketFlits,
+			Reserve:        cfg.SharedReserve,
+			Alpha:          cfg.SharedAlpha,
+			Limit:          cfg.SharedLimit,
 			Iterations:     cfg.AllocIterations,
 		}
 	}

@@ -59,6 +59,12 @@ type Config struct {
 	// Buffers is the organisation of the switches' input buffers; the
 	// zero value is switching.BuffersFIFO.
 	Buffers switching.Buffers
+	// SharedReserve, SharedAlpha and SharedLimit configure
+	// switching.BuffersShared (switching.Params.Reserve, Alpha and Limit;
+	// 0: their defaults).
+	SharedReserve int
+	SharedAlpha   float64
+	SharedLimit   int
 	// Allocator matches the switches' waiting heads to outputs; the zero
 	// value is switching.AllocOldestFirst. AllocIterations is the number
 	// of rounds of the iterative ones (0 acts as 1).

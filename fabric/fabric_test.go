@@ -115,7 +115,7 @@ func TestFlatFlyComplementBottleneck(t *testing.T) {
 // buffer organisation and allocator.
 func TestDeadlockDetected(t *testing.T) {
 	for i := range 6 {
-		mode, buffers, alloc := switching.Modes()[i%2], switching.BuffersKinds()[i/2%2], switching.Allocators()[i%3]
+		mode, buffers, alloc := switching.Modes()[i%2], switching.BuffersKinds()[i/2%3], switching.Allocators()[i%3]
 		sw := fmt.Sprintf("%s %s %s", mode, buffers, alloc)
 		cfg := testConfig(t, topologies.Spec{Kind: "ring", Switches: 6, HostsPerSwitch: 2}, "dor-nodateline", "uniform", 1)
 		cfg.Switching, cfg.Buffers, cfg.Allocator = mode, buffers, alloc
@@ -206,28 +206,31 @@ func TestValidate(t *testing.T) {
 }
 
 // TestSteadyStateAllocatesNothing: simulating ten times longer costs almost
-// no extra allocations — per-flit and per-packet work allocates nothing;
-// what remains is the amortised growth of queues and histograms.
+// no extra allocations, under every buffer organisation — per-flit and
+// per-packet work allocates nothing; what remains is the amortised growth
+// of queues and histograms.
 func TestSteadyStateAllocatesNothing(t *testing.T) {
-	mallocs := func(measure int64) (uint64, int64) {
-		cfg := testConfig(t, flatfly4x4, "dor", "uniform", 2)
-		cfg.Load, cfg.Measure, cfg.Drain = 0.5, measure, 0
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		st, err := Run(context.Background(), cfg)
-		runtime.ReadMemStats(&after)
-		if err != nil {
-			t.Fatal(err)
+	for _, buffers := range switching.BuffersKinds() {
+		mallocs := func(measure int64) (uint64, int64) {
+			cfg := testConfig(t, flatfly4x4, "dor", "uniform", 2)
+			cfg.Load, cfg.Measure, cfg.Drain, cfg.Buffers = 0.5, measure, 0, buffers
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			st, err := Run(context.Background(), cfg)
+			runtime.ReadMemStats(&after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return after.Mallocs - before.Mallocs, st.FlitHops
 		}
-		return after.Mallocs - before.Mallocs, st.FlitHops
-	}
-	short, hopsShort := mallocs(2000)
-	long, hopsLong := mallocs(20000)
-	extra := float64(long) - float64(short)
-	perHop := extra / float64(hopsLong-hopsShort)
-	t.Logf("%d allocations for %d flit-hops, %d for %d", short, hopsShort, long, hopsLong)
-	if perHop > 1e-4 {
-		t.Errorf("%v more allocations for %d more flit-hops (%.2g per flit-hop)", extra, hopsLong-hopsShort, perHop)
+		short, hopsShort := mallocs(2000)
+		long, hopsLong := mallocs(20000)
+		extra := float64(long) - float64(short)
+		perHop := extra / float64(hopsLong-hopsShort)
+		t.Logf("%s: %d allocations for %d flit-hops, %d for %d", buffers, short, hopsShort, long, hopsLong)
+		if perHop > 1e-4 {
+			t.Errorf("%s: %v more allocations for %d more flit-hops (%.2g per flit-hop)", buffers, extra, hopsLong-hopsShort, perHop)
+		}
 	}
 }

@@ -63,7 +63,10 @@ func TestRandomConfigurationsConserve(t *testing.T) {
 		cfg.maxRun = []int{0, 0, 1, 3}[rng.IntN(4)] // unlimited runs, flit by flit, or short runs
 		cfg.Selection = switching.Selections()[i%2] // not drawn: the other draws stay as they were
 		cfg.Allocator, cfg.AllocIterations = switching.Allocators()[i%3], 1+i%4
-		cfg.Buffers = switching.BuffersKinds()[i/2%2]
+		cfg.Buffers = switching.BuffersKinds()[i/2%3]
+		if cfg.Buffers == switching.BuffersShared {
+			cfg.FlowControl = flowctl.KindCredit // its credits are its memory
+		}
 		name := fmt.Sprintf("#%d %v/w%v c%d vls%d %s %s speedup%d lat%d/%d/%d/%d/%d packet%d buffer%d marks%d/%d %s@%.2f maxrun%d %s %s×%d %s",
 			i, dims, widths, c, vls, cfg.FlowControl, cfg.Switching, cfg.Speedup,
 			cfg.LinkLatency, cfg.RoutingDelay, cfg.VLAllocDelay, cfg.SwAllocDelay, cfg.CrossbarDelay, cfg.PacketFlits, cfg.BufferFlits,
@@ -176,6 +179,9 @@ func TestExtraWakeUpsChangeNothing(t *testing.T) {
 		{"credit", "wormhole", 2, 0.9, "distance+2", "uniform", "idle", switching.AllocISLIP, switching.BuffersVOQ},
 		{"stopgo", "cut-through", 1, 0.8, "deflection+2", "complement", "credits", 0, switching.BuffersVOQ},
 		{"stopgo", "wormhole", 2, 0.9, "dor", "uniform", "", switching.AllocInputFirst, switching.BuffersVOQ},
+		{"credit", "cut-through", 1, 0.95, "dor", "uniform", "", 0, switching.BuffersShared},
+		{"credit", "wormhole", 1, 0.9, "distance+2", "uniform", "idle", switching.AllocISLIP, switching.BuffersShared},
+		{"credit", "cut-through", 1, 0.8, "deflection+2", "complement", "credits", switching.AllocInputFirst, switching.BuffersShared},
 	} {
 		var st [2]Stats
 		for i, wake := range []bool{false, true} {
@@ -229,6 +235,9 @@ func (v variedConfig) config(t testing.TB) Config {
 	cfg.Selection, cfg.FlowControl, cfg.Switching = selectionNamed(v.sel), flowctl.Kind(v.fc), mode(v.sw)
 	cfg.Speedup, cfg.RoutingDelay, cfg.Load = v.speedup, v.delay, v.load
 	cfg.Allocator, cfg.AllocIterations, cfg.Buffers = v.alloc, 2, v.buffers
+	if v.buffers == switching.BuffersShared {
+		cfg.FlowControl = flowctl.KindCredit // its credits are its memory
+	}
 	cfg.PacketFlits, cfg.BufferFlits = 8, 16
 	if v.sw == "wormhole" {
 		cfg.BufferFlits = 6
@@ -268,7 +277,7 @@ func TestParkingChangesNothing(t *testing.T) {
 	rng := kernel.NewRNG(2027)
 	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
 	for i := 0; i < 32; i++ {
-		v := variedConfig{topo: flatfly4x4, topoName: "flatfly", sel: []string{"credits", "idle"}[i%2], seed: uint64(i), alloc: switching.Allocators()[i%3], buffers: switching.BuffersKinds()[i/3%2]}
+		v := variedConfig{topo: flatfly4x4, topoName: "flatfly", sel: []string{"credits", "idle"}[i%2], seed: uint64(i), alloc: switching.Allocators()[i%3], buffers: switching.BuffersKinds()[i/3%3]}
 		v.alg = pick("dor", "deflection+2", "distance+2")
 		v.pat = pick("uniform", "complement")
 		v.fc, v.sw = pick("credit", "stopgo"), pick("cut-through", "wormhole")
@@ -323,7 +332,7 @@ func TestTickOrderChangesNothing(t *testing.T) {
 	torus := topologies.Spec{Kind: "torus", Dims: []int{4, 4}, HostsPerSwitch: 2}
 	ring := topologies.Spec{Kind: "torus", Dims: []int{4}, HostsPerSwitch: 2}
 	for i := 0; i < 40; i++ {
-		v := variedConfig{topo: flatfly4x4, topoName: "flatfly", seed: uint64(i), alloc: switching.Allocators()[i%3], buffers: switching.BuffersKinds()[i/3%2]}
+		v := variedConfig{topo: flatfly4x4, topoName: "flatfly", seed: uint64(i), alloc: switching.Allocators()[i%3], buffers: switching.BuffersKinds()[i/3%3]}
 		v.alg = pick("dor", "ador", "deflection+2", "distance+2")
 		switch i % 4 {
 		case 1:

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"netsim/kernel"
+	switching "netsim/switch"
 )
 
 // chunk is how many cycles run between checks for cancellation and for the
@@ -71,6 +72,9 @@ func RunFlushed(ctx context.Context, cfg Config) (Stats, error) {
 	if n := p.buffered(); n != 0 {
 		bad = append(bad, fmt.Sprintf("%d flits left in switch buffers", n))
 	}
+	if err := p.checkMemory(); err != nil {
+		bad = append(bad, err.Error())
+	}
 	if len(bad) > 0 {
 		return st, fmt.Errorf("conservation violated: %s", strings.Join(bad, "; "))
 	}
@@ -100,7 +104,13 @@ func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
 		return fail(err)
 	}
 	st.QueueStart = p.queued()
+	if err := p.checkMemory(); flush && err != nil {
+		return fail(err)
+	}
 	if err := p.runTo(ctx, kernel.Time(cfg.Warmup+cfg.Measure), nil); err != nil {
+		return fail(err)
+	}
+	if err := p.checkMemory(); flush && err != nil {
 		return fail(err)
 	}
 	st.QueueEnd = p.queued()
@@ -125,4 +135,18 @@ func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
 	}
 	p.fill(&st)
 	return st, p, nil
+}
+
+// checkMemory checks the switches' shared memories
+// (switching.Switch.CheckShared), a test of RunFlushed.
+func (p *point) checkMemory() error {
+	if p.cfg.Buffers != switching.BuffersShared {
+		return nil
+	}
+	for _, s := range p.switches {
+		if err := s.CheckShared(); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package fabric
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"netsim/flowctl"
@@ -113,18 +114,67 @@ func (c *Config) ValidateHardware() error {
 	if !slices.Contains(switching.BuffersKinds(), c.Buffers) {
 		return keyerr.New("buffers", "unknown buffer organisation %v", c.Buffers)
 	}
-	p := switching.Params{Buffers: c.Buffers, Buffer: c.BufferFlits, ShortestPacket: c.shortestPacket()}
-	if slots := p.Slots(); slots > switching.MaxSlots {
-		return keyerr.New("buffers", "voq keeps buffer_flits / shortest packet + 3 = %d/%d + 3 = %d packets per buffer, more than %d",
-			c.BufferFlits, c.shortestPacket(), slots, switching.MaxSlots)
+	if err := c.validateShared(); err != nil {
+		return err
 	}
 	for i, sw := range c.Net.Switches {
+		p := c.switchParams(len(sw.Ports))
+		if slots := p.Slots(); slots > switching.MaxSlots {
+			return keyerr.New("buffers", "%s keeps %d flits / shortest packet + 3 = %d/%d + 3 = %d packets per buffer, more than %d",
+				c.Buffers, p.Held(), p.Held(), c.shortestPacket(), slots, switching.MaxSlots)
+		}
 		if lanes := len(sw.Ports) * c.VLs * p.Slots(); lanes > switching.MaxLanes {
 			return keyerr.New("vls", "switch %d has %d ports × %d VLs × %d packet slots = %d lanes, more than the %d a switch supports",
 				i, len(sw.Ports), c.VLs, p.Slots(), lanes, switching.MaxLanes)
 		}
 	}
 	return nil
+}
+
+// validateShared checks the keys of the shared memory: set only with
+// buffers = "shared", which needs credits, and a reserve that holds a
+// packet under cut-through and fits the buffer.
+func (c *Config) validateShared() error {
+	if c.Buffers != switching.BuffersShared {
+		for _, k := range []struct {
+			name string
+			set  bool
+		}{{"shared_reserve", c.SharedReserve != 0}, {"shared_alpha", c.SharedAlpha != 0}, {"shared_limit", c.SharedLimit != 0}} {
+			if k.set {
+				return keyerr.New(k.name, "only used with buffers = %q", switching.BuffersShared)
+			}
+		}
+		return nil
+	}
+	switch {
+	case c.FlowControl != flowctl.KindCredit:
+		return keyerr.New("buffers", "%q needs credit flow control (its credits are its memory), got %q", switching.BuffersShared, c.FlowControl)
+	case c.SharedReserve < 0 || c.SharedReserve > c.BufferFlits:
+		return keyerr.New("shared_reserve", "must be between 1 and buffer_flits (%d), got %d", c.BufferFlits, c.SharedReserve)
+	case c.Switching == switching.CutThrough && c.SharedReserve != 0 && c.SharedReserve < c.PacketFlits:
+		return keyerr.New("shared_reserve", "virtual cut-through needs a reserve that holds a whole packet (packet_flits = %d), got %d", c.PacketFlits, c.SharedReserve)
+	case c.SharedAlpha < 0 || math.IsNaN(c.SharedAlpha) || math.IsInf(c.SharedAlpha, 0):
+		return keyerr.New("shared_alpha", "must be a positive number, got %v", c.SharedAlpha)
+	case c.SharedLimit < 0 || c.SharedLimit > flowctl.MaxBuffer:
+		return keyerr.New("shared_limit", "must be between 1 and %d, got %d", flowctl.MaxBuffer, c.SharedLimit)
+	}
+	return nil
+}
+
+// switchParams returns the buffer parameters of a switch of ports ports
+// (the fields Slots and the shared memory read).
+func (c *Config) switchParams(ports int) switching.Params {
+	return switching.Params{
+		Ports:          ports,
+		VLs:            c.VLs,
+		Buffer:         c.BufferFlits,
+		Buffers:        c.Buffers,
+		ShortestPacket: c.shortestPacket(),
+		LongestPacket:  c.PacketFlits,
+		Reserve:        c.SharedReserve,
+		Alpha:          c.SharedAlpha,
+		Limit:          c.SharedLimit,
+	}
 }
 
 func (c *Config) linkParams(delay int) flowctl.Params {

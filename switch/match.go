@@ -40,6 +40,10 @@ func (s *Switch) allocate(now kernel.Time, next *kernel.Time) bool {
 		return false
 	}
 	for i := range reqs {
+		if s.sh != nil {
+			s.inCap[reqs[i].in] = int8(min(len(s.outDone), 127)) // the outputs read the shared memory
+			continue
+		}
 		busy, _ := s.feeding(reqs[i].in, now)
 		s.inCap[reqs[i].in] = int8(s.speedup - busy)
 	}

@@ -134,8 +134,8 @@ func TestParseAllocatorAndBuffers(t *testing.T) {
 	if _, err := ParseAllocator("wavefront"); err == nil || err.Error() != `allocator: unknown allocator "wavefront" (known: oldest-first, islip, input-first)` {
 		t.Errorf("ParseAllocator(wavefront): %v", err)
 	}
-	if _, err := ParseBuffers("shared"); err == nil || err.Error() != `buffers: unknown buffer organisation "shared" (known: fifo, voq)` {
-		t.Errorf("ParseBuffers(shared): %v", err)
+	if _, err := ParseBuffers("output"); err == nil || err.Error() != `buffers: unknown buffer organisation "output" (known: fifo, voq, shared)` {
+		t.Errorf("ParseBuffers(output): %v", err)
 	}
 }
 

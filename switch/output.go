@@ -69,7 +69,9 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 	f := l.q.Front()
 	l.q.Pop(s.ring(li), k)
 	in, vl := s.portOf(li), s.vlOf(li)
-	if t := s.in[in].Freed(now, int(vl), k); t != kernel.Never {
+	if s.sh != nil {
+		s.departed(in*s.vls+vl, k, now)
+	} else if t := s.in[in].Freed(now, int(vl), k); t != kernel.Never {
 		if up := s.ups[in]; up != nil {
 			up.Unblock(int(vl), t)
 		}
@@ -126,6 +128,9 @@ func (s *Switch) freeAt(p int32) kernel.Time { return s.times[p*(s.speedup+1)].e
 // Speedup runs and none from li, else when a run of li or the first of
 // the port's runs ends.
 func (s *Switch) inputAt(li int32, now kernel.Time) kernel.Time {
+	if s.sh != nil {
+		return max(s.sh.laneEnd[li], now) // shared memory: one run per lane
+	}
 	sp := s.speedup
 	at := s.portOf(li) * (sp + 1)
 	runs := s.times[at+1 : at+1+sp]
@@ -158,6 +163,9 @@ func (s *Switch) portAt(port int32, now kernel.Time) kernel.Time {
 // feeding returns the number of runs input port port feeds at now, and
 // when the first of them ends (kernel.Never if none).
 func (s *Switch) feeding(port int32, now kernel.Time) (busy int32, first kernel.Time) {
+	if s.sh != nil {
+		return 0, kernel.Never // the outputs read the shared memory
+	}
 	sp := s.speedup
 	at := port * (sp + 1)
 	first = kernel.Never
@@ -172,6 +180,10 @@ func (s *Switch) feeding(port int32, now kernel.Time) (busy int32, first kernel.
 
 // feed records that lane li's input port feeds a run from it until end.
 func (s *Switch) feed(li int32, now, end kernel.Time) {
+	if s.sh != nil {
+		s.sh.laneEnd[li] = end
+		return
+	}
 	sp := s.speedup
 	at := s.portOf(li) * (sp + 1)
 	runs := s.times[at+1 : at+1+sp]

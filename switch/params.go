@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"netsim/flowctl"
 	"netsim/keyerr"
 )
 
@@ -176,19 +177,33 @@ const (
 	// for a FIFO), and packets to one destination leave in their order of
 	// arrival (the later waits until the earlier is granted).
 	BuffersVOQ
+	// BuffersShared is an output-queued shared-memory switch: the
+	// Ports × VLs × Buffer flits of its input buffers are one memory,
+	// of which each input port and VL keeps Reserve flits for itself and
+	// takes more from the rest (the pool) while it holds less than
+	// Reserve + Alpha × the free pool (a dynamic threshold), up to Limit.
+	// The credits the sender into an input port and VL holds are what it
+	// has been given of that memory. Packets are queued by output as
+	// under BuffersVOQ, but the memory is read by the outputs: an input
+	// port and VL may have any number of packets leaving at once, each to
+	// its own output, and no speedup bounds what an input feeds. Packets
+	// to one destination leave in their order of arrival.
+	BuffersShared
 )
 
 // BuffersKinds returns the buffer organisations, in order.
-func BuffersKinds() []Buffers { return []Buffers{BuffersFIFO, BuffersVOQ} }
+func BuffersKinds() []Buffers { return []Buffers{BuffersFIFO, BuffersVOQ, BuffersShared} }
 
-// String returns the organisation's name in experiment files: "fifo" or
-// "voq".
+// String returns the organisation's name in experiment files: "fifo",
+// "voq" or "shared".
 func (b Buffers) String() string {
 	switch b {
 	case BuffersFIFO:
 		return "fifo"
 	case BuffersVOQ:
 		return "voq"
+	case BuffersShared:
+		return "shared"
 	}
 	return fmt.Sprintf("Buffers(%d)", uint8(b))
 }
@@ -211,25 +226,62 @@ const MaxIterations = 16
 
 // Slots returns the lanes a switch with parameters p keeps per input port
 // and VL: 1 under BuffersFIFO, where a lane is a FIFO of packets; under
-// BuffersVOQ one per packet the buffer may hold at once, each a lane of
-// one packet. A buffer holds whole packets, the one arriving (maybe none
-// of whose flits is there yet), the one it is reading, and one given
-// back in the cycle (not taken again before the next), so
-// Buffer/ShortestPacket + 3 is enough.
+// BuffersVOQ and BuffersShared one per packet the buffer may hold at
+// once, each a lane of one packet. A buffer holds whole packets, the one
+// arriving (maybe none of whose flits is there yet), the one it is
+// reading, and one given back in the cycle (not taken again before the
+// next), so Held()/ShortestPacket + 3 is enough.
 func (p Params) Slots() int {
-	if p.Buffers != BuffersVOQ {
+	if p.Buffers == BuffersFIFO {
 		return 1
 	}
-	return p.Buffer/max(p.ShortestPacket, 1) + 3
+	return p.Held()/max(p.ShortestPacket, 1) + 3
 }
 
-// slotFlits returns the flits one lane holds at most: the buffer under
-// BuffersFIFO, under BuffersVOQ one packet's share of it.
-func (p Params) slotFlits() int {
-	if p.Buffers != BuffersVOQ || p.LongestPacket <= 0 {
+// Held returns the most flits one input port and VL may hold: Buffer,
+// and under BuffersShared its share of the memory at most, SharedLimit()
+// (itself at most what MaxSlots slots of the shortest packet hold).
+func (p Params) Held() int {
+	if p.Buffers != BuffersShared {
+		return p.Buffer
+	}
+	return p.SharedLimit()
+}
+
+// SharedLimit returns, under BuffersShared, the most flits one input
+// port and VL may hold: Limit (0: 4 × Buffer), no more than its reserve
+// and the whole pool, flowctl.MaxBuffer, or what MaxSlots − 3 slots of the
+// shortest packet hold.
+func (p Params) SharedLimit() int {
+	l := p.Limit
+	if l <= 0 {
+		l = 4 * p.Buffer
+	}
+	pool := p.Ports * p.VLs * (p.Buffer - p.reserve())
+	return max(min(l, p.reserve()+pool, flowctl.MaxBuffer, (MaxSlots-3)*max(p.ShortestPacket, 1)), p.reserve())
+}
+
+// reserve returns the flits each input port and VL keeps for itself
+// under BuffersShared: Reserve, or 0 for the longest packet (capped by
+// Buffer).
+func (p Params) reserve() int {
+	if p.Reserve > 0 {
+		return p.Reserve
+	}
+	if p.LongestPacket <= 0 {
 		return p.Buffer
 	}
 	return min(p.Buffer, p.LongestPacket)
+}
+
+// slotFlits returns the flits one lane holds at most: the buffer under
+// BuffersFIFO, otherwise one packet's share of what its input port and VL
+// may hold.
+func (p Params) slotFlits() int {
+	if p.Buffers == BuffersFIFO || p.LongestPacket <= 0 {
+		return p.Held()
+	}
+	return min(p.Held(), p.LongestPacket)
 }
 
 // lanes returns the lanes of a switch with parameters p.
@@ -283,6 +335,14 @@ type Params struct {
 	// (0: 1 and MaxPacketFlits).
 	Buffers                       Buffers
 	ShortestPacket, LongestPacket int
+	// Reserve, Alpha and Limit configure BuffersShared: the flits each
+	// input port and VL keeps for itself (0: the longest packet, at most
+	// Buffer; it must hold the longest packet under CutThrough), the
+	// dynamic threshold's factor (0 acts as 1), and the most flits one
+	// input port and VL may hold (0: 4 × Buffer; see SharedLimit).
+	Reserve int
+	Alpha   float64
+	Limit   int
 	// NoPark, a testing aid, looks at every waiting head in every tick
 	// and selects again for every eligible one, never passing over a
 	// parked or sleeping one: results must not change.

@@ -115,6 +115,10 @@ type Switch struct {
 	vq      []voqLane
 	slotSeq []uint32
 
+	// sh is the shared memory's state under BuffersShared (shared.go),
+	// nil otherwise.
+	sh *sharedMem
+
 	// FlitHops counts flits this switch has sent.
 	FlitHops int64
 	err      error
@@ -189,12 +193,15 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		s.maxRun = MaxPacketFlits
 	}
 	s.runs, s.ringLen, s.buffer = runs, int32(flit.RingRuns(p.slotFlits())), int32(p.slotFlits())
-	if p.Buffers == BuffersVOQ {
+	if p.Buffers != BuffersFIFO {
 		s.vq = make([]voqLane, p.Ports*p.VLs)
 		s.slotSeq = make([]uint32, p.lanes())
 		for i := range s.vq {
 			s.vq[i] = voqLane{free: 1<<p.Slots() - 1, arriving: -1, active: -1}
 		}
+	}
+	if p.Buffers == BuffersShared {
+		s.sh = newSharedMem(p)
 	}
 	return s
 }
@@ -204,6 +211,11 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 // sender to use. The switch keeps the state.
 func (s *Switch) ConnectIn(port int, fp flowctl.Params, up flit.Sender) (flowctl.Control, error) {
 	link := &s.in[port]
+	if s.sh != nil {
+		// The sender starts with the input port and VL's reserve; the
+		// rest of its credits come from the pool (shared.go).
+		fp.Buffer = int(s.sh.reserve)
+	}
 	if err := link.Init(fp); err != nil {
 		return nil, err
 	}

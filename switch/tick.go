@@ -12,6 +12,9 @@ func (s *Switch) Tick(now kernel.Time) {
 	}
 	s.blocked = false
 	next := s.wake(now)
+	if s.sh != nil && s.sh.wantN > 0 {
+		next = min(next, s.topUp(now))
+	}
 	moved := false
 
 	// Phase 1: outputs whose run has ended continue the packets they have

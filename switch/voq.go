@@ -103,6 +103,9 @@ func (s *Switch) acceptSlot(now kernel.Time, port, vl int, pkt int32, arrive ker
 	}
 	l := &s.lanes[li]
 	l.q.Push(s.ring(li), int(s.buffer), pkt, now, arrive, k)
+	if s.sh != nil {
+		s.landing(vi, arrive)
+	}
 	switch l.state {
 	case idle:
 		s.setHead(l, pkt)
@@ -141,7 +144,7 @@ func (s *Switch) acceptSlot(now kernel.Time, port, vl int, pkt int32, arrive ker
 // not in yet and an earlier packet is.
 func (s *Switch) held(li int32) bool {
 	v := &s.vq[s.voqOf(li)]
-	if v.active >= 0 {
+	if v.active >= 0 && s.sh == nil {
 		return true
 	}
 	l := &s.lanes[li]
@@ -175,6 +178,12 @@ func (s *Switch) occupied(v *voqLane) uint64 {
 func (s *Switch) slotGranted(li int32, now kernel.Time) {
 	vi := s.voqOf(li)
 	v := &s.vq[vi]
+	if s.sh != nil {
+		// Shared memory: the others may leave too, those to its
+		// destination from the next cycle.
+		s.releaseSlots(vi, li, now+1, now, nil)
+		return
+	}
 	v.active = li
 	base := vi * s.slots
 	for m := s.occupied(v); m != 0; m &= m - 1 {
@@ -198,16 +207,35 @@ func (s *Switch) slotFreed(li int32, end, now kernel.Time, next *kernel.Time) {
 	if v.arriving == li {
 		v.arriving = -1
 	}
+	if s.sh != nil {
+		// Shared memory: the packets held for an earlier one's tail may
+		// go from the next cycle.
+		s.releaseSlots(vi, li, now+1, now, next)
+		return
+	}
 	v.active, v.lastEnd = -1, end
+	s.releaseSlots(vi, li, end, now, next)
+}
+
+// releaseSlots lets the waiting packets of input port and VL vi other than
+// lane li that no rule holds back any longer and whose eligible time is
+// held far ahead go from from on (their routing permitting), lowering
+// *next (if not nil) to the first of them.
+func (s *Switch) releaseSlots(vi, li int32, from, now kernel.Time, next *kernel.Time) {
+	v := &s.vq[vi]
 	base := vi * s.slots
 	for m := s.occupied(v); m != 0; m &= m - 1 {
 		o := base + int32(bits.TrailingZeros64(m))
-		if s.lanes[o].state != waiting || s.held(o) {
+		if o == li || s.lanes[o].state != waiting || int32(s.elig[o]-uint32(now)) < holdAhead/2 || s.held(o) {
 			continue
 		}
-		at := max(s.routedAt(o, now), end)
+		at := max(s.routedAt(o, now), from)
 		s.elig[o] = uint32(at)
 		s.sleepUntil(o, at, now)
-		*next = min(*next, at)
+		if next != nil {
+			*next = min(*next, at)
+		} else {
+			s.alarm.Set(at)
+		}
 	}
 }

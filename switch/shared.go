@@ -1,0 +1,173 @@
+package switching
+
+import (
+	"fmt"
+	"math/bits"
+
+	"netsim/kernel"
+)
+
+// The shared memory (BuffersShared).
+//
+// The switch's input buffers, Ports × VLs × Buffer flits, are one memory.
+// Each input port and VL holds part of it: the flits in its slots, plus
+// the credits its sender holds or that are on their way back to it, so
+// the sender can never send more than the memory it was given and no
+// flit is ever refused. It always holds at least Reserve (its sender
+// starts with that many credits), and takes more from the pool, the
+// memory no input port and VL holds beyond its reserve, by a dynamic
+// threshold (Choudhury and Hahne, 1998): it may hold up to Reserve +
+// Alpha × the free pool, never more than Limit. So a congested input
+// takes more of the memory while the memory is free, and less as it
+// fills.
+//
+// Credits follow from that, as a shared-buffer switch advertises them.
+// When flits arrive at an input port and VL (at the cycle they land in
+// its buffer), it is given more credits up to its threshold; when flits
+// leave, their credits go back to the sender unless the input holds more
+// than its threshold, in which case the excess goes back to the pool.
+// Credits already given cannot be taken back: an idle input keeps what
+// its sender holds until the sender uses it.
+//
+// Top-ups are decided in the switch's own tick, in order of input port
+// and VL, at the cycle the flits land: neither the order of the ticks
+// within a cycle nor when the sender ticked changes who gets the memory.
+type sharedMem struct {
+	reserve, limit int32
+	alpha          float64
+	buffer         int // Params.Buffer
+	// free is the pool's free memory in flits: the pool, Ports × VLs ×
+	// (Buffer − Reserve), less what the inputs hold beyond their reserve.
+	free int32
+	// held is, per input port and VL (port·VLs + VL), the memory it holds.
+	held []int32
+	// want holds, per input port and VL, the first cycle flits land that
+	// have not been considered for a top-up (0: none); wantBits has a bit
+	// set for each with one, and wantN counts them.
+	want     []kernel.Time
+	wantBits []uint64
+	wantN    int32
+	// laneEnd is, per lane, when the run it feeds ends: an input port
+	// feeds any number of runs at once, one per lane.
+	laneEnd []kernel.Time
+}
+
+func newSharedMem(p Params) *sharedMem {
+	n := p.Ports * p.VLs
+	m := &sharedMem{
+		reserve:  int32(p.reserve()),
+		limit:    int32(p.SharedLimit()),
+		alpha:    p.Alpha,
+		buffer:   p.Buffer,
+		free:     int32(n * (p.Buffer - p.reserve())),
+		held:     make([]int32, n),
+		want:     make([]kernel.Time, n),
+		wantBits: make([]uint64, (n+63)/64),
+		laneEnd:  make([]kernel.Time, p.lanes()),
+	}
+	if m.alpha <= 0 {
+		m.alpha = 1
+	}
+	for i := range m.held {
+		m.held[i] = m.reserve
+	}
+	return m
+}
+
+// threshold returns what an input port and VL may hold now.
+func (m *sharedMem) threshold() int32 {
+	return min(m.limit, m.reserve+int32(m.alpha*float64(m.free)))
+}
+
+// landing records that flits of input port and VL vi land at arrive: it
+// is considered for a top-up then.
+func (s *Switch) landing(vi int32, arrive kernel.Time) {
+	m := s.sh
+	if w := m.want[vi]; w == 0 {
+		m.want[vi] = arrive
+		m.wantBits[vi/64] |= 1 << (vi % 64)
+		m.wantN++
+	} else if arrive < w {
+		m.want[vi] = arrive
+	}
+	s.alarm.Set(arrive)
+}
+
+// topUp gives the input ports and VLs whose flits have landed by now
+// credits up to their threshold, in order of port and VL, and returns
+// when the next one is due (kernel.Never if none).
+func (s *Switch) topUp(now kernel.Time) kernel.Time {
+	m := s.sh
+	next := kernel.Never
+	for w := range m.wantBits {
+		for b := m.wantBits[w]; b != 0; b &= b - 1 {
+			vi := int32(w*64 + bits.TrailingZeros64(b))
+			if at := m.want[vi]; at > now {
+				next = min(next, at)
+				continue
+			}
+			m.want[vi] = 0
+			m.wantBits[w] &^= 1 << (vi % 64)
+			m.wantN--
+			if g := min(m.threshold()-m.held[vi], m.free); g > 0 {
+				m.held[vi] += g
+				m.free -= g
+				s.credit(vi, int(g), now)
+			}
+		}
+	}
+	return next
+}
+
+// departed returns the credits of k flits of input port and VL vi that
+// leave its buffer from now on: to its sender, but for what it holds
+// beyond its threshold, which goes back to the pool.
+func (s *Switch) departed(vi int32, k int, now kernel.Time) {
+	m := s.sh
+	excess := min(max(m.held[vi]-max(m.threshold(), m.reserve), 0), int32(k))
+	m.held[vi] -= excess
+	m.free += excess
+	if back := k - int(excess); back > 0 {
+		s.credit(vi, back, now)
+	}
+}
+
+// credit sends n credits of input port and VL vi to its sender, from now
+// on, and tells the sender when they reach it.
+func (s *Switch) credit(vi int32, n int, now kernel.Time) {
+	in, vl := vi/s.vls, int(vi%s.vls)
+	if t := s.in[in].Freed(now, vl, n); t != kernel.Never {
+		if up := s.ups[in]; up != nil {
+			up.Unblock(vl, t)
+		}
+	}
+}
+
+// CheckShared checks, under BuffersShared, the shared memory's
+// accounting: the pool's free memory and what the inputs hold beyond
+// their reserves add up to the pool, and every input port and VL holds
+// at least its reserve, at most Limit, and at least the flits in its
+// buffer (those on their way to it included). It returns nil under the
+// other organisations.
+func (s *Switch) CheckShared() error {
+	m := s.sh
+	if m == nil {
+		return nil
+	}
+	pool := int(m.free)
+	for vi, h := range m.held {
+		pool += int(h - m.reserve)
+		flits := 0
+		for k := int32(0); k < s.slots; k++ {
+			flits += s.lanes[int32(vi)*s.slots+k].q.Len()
+		}
+		if h < m.reserve || h > m.limit || flits > int(h) {
+			return fmt.Errorf("switch %d, port %d, VL %d: holds %d flits of memory (reserve %d, limit %d) with %d flits in its buffer",
+				s.id, int32(vi)/s.vls, int32(vi)%s.vls, h, m.reserve, m.limit, flits)
+		}
+	}
+	if want := len(m.held) * (m.buffer - int(m.reserve)); pool != want || m.free < 0 {
+		return fmt.Errorf("switch %d: the shared pool holds %d flits (%d free), want %d", s.id, pool, m.free, want)
+	}
+	return nil
+}
