@@ -72,6 +72,8 @@ func BenchmarkFlatFly4096Switch(b *testing.B) {
 		{switching.BuffersFIFO, switching.AllocISLIP},
 		{switching.BuffersVOQ, switching.AllocOldestFirst},
 		{switching.BuffersVOQ, switching.AllocISLIP},
+		{switching.BuffersShared, switching.AllocOldestFirst},
+		{switching.BuffersShared, switching.AllocISLIP},
 	} {
 		b.Run(c.buffers.String()+"-"+c.alloc.String(), func(b *testing.B) {
 			benchRouting(b, topologies.Spec{Kind: "flatfly", Dims: []int{8, 8, 8}, HostsPerSwitch: 8}, "dor", "uniform", 8, 0.5, 5000,

@@ -192,6 +192,13 @@ func TestValidate(t *testing.T) {
 		{func(c *Config) { c.DeadlockWindow = 0 }, "deadlock_window"},
 		{func(c *Config) { c.FlowControl, c.StopMark, c.GoMark = "stopgo", 15, 4 }, "stop_mark"},
 		{func(c *Config) { c.FlowControl, c.StopMark, c.GoMark = "stopgo", 8, 8 }, "go_mark"},
+		{func(c *Config) { c.FlowControl, c.Buffers = "stopgo", switching.BuffersShared }, "buffers"},
+		{func(c *Config) { c.Buffers, c.SharedReserve = switching.BuffersShared, 3 }, "shared_reserve"},
+		{func(c *Config) { c.Buffers, c.SharedReserve = switching.BuffersShared, 17 }, "shared_reserve"},
+		{func(c *Config) { c.SharedReserve = 8 }, "shared_reserve"},
+		{func(c *Config) { c.Buffers, c.SharedAlpha = switching.BuffersShared, math.NaN() }, "shared_alpha"},
+		{func(c *Config) { c.SharedAlpha = 2 }, "shared_alpha"},
+		{func(c *Config) { c.Buffers, c.SharedLimit = switching.BuffersShared, -1 }, "shared_limit"},
 	} {
 		cfg := testConfig(t, flatfly4x4, "dor", "uniform", 1)
 		c.mutate(&cfg)

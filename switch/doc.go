@@ -11,7 +11,10 @@
 // input port and VL has instead Params.Slots lanes of one packet each,
 // sharing the VL's credits, so every packet of the buffer competes as a
 // FIFO's head does: virtual output queues (voq.go says how, and the rules
-// that keep them a buffer). Each input port also keeps the
+// that keep them a buffer). Under BuffersShared the slots are those of
+// an output-queued shared memory whose outputs read any number of an
+// input's packets at once, and whose credits are given from the memory
+// by a dynamic threshold (shared.go). Each input port also keeps the
 // flow-control state of the link into it (flowctl.Link), and a network's
 // switches keep their ports, lanes and buffers in shared huge-page slabs
 // (Storage): the simulator's speed is bound by memory latency, and these

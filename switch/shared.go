@@ -22,16 +22,18 @@ import (
 // fills.
 //
 // Credits follow from that, as a shared-buffer switch advertises them.
-// When flits arrive at an input port and VL (at the cycle they land in
-// its buffer), it is given more credits up to its threshold; when flits
-// leave, their credits go back to the sender unless the input holds more
-// than its threshold, in which case the excess goes back to the pool.
+// When a packet arrives at an input port and VL (at the cycle it is
+// routed, when the switch looks at it anyway), the input is given more
+// credits up to its threshold; when flits leave, their credits go back
+// to the sender, with more up to the threshold, or, if the input holds
+// more than its threshold, less, the excess going back to the pool.
 // Credits already given cannot be taken back: an idle input keeps what
 // its sender holds until the sender uses it.
 //
-// Top-ups are decided in the switch's own tick, in order of input port
-// and VL, at the cycle the flits land: neither the order of the ticks
-// within a cycle nor when the sender ticked changes who gets the memory.
+// Top-ups on arrival are decided in the switch's own tick, in order of
+// input port and VL, at the cycle the packet is routed: neither the
+// order of the ticks within a cycle nor when the sender ticked changes
+// who gets the memory.
 type sharedMem struct {
 	reserve, limit int32
 	alpha          float64
@@ -41,8 +43,8 @@ type sharedMem struct {
 	free int32
 	// held is, per input port and VL (port·VLs + VL), the memory it holds.
 	held []int32
-	// want holds, per input port and VL, the first cycle flits land that
-	// have not been considered for a top-up (0: none); wantBits has a bit
+	// want holds, per input port and VL, the first routing time of a
+	// packet not yet considered for a top-up (0: none); wantBits has a bit
 	// set for each with one, and wantN counts them.
 	want     []kernel.Time
 	wantBits []uint64
@@ -79,8 +81,8 @@ func (m *sharedMem) threshold() int32 {
 	return min(m.limit, m.reserve+int32(m.alpha*float64(m.free)))
 }
 
-// landing records that flits of input port and VL vi land at arrive: it
-// is considered for a top-up then.
+// landing records that a packet of input port and VL vi is routed at
+// arrive: the input is considered for a top-up then.
 func (s *Switch) landing(vi int32, arrive kernel.Time) {
 	m := s.sh
 	if w := m.want[vi]; w == 0 {
@@ -120,14 +122,20 @@ func (s *Switch) topUp(now kernel.Time) kernel.Time {
 }
 
 // departed returns the credits of k flits of input port and VL vi that
-// leave its buffer from now on: to its sender, but for what it holds
-// beyond its threshold, which goes back to the pool.
+// leave its buffer from now on to its sender, with more up to its
+// threshold (it is busy), or, if it holds more than its threshold, less:
+// the excess goes back to the pool.
 func (s *Switch) departed(vi int32, k int, now kernel.Time) {
 	m := s.sh
-	excess := min(max(m.held[vi]-max(m.threshold(), m.reserve), 0), int32(k))
-	m.held[vi] -= excess
-	m.free += excess
-	if back := k - int(excess); back > 0 {
+	d := max(m.threshold(), m.reserve) - m.held[vi] // > 0: it may take more
+	if d < 0 {
+		d = max(d, -int32(k))
+	} else {
+		d = min(d, m.free)
+	}
+	m.held[vi] += d
+	m.free -= d
+	if back := k + int(d); back > 0 {
 		s.credit(vi, back, now)
 	}
 }

@@ -100,12 +100,12 @@ func (s *Switch) acceptSlot(now kernel.Time, port, vl int, pkt int32, arrive ker
 		v.arriving, v.arrPkt = li, pkt
 		s.slotSeq[li] = v.seq
 		v.seq++
+		if s.sh != nil {
+			s.landing(vi, arrive+s.routingDelay)
+		}
 	}
 	l := &s.lanes[li]
 	l.q.Push(s.ring(li), int(s.buffer), pkt, now, arrive, k)
-	if s.sh != nil {
-		s.landing(vi, arrive)
-	}
 	switch l.state {
 	case idle:
 		s.setHead(l, pkt)
