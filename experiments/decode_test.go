@@ -328,7 +328,7 @@ func TestAllocatorKeys(t *testing.T) {
 	if err := WriteJSON(&sb, Record{Kind: KindSaturation, Experiment: parse(with("buffers = \"shared\"")), Pattern: "uniform", Saturation: 0.5}); err != nil {
 		t.Fatal(err)
 	}
-	if want := `"buffers":"shared","shared_reserve":8,"shared_alpha":1,"shared_limit":128,`; !strings.Contains(sb.String(), want) {
+	if want := `"buffers":"shared","shared_reserve":8,"shared_alpha":1,"shared_limit":64,`; !strings.Contains(sb.String(), want) {
 		t.Errorf("results line %s: want the shared keys in effect, %s", sb.String(), want)
 	}
 	if voq.config == plain.config || voq.Config(0, 0.5).Buffers != switching.BuffersVOQ || !strings.Contains(voq.String(), "voq buffers") {

@@ -57,7 +57,7 @@ func (r Record) line() (results.Line, error) {
 			reserve = min(e.FlowControl.BufferFlits, e.Traffic.PacketFlits)
 		}
 		if limit == 0 {
-			limit = 4 * e.FlowControl.BufferFlits
+			limit = 2 * e.FlowControl.BufferFlits
 		}
 		l.SharedReserve, l.SharedAlpha, l.SharedLimit = &reserve, &alpha, &limit
 	}

@@ -34,7 +34,7 @@ type Line struct {
 	Iterations  int             `json:"iterations" results:"omitnan,min=1" doc:"rounds of matching per cycle of the islip and input-first allocators (absent with oldest-first)"`
 	SharedReserve *int     `json:"shared_reserve" results:"min=1" doc:"flits each input port and VL keeps of the shared memory, as in effect (buffers = shared only)"`
 	SharedAlpha   *float64 `json:"shared_alpha" results:"places=-1,min=0" doc:"the shared memory's dynamic threshold factor (buffers = shared only)"`
-	SharedLimit   *int     `json:"shared_limit" results:"min=1" doc:"the most flits one input port and VL may hold of the shared memory, as configured or its default, 4 × buffer_flits (buffers = shared only; a switch may hold less, Params.SharedLimit)"`
+	SharedLimit   *int     `json:"shared_limit" results:"min=1" doc:"the most flits one input port and VL may hold of the shared memory, as configured or its default, 2 × buffer_flits (buffers = shared only; a switch may hold less, Params.SharedLimit)"`
 	VLs         int             `json:"vls" doc:"virtual lanes per link"`
 	PacketFlits int             `json:"packet_flits" doc:"packet length in flits"`
 	Seed        uint64          `json:"seed" doc:"the point's seed (point, error, ebb), or the experiment seed (saturation)"`

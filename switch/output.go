@@ -129,7 +129,10 @@ func (s *Switch) freeAt(p int32) kernel.Time { return s.times[p*(s.speedup+1)].e
 // the port's runs ends.
 func (s *Switch) inputAt(li int32, now kernel.Time) kernel.Time {
 	if s.sh != nil {
-		return max(s.sh.laneEnd[li], now) // shared memory: one run per lane
+		// Shared memory: the outputs read it, and a lane's packet is sent
+		// by its output alone, one run at a time (a slot's next packet
+		// is another packet's memory).
+		return now
 	}
 	sp := s.speedup
 	at := s.portOf(li) * (sp + 1)
@@ -181,8 +184,7 @@ func (s *Switch) feeding(port int32, now kernel.Time) (busy int32, first kernel.
 // feed records that lane li's input port feeds a run from it until end.
 func (s *Switch) feed(li int32, now, end kernel.Time) {
 	if s.sh != nil {
-		s.sh.laneEnd[li] = end
-		return
+		return // inputAt
 	}
 	sp := s.speedup
 	at := s.portOf(li) * (sp + 1)

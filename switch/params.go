@@ -249,13 +249,13 @@ func (p Params) Held() int {
 }
 
 // SharedLimit returns, under BuffersShared, the most flits one input
-// port and VL may hold: Limit (0: 4 × Buffer), no more than its reserve
+// port and VL may hold: Limit (0: 2 × Buffer), no more than its reserve
 // and the whole pool, flowctl.MaxBuffer, or what MaxSlots − 3 slots of the
 // shortest packet hold.
 func (p Params) SharedLimit() int {
 	l := p.Limit
 	if l <= 0 {
-		l = 4 * p.Buffer
+		l = 2 * p.Buffer
 	}
 	pool := p.Ports * p.VLs * (p.Buffer - p.reserve())
 	return max(min(l, p.reserve()+pool, flowctl.MaxBuffer, (MaxSlots-3)*max(p.ShortestPacket, 1)), p.reserve())
@@ -339,7 +339,7 @@ type Params struct {
 	// input port and VL keeps for itself (0: the longest packet, at most
 	// Buffer; it must hold the longest packet under CutThrough), the
 	// dynamic threshold's factor (0 acts as 1), and the most flits one
-	// input port and VL may hold (0: 4 × Buffer; see SharedLimit).
+	// input port and VL may hold (0: 2 × Buffer; see SharedLimit).
 	Reserve int
 	Alpha   float64
 	Limit   int

@@ -41,17 +41,21 @@ type sharedMem struct {
 	// free is the pool's free memory in flits: the pool, Ports × VLs ×
 	// (Buffer − Reserve), less what the inputs hold beyond their reserve.
 	free int32
-	// held is, per input port and VL (port·VLs + VL), the memory it holds.
-	held []int32
-	// want holds, per input port and VL, the first routing time of a
-	// packet not yet considered for a top-up (0: none); wantBits has a bit
-	// set for each with one, and wantN counts them.
-	want     []kernel.Time
+	// in holds, per input port and VL (port·VLs + VL), the memory it
+	// holds and the first routing time, modulo 2³², of a packet of it
+	// not yet considered for a top-up, if its bit in wantBits is set;
+	// wantN counts the bits set, and wantNext is the first of their
+	// times (kernel.Never: none).
+	in       []sharedIn
 	wantBits []uint64
 	wantN    int32
-	// laneEnd is, per lane, when the run it feeds ends: an input port
-	// feeds any number of runs at once, one per lane.
-	laneEnd []kernel.Time
+	wantNext kernel.Time
+}
+
+// sharedIn is the shared memory's state of one input port and VL.
+type sharedIn struct {
+	held int32
+	want uint32
 }
 
 func newSharedMem(p Params) *sharedMem {
@@ -62,16 +66,15 @@ func newSharedMem(p Params) *sharedMem {
 		alpha:    p.Alpha,
 		buffer:   p.Buffer,
 		free:     int32(n * (p.Buffer - p.reserve())),
-		held:     make([]int32, n),
-		want:     make([]kernel.Time, n),
+		in:       make([]sharedIn, n),
 		wantBits: make([]uint64, (n+63)/64),
-		laneEnd:  make([]kernel.Time, p.lanes()),
+		wantNext: kernel.Never,
 	}
 	if m.alpha <= 0 {
 		m.alpha = 1
 	}
-	for i := range m.held {
-		m.held[i] = m.reserve
+	for i := range m.in {
+		m.in[i].held = m.reserve
 	}
 	return m
 }
@@ -85,13 +88,15 @@ func (m *sharedMem) threshold() int32 {
 // arrive: the input is considered for a top-up then.
 func (s *Switch) landing(vi int32, arrive kernel.Time) {
 	m := s.sh
-	if w := m.want[vi]; w == 0 {
-		m.want[vi] = arrive
-		m.wantBits[vi/64] |= 1 << (vi % 64)
+	in := &m.in[vi]
+	if bit := uint64(1) << (vi % 64); m.wantBits[vi/64]&bit == 0 {
+		in.want = uint32(arrive)
+		m.wantBits[vi/64] |= bit
 		m.wantN++
-	} else if arrive < w {
-		m.want[vi] = arrive
+	} else if int32(uint32(arrive)-in.want) < 0 {
+		in.want = uint32(arrive)
 	}
+	m.wantNext = min(m.wantNext, arrive)
 	s.alarm.Set(arrive)
 }
 
@@ -100,24 +105,28 @@ func (s *Switch) landing(vi int32, arrive kernel.Time) {
 // when the next one is due (kernel.Never if none).
 func (s *Switch) topUp(now kernel.Time) kernel.Time {
 	m := s.sh
+	if m.wantNext > now {
+		return m.wantNext
+	}
 	next := kernel.Never
 	for w := range m.wantBits {
 		for b := m.wantBits[w]; b != 0; b &= b - 1 {
 			vi := int32(w*64 + bits.TrailingZeros64(b))
-			if at := m.want[vi]; at > now {
-				next = min(next, at)
+			in := &m.in[vi]
+			if ahead := int32(in.want - uint32(now)); ahead > 0 {
+				next = min(next, now+kernel.Time(ahead))
 				continue
 			}
-			m.want[vi] = 0
 			m.wantBits[w] &^= 1 << (vi % 64)
 			m.wantN--
-			if g := min(m.threshold()-m.held[vi], m.free); g > 0 {
-				m.held[vi] += g
+			if g := min(m.threshold()-in.held, m.free); g > 0 {
+				in.held += g
 				m.free -= g
 				s.credit(vi, int(g), now)
 			}
 		}
 	}
+	m.wantNext = next
 	return next
 }
 
@@ -127,13 +136,14 @@ func (s *Switch) topUp(now kernel.Time) kernel.Time {
 // the excess goes back to the pool.
 func (s *Switch) departed(vi int32, k int, now kernel.Time) {
 	m := s.sh
-	d := max(m.threshold(), m.reserve) - m.held[vi] // > 0: it may take more
+	in := &m.in[vi]
+	d := max(m.threshold(), m.reserve) - in.held // > 0: it may take more
 	if d < 0 {
 		d = max(d, -int32(k))
 	} else {
 		d = min(d, m.free)
 	}
-	m.held[vi] += d
+	in.held += d
 	m.free -= d
 	if back := k + int(d); back > 0 {
 		s.credit(vi, back, now)
@@ -163,7 +173,8 @@ func (s *Switch) CheckShared() error {
 		return nil
 	}
 	pool := int(m.free)
-	for vi, h := range m.held {
+	for vi, in := range m.in {
+		h := in.held
 		pool += int(h - m.reserve)
 		flits := 0
 		for k := int32(0); k < s.slots; k++ {
@@ -174,7 +185,7 @@ func (s *Switch) CheckShared() error {
 				s.id, int32(vi)/s.vls, int32(vi)%s.vls, h, m.reserve, m.limit, flits)
 		}
 	}
-	if want := len(m.held) * (m.buffer - int(m.reserve)); pool != want || m.free < 0 {
+	if want := len(m.in) * (m.buffer - int(m.reserve)); pool != want || m.free < 0 {
 		return fmt.Errorf("switch %d: the shared pool holds %d flits (%d free), want %d", s.id, pool, m.free, want)
 	}
 	return nil
