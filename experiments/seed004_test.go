@@ -41,13 +41,15 @@ func seed004Routings() map[string][]string {
 var seed004Patterns = []string{"uniform", "complement", "reverse", "rotation", "shuffle", "transpose"}
 
 // TestSeed004Files loads every file of studies/seed004/,
-// studies/seed004/scaled/ and studies/seed004/scaled-idle/ and checks
+// studies/seed004/scaled/, studies/seed004/scaled-idle/,
+// studies/seed004/scaled-voq/ and studies/seed004/scaled-shared/ and checks
 // that together they define the seed's
 // evaluation: each topology preset at 16,384 hosts with its routings, the
 // six patterns, a saturation search at 1/128, a scaled file per topology
 // with the same routings, patterns, hardware and warm-up and measurement
 // windows on 256–1,024 hosts, and the same scaled file under the idle
-// selection function.
+// selection function, with virtual output queues and with shared
+// memories.
 func TestSeed004Files(t *testing.T) {
 	for topo, want := range seed004Routings() {
 		t.Run(topo, func(t *testing.T) {
@@ -72,6 +74,26 @@ func TestSeed004Files(t *testing.T) {
 				sw.Selection = switching.SelectIdle
 				if e.Switch != sw || e.Routing != s.Routing || e.Hosts() != s.Hosts() || e.Name == s.Name {
 					t.Errorf("%s: want %s with the idle selection under another name", e, s)
+				}
+			}
+			for _, b := range []switching.Buffers{switching.BuffersVOQ, switching.BuffersShared} {
+				exps, err := LoadFile(studyPath("seed004", "scaled-"+b.String(), topo+".toml"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(exps) != len(scaled) {
+					t.Fatalf("scaled-%s/%s.toml has %d experiments, scaled/ %d", b, topo, len(exps), len(scaled))
+				}
+				for i, e := range exps {
+					s := scaled[i]
+					sw := s.Switch
+					sw.Buffers = b
+					if b == switching.BuffersShared {
+						sw.SharedAlpha = 1 // the key's default, in the hash once buffers = "shared"
+					}
+					if e.Switch != sw || e.FlowControl != s.FlowControl || e.Routing != s.Routing || e.Hosts() != s.Hosts() || e.Name == s.Name {
+						t.Errorf("%s: want %s with %s buffers under another name", e, s, b)
+					}
 				}
 			}
 			for _, c := range []struct {
