@@ -21,27 +21,27 @@ func Kinds() []string { return []string{KindPoint, KindSaturation, KindEBB, Kind
 // fields of the line; which of them a line carries depends on its kind
 // (see the package documentation for the tags).
 type Line struct {
-	Kind        string          `json:"kind" results:"required,outcome" doc:"point, saturation, ebb (an exchange) or error"`
-	Experiment  string          `json:"experiment" doc:"experiment name"`
-	Topology    string          `json:"topology" results:"required" doc:"compact label of the topology: kind and parameters, hosts per switch (flatfly 8x8 w1,1 c8, dragonfly k16 g8 c8 absolute omit, clos p32 h512, ...)"`
-	Routing     string          `json:"routing" results:"required" doc:"routing algorithm"`
-	Pattern     string          `json:"pattern" results:"required" label:"traffic pattern" doc:"traffic pattern"`
-	FlowControl string          `json:"flow_control" doc:"credit or stopgo"`
-	Switching   string          `json:"switching" doc:"cut-through or wormhole"`
-	Selection   string          `json:"selection" results:"default=credits" doc:"the switches' selection function; absent for the default, credits"`
-	Buffers     string          `json:"buffers" results:"default=fifo" doc:"the switches' input buffers; absent for the default, fifo"`
-	Allocator   string          `json:"allocator" results:"default=oldest-first" doc:"the switches' allocator; absent for the default, oldest-first"`
-	Iterations  int             `json:"iterations" results:"omitnan,min=1" doc:"rounds of matching per cycle of the islip and input-first allocators (absent with oldest-first)"`
-	SharedReserve *int     `json:"shared_reserve" results:"min=1" doc:"flits each input port and VL keeps of the shared memory, as in effect (buffers = shared only)"`
-	SharedAlpha   *float64 `json:"shared_alpha" results:"places=-1,min=0" doc:"the shared memory's dynamic threshold factor (buffers = shared only)"`
-	SharedLimit   *int     `json:"shared_limit" results:"min=1" doc:"the most flits one input port and VL may hold of the shared memory, as configured or its default, 2 × buffer_flits (buffers = shared only; a switch may hold less, Params.SharedLimit)"`
-	VLs         int             `json:"vls" doc:"virtual lanes per link"`
-	PacketFlits int             `json:"packet_flits" doc:"packet length in flits"`
-	Seed        uint64          `json:"seed" doc:"the point's seed (point, error, ebb), or the experiment seed (saturation)"`
-	Variant     string          `json:"variant" doc:"the variant's swept values, empty when the file sweeps nothing"`
-	Params      json.RawMessage `json:"params" results:"omitnan,outcome" doc:"the swept values as an object, {\"routing.algorithm\":\"dor\"} (absent without sweeps)"`
-	Point       string          `json:"point" results:"outcome" doc:"the result's key, unique in a run: EXPERIMENT|VARIANT|PATTERN|LOAD, ...|PATTERN|saturation 1/RESOLUTION, or ...|PATTERN|ebb"`
-	Config      string          `json:"config" results:"outcome" doc:"a hash of the variant's configuration (all but the patterns, loads and resolution): resuming refuses lines whose hash differs"`
+	Kind          string          `json:"kind" results:"required,outcome" doc:"point, saturation, ebb (an exchange) or error"`
+	Experiment    string          `json:"experiment" doc:"experiment name"`
+	Topology      string          `json:"topology" results:"required" doc:"compact label of the topology: kind and parameters, hosts per switch (flatfly 8x8 w1,1 c8, dragonfly k16 g8 c8 absolute omit, clos p32 h512, ...)"`
+	Routing       string          `json:"routing" results:"required" doc:"routing algorithm"`
+	Pattern       string          `json:"pattern" results:"required" label:"traffic pattern" doc:"traffic pattern"`
+	FlowControl   string          `json:"flow_control" doc:"credit or stopgo"`
+	Switching     string          `json:"switching" doc:"cut-through or wormhole"`
+	Selection     string          `json:"selection" results:"default=credits" doc:"the switches' selection function; absent for the default, credits"`
+	Buffers       string          `json:"buffers" results:"default=fifo" doc:"the switches' input buffers; absent for the default, fifo"`
+	Allocator     string          `json:"allocator" results:"default=oldest-first" doc:"the switches' allocator; absent for the default, oldest-first"`
+	Iterations    int             `json:"iterations" results:"omitnan,min=1" doc:"rounds of matching per cycle of the islip and input-first allocators (absent with oldest-first)"`
+	SharedReserve *int            `json:"shared_reserve" results:"min=1" doc:"flits each input port and VL keeps of the shared memory, as in effect (buffers = shared only)"`
+	SharedAlpha   *float64        `json:"shared_alpha" results:"places=-1,min=0" doc:"the shared memory's dynamic threshold factor (buffers = shared only)"`
+	SharedLimit   *int            `json:"shared_limit" results:"min=1" doc:"the most flits one input port and VL may hold of the shared memory, as configured or its default, 2 × buffer_flits (buffers = shared only; a switch may hold less, Params.SharedLimit)"`
+	VLs           int             `json:"vls" doc:"virtual lanes per link"`
+	PacketFlits   int             `json:"packet_flits" doc:"packet length in flits"`
+	Seed          uint64          `json:"seed" doc:"the point's seed (point, error, ebb), or the experiment seed (saturation)"`
+	Variant       string          `json:"variant" doc:"the variant's swept values, empty when the file sweeps nothing"`
+	Params        json.RawMessage `json:"params" results:"omitnan,outcome" doc:"the swept values as an object, {\"routing.algorithm\":\"dor\"} (absent without sweeps)"`
+	Point         string          `json:"point" results:"outcome" doc:"the result's key, unique in a run: EXPERIMENT|VARIANT|PATTERN|LOAD, ...|PATTERN|saturation 1/RESOLUTION, or ...|PATTERN|ebb"`
+	Config        string          `json:"config" results:"outcome" doc:"a hash of the variant's configuration (all but the patterns, loads and resolution): resuming refuses lines whose hash differs"`
 
 	Offered float64 `json:"offered" results:"point|error,required=point,places=-1,omitnan,min=0,max=1" label:"offered load (flits/host/cycle)" doc:"offered load, flits/host/cycle (not in the error line of a failed exchange)"`
 	Measures
