@@ -377,6 +377,7 @@ func TestAllocatorKeys(t *testing.T) {
 		{"buffers = \"shared\"\nshared_limit = -1", "[switch] shared_limit: -1 is out of range"},
 		{"buffers = \"shared\"\nshared_reserve = 4", "[switch] shared_reserve: virtual cut-through needs a reserve that holds a whole packet (packet_flits = 8), got 4"},
 		{"buffers = \"shared\"\nshared_reserve = 33", "[switch] shared_reserve: must be between 1 and buffer_flits (32), got 33"},
+		{"buffers = \"shared\"\nspeedup = 2", "[switch] speedup: has no meaning with buffers = \"shared\""},
 	} {
 		if _, err := ParseFile("f.toml", []byte(with(c.keys))); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.keys, err, c.want)

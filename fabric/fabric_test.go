@@ -199,6 +199,7 @@ func TestValidate(t *testing.T) {
 		{func(c *Config) { c.Buffers, c.SharedAlpha = switching.BuffersShared, math.NaN() }, "shared_alpha"},
 		{func(c *Config) { c.SharedAlpha = 2 }, "shared_alpha"},
 		{func(c *Config) { c.Buffers, c.SharedLimit = switching.BuffersShared, -1 }, "shared_limit"},
+		{func(c *Config) { c.Buffers, c.Speedup = switching.BuffersShared, 2 }, "speedup"},
 	} {
 		cfg := testConfig(t, flatfly4x4, "dor", "uniform", 1)
 		c.mutate(&cfg)

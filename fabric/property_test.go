@@ -65,7 +65,7 @@ func TestRandomConfigurationsConserve(t *testing.T) {
 		cfg.Allocator, cfg.AllocIterations = switching.Allocators()[i%3], 1+i%4
 		cfg.Buffers = switching.BuffersKinds()[i/2%3]
 		if cfg.Buffers == switching.BuffersShared {
-			cfg.FlowControl = flowctl.KindCredit // its credits are its memory
+			cfg.FlowControl, cfg.Speedup = flowctl.KindCredit, 1 // its credits are its memory, its outputs read it
 		}
 		name := fmt.Sprintf("#%d %v/w%v c%d vls%d %s %s speedup%d lat%d/%d/%d/%d/%d packet%d buffer%d marks%d/%d %s@%.2f maxrun%d %s %s×%d %s",
 			i, dims, widths, c, vls, cfg.FlowControl, cfg.Switching, cfg.Speedup,
@@ -236,7 +236,7 @@ func (v variedConfig) config(t testing.TB) Config {
 	cfg.Speedup, cfg.RoutingDelay, cfg.Load = v.speedup, v.delay, v.load
 	cfg.Allocator, cfg.AllocIterations, cfg.Buffers = v.alloc, 2, v.buffers
 	if v.buffers == switching.BuffersShared {
-		cfg.FlowControl = flowctl.KindCredit // its credits are its memory
+		cfg.FlowControl, cfg.Speedup = flowctl.KindCredit, 1 // its credits are its memory, its outputs read it
 	}
 	cfg.PacketFlits, cfg.BufferFlits = 8, 16
 	if v.sw == "wormhole" {

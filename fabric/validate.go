@@ -149,6 +149,8 @@ func (c *Config) validateShared() error {
 	switch {
 	case c.FlowControl != flowctl.KindCredit:
 		return keyerr.New("buffers", "%q needs credit flow control (its credits are its memory), got %q", switching.BuffersShared, c.FlowControl)
+	case c.Speedup != 1:
+		return keyerr.New("speedup", "has no meaning with buffers = %q, where the outputs read the memory and any number of an input's packets leave at once; got %d", switching.BuffersShared, c.Speedup)
 	case c.SharedReserve < 0 || c.SharedReserve > c.BufferFlits:
 		return keyerr.New("shared_reserve", "must be between 1 and buffer_flits (%d), got %d", c.BufferFlits, c.SharedReserve)
 	case c.Switching == switching.CutThrough && c.SharedReserve != 0 && c.SharedReserve < c.PacketFlits:
