@@ -51,14 +51,10 @@ func (r Record) line() (results.Line, error) {
 		Offered:     r.Offered,
 	}
 	if e.Switch.Buffers == switching.BuffersShared {
-		// The values in effect (switching.Params).
-		reserve, alpha, limit := e.Switch.SharedReserve, e.Switch.SharedAlpha, e.Switch.SharedLimit
-		if reserve == 0 {
-			reserve = min(e.FlowControl.BufferFlits, e.Traffic.PacketFlits)
-		}
-		if limit == 0 {
-			limit = 2 * e.FlowControl.BufferFlits
-		}
+		// The values in effect, as the switches read them.
+		p := switching.Params{Buffer: e.FlowControl.BufferFlits, LongestPacket: e.Traffic.PacketFlits,
+			Reserve: e.Switch.SharedReserve, Limit: e.Switch.SharedLimit}
+		reserve, alpha, limit := p.SharedReserve(), e.Switch.SharedAlpha, p.LimitSetting()
 		l.SharedReserve, l.SharedAlpha, l.SharedLimit = &reserve, &alpha, &limit
 	}
 	switch r.Kind {

@@ -253,18 +253,24 @@ func (p Params) Held() int {
 // and the whole pool, flowctl.MaxBuffer, or what MaxSlots − 3 slots of the
 // shortest packet hold.
 func (p Params) SharedLimit() int {
-	l := p.Limit
-	if l <= 0 {
-		l = 2 * p.Buffer
-	}
-	pool := p.Ports * p.VLs * (p.Buffer - p.reserve())
-	return max(min(l, p.reserve()+pool, flowctl.MaxBuffer, (MaxSlots-3)*max(p.ShortestPacket, 1)), p.reserve())
+	l := p.LimitSetting()
+	pool := p.Ports * p.VLs * (p.Buffer - p.SharedReserve())
+	return max(min(l, p.SharedReserve()+pool, flowctl.MaxBuffer, (MaxSlots-3)*max(p.ShortestPacket, 1)), p.SharedReserve())
 }
 
-// reserve returns the flits each input port and VL keeps for itself
-// under BuffersShared: Reserve, or 0 for the longest packet (capped by
+// LimitSetting returns Limit, or its default 2 × Buffer when 0: the limit
+// as configured, before SharedLimit caps it for a switch.
+func (p Params) LimitSetting() int {
+	if p.Limit > 0 {
+		return p.Limit
+	}
+	return 2 * p.Buffer
+}
+
+// SharedReserve returns the flits each input port and VL keeps for itself
+// under BuffersShared: Reserve, or when 0 the longest packet (capped by
 // Buffer).
-func (p Params) reserve() int {
+func (p Params) SharedReserve() int {
 	if p.Reserve > 0 {
 		return p.Reserve
 	}

@@ -61,11 +61,11 @@ type sharedIn struct {
 func newSharedMem(p Params) *sharedMem {
 	n := p.Ports * p.VLs
 	m := &sharedMem{
-		reserve:  int32(p.reserve()),
+		reserve:  int32(p.SharedReserve()),
 		limit:    int32(p.SharedLimit()),
 		alpha:    p.Alpha,
 		buffer:   p.Buffer,
-		free:     int32(n * (p.Buffer - p.reserve())),
+		free:     int32(n * (p.Buffer - p.SharedReserve())),
 		in:       make([]sharedIn, n),
 		wantBits: make([]uint64, (n+63)/64),
 		wantNext: kernel.Never,
