@@ -10,6 +10,7 @@ import (
 
 	"netsim/keyerr"
 	"netsim/routing"
+	switching "netsim/switch"
 	"netsim/topologies"
 	"netsim/traffic"
 )
@@ -78,10 +79,11 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 		d.buildPatterns(e, net, clean)
 		return
 	}
-	routeKey := fmt.Sprintf("%s\x00%s\x00%d\x00%s\x00%s", topoKey, e.Routing, e.FlowControl.VLs, e.RoutingPath, e.RoutingFormat)
+	classes := e.Switch.VLChoice == switching.VLDynamic
+	routeKey := fmt.Sprintf("%s\x00%s\x00%d\x00%s\x00%s\x00%t", topoKey, e.Routing, e.FlowControl.VLs, e.RoutingPath, e.RoutingFormat, classes)
 	br, ok := cache.routings[routeKey]
 	if !ok {
-		br.r, br.err = routing.New(routing.Spec{Algorithm: e.Routing, VLs: e.FlowControl.VLs, Path: e.RoutingPath, Format: e.RoutingFormat}, net)
+		br.r, br.err = routing.New(routing.Spec{Algorithm: e.Routing, VLs: e.FlowControl.VLs, Path: e.RoutingPath, Format: e.RoutingFormat, Classes: classes}, net)
 		cache.routings[routeKey] = br
 	}
 	if br.err != nil {

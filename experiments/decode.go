@@ -329,6 +329,7 @@ func (d *decoder) switchSection(e *Experiment, t map[string]any) {
 			}
 		}
 	}
+	s.VLChoice, _ = switching.ParseVLChoice(d.choiceKey(t, sec, "vl_choice"))
 	s.Allocator, _ = switching.ParseAllocator(d.choiceKey(t, sec, "allocator"))
 	if s.Allocator != switching.AllocOldestFirst {
 		s.Iterations = int(d.intKey(t, sec, "allocator_iterations"))
@@ -515,6 +516,9 @@ func (e *Experiment) String() string {
 	}
 	if e.Switch.Allocator != switching.AllocOldestFirst {
 		sel += fmt.Sprintf(", %s allocator × %d", e.Switch.Allocator, e.Switch.Iterations)
+	}
+	if e.Switch.VLChoice != switching.VLStatic {
+		sel += ", " + e.Switch.VLChoice.String() + " VL choice"
 	}
 	return fmt.Sprintf("%s: %s, %s, %s %d VL × %d flits, %s%s, %d-flit packets",
 		e.DisplayName(), e.label, e.Routing, e.FlowControl.Kind, e.FlowControl.VLs,

@@ -389,3 +389,41 @@ func TestAllocatorKeys(t *testing.T) {
 		t.Errorf("a VOQ buffer of 64 1-flit packets: error %v, want %q", err, want)
 	}
 }
+
+// TestVLChoiceKey: [switch] vl_choice decodes, builds the routing on its
+// own VLs under "dynamic" (here distance+2 on a 4×4 FlatFly, which needs 5
+// of the 8 configured), reaches the fabric, the hash (only when not the
+// default), the description and the results line, and a bad value names
+// the key.
+func TestVLChoiceKey(t *testing.T) {
+	ff := func(keys string) string {
+		return edit(t, `switching = "cut-through"`, "switching = \"cut-through\"\n"+keys,
+			"kind = \"crossbar\"\nhosts = 16", "kind = \"flatfly\"\ndims = [4, 4]\nhosts_per_switch = 2",
+			`algorithm = "dor"`, `algorithm = "distance+2"`, "vls = 2", "vls = 8")
+	}
+	plain, static, dyn := parseOne(t, ff("")), parseOne(t, ff(`vl_choice = "static"`)), parseOne(t, ff(`vl_choice = "dynamic"`))
+	if plain.config != static.config || plain.config == dyn.config {
+		t.Errorf("hashes %s (no key), %s (static), %s (dynamic): want the first two equal, the third different", plain.config, static.config, dyn.config)
+	}
+	if c := dyn.Config(0, 0.5); c.VLChoice != switching.VLDynamic || c.VLs != 8 || c.Routing.VLs() != 5 || plain.Config(0, 0.5).VLChoice != switching.VLStatic {
+		t.Errorf("dynamic: fabric VL choice %v on %d VLs, routing on %d", c.VLChoice, c.VLs, c.Routing.VLs())
+	}
+	if c := dyn.Config(0, 0.5); c.Validate() != nil {
+		t.Errorf("dynamic: %v", c.Validate())
+	}
+	if !strings.Contains(dyn.String(), "dynamic VL choice") || strings.Contains(plain.String(), "VL choice") {
+		t.Errorf("descriptions %q, %q", dyn.String(), plain.String())
+	}
+	for _, e := range []*Experiment{plain, dyn} {
+		var b strings.Builder
+		if err := WriteJSON(&b, Record{Kind: KindSaturation, Experiment: e, Pattern: "uniform", Saturation: 0.5}); err != nil {
+			t.Fatal(err)
+		}
+		if has := strings.Contains(b.String(), `"vl_choice":"dynamic"`); has != (e == dyn) || strings.Contains(b.String(), "static") {
+			t.Errorf("results line %s: vl_choice field %v, want %v", b.String(), has, e == dyn)
+		}
+	}
+	if _, err := ParseFile("f.toml", []byte(ff(`vl_choice = "adaptive"`))); err == nil || !strings.Contains(err.Error(), `[switch] vl_choice: unknown value "adaptive" (expected one of: static, dynamic)`) {
+		t.Errorf("vl_choice = adaptive: error %v", err)
+	}
+}

@@ -41,6 +41,7 @@ func (r Record) line() (results.Line, error) {
 		Buffers:     e.Switch.Buffers.String(),
 		Allocator:   e.Switch.Allocator.String(),
 		Iterations:  e.Switch.Iterations,
+		VLChoice:    e.Switch.VLChoice.String(),
 		VLs:         e.FlowControl.VLs,
 		PacketFlits: e.Traffic.PacketFlits,
 		Seed:        r.Seed,

@@ -49,6 +49,7 @@ func (e *Experiment) hardware() fabric.Config {
 		SharedAlpha:     e.Switch.SharedAlpha,
 		SharedLimit:     e.Switch.SharedLimit,
 		AllocIterations: e.Switch.Iterations,
+		VLChoice:        e.Switch.VLChoice,
 		DeadlockWindow:  e.Sim.DeadlockWindow,
 		Dispersion:      e.dispersion(),
 		ReceiveRate:     e.NIC.ReceiveRate,

@@ -121,7 +121,7 @@ func TestSectionKeysOrder(t *testing.T) {
 		"":             "name description seed include topology routing flow_control switch nic traffic sim sweep congestion",
 		"routing":      "algorithm path format",
 		"flow_control": "kind vls buffer_flits stop_mark go_mark",
-		"switch":       "switching speedup link_latency routing_delay crossbar_delay selection vl_alloc_delay sw_alloc_delay allocator allocator_iterations buffers shared_reserve shared_alpha shared_limit",
+		"switch":       "switching speedup link_latency routing_delay crossbar_delay selection vl_alloc_delay sw_alloc_delay allocator allocator_iterations buffers shared_reserve shared_alpha shared_limit vl_choice",
 		"nic":          "dispersion threshold probability max_probes receive_rate route_lag",
 		"traffic":      "patterns pattern packet_flits kind messages message_bytes mtu_bytes flit_bytes bisections",
 		"sim":          "warmup measure drain deadlock_window",

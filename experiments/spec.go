@@ -137,6 +137,9 @@ type Switch struct {
 	// the default, oldest-first, which the hash leaves out).
 	Allocator  switching.Allocator `json:",omitempty"`
 	Iterations int                 `json:",omitempty"`
+	// VLChoice is how packets take VLs (the default, static, left out of
+	// the hash).
+	VLChoice switching.VLChoice `json:",omitempty"`
 	// Selection is the selection function; the configuration hash leaves
 	// out the default, switching.SelectCredits (the zero value), so it is
 	// what it was before the key existed, and writes the others by name.

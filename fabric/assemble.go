@@ -6,6 +6,7 @@ import (
 	"netsim/flit"
 	"netsim/kernel"
 	"netsim/nic"
+	"netsim/routing"
 	switching "netsim/switch"
 	"netsim/topologies"
 	"netsim/traffic"
@@ -44,6 +45,12 @@ func assemble(cfg *Config) (*point, error) {
 	net := cfg.Net
 	fd := cfg.flitDelay()
 	shortest := cfg.shortestPacket()
+	var classes *routing.Classes
+	if cfg.VLChoice == switching.VLDynamic {
+		if classes, err = routing.NewClasses(cfg.Routing.VLs(), cfg.VLs); err != nil {
+			return nil, fmt.Errorf("vl_choice: %w", err)
+		}
+	}
 	p.switches = make([]*switching.Switch, len(net.Switches))
 	params := make([]switching.Params, len(net.Switches))
 	for i := range net.Switches {
@@ -68,6 +75,7 @@ func assemble(cfg *Config) (*point, error) {
 			Alpha:          cfg.SharedAlpha,
 			Limit:          cfg.SharedLimit,
 			Iterations:     cfg.AllocIterations,
+			Classes:        classes,
 		}
 	}
 	// All switches' ports, lanes and buffers live in a few huge-page slabs.
@@ -89,6 +97,7 @@ func assemble(cfg *Config) (*point, error) {
 			Dispersion:  cfg.Dispersion,
 			Hosts:       len(net.Hosts),
 			ReceiveRate: cfg.ReceiveRate,
+			Classes:     classes,
 		}, p.eng, &p.pool, &p.meter, cfg.Routing, cfg.Pattern, proc, kernel.NewRNG(cfg.Seed, 2, uint64(h)))
 	}
 	// Wire every link, one flow-control state per direction, kept by the

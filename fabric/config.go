@@ -70,6 +70,11 @@ type Config struct {
 	// of rounds of the iterative ones (0 acts as 1).
 	Allocator       switching.Allocator
 	AllocIterations int
+	// VLChoice is how a packet's VL is chosen on each link; the zero value
+	// is switching.VLStatic. Under switching.VLDynamic the Routing must be
+	// built for it (routing.Spec.Classes): its VLs() are its VL classes,
+	// which the VLs links have are split among (routing.Classes).
+	VLChoice switching.VLChoice
 
 	// Warmup, Measure and Drain are phase lengths in cycles. Packets created
 	// during the measurement window are the ones whose latency is measured;

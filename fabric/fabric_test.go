@@ -112,7 +112,8 @@ func TestFlatFlyComplementBottleneck(t *testing.T) {
 // TestDeadlockDetected: minimal routing on a ring with one VL has a cyclic
 // channel dependency; with small buffers and heavy load it deadlocks, and
 // the run must end with a deadlock error instead of hanging, under every
-// buffer organisation and allocator.
+// buffer organisation and allocator, and with the one class of its VLs
+// spread over two VLs by dynamic VL choice.
 func TestDeadlockDetected(t *testing.T) {
 	for i := range 6 {
 		mode, buffers, alloc := switching.Modes()[i%2], switching.BuffersKinds()[i/2%3], switching.Allocators()[i%3]
@@ -123,6 +124,11 @@ func TestDeadlockDetected(t *testing.T) {
 		cfg.Load = 1
 		cfg.Warmup, cfg.Measure, cfg.Drain = 1000, 100000, 0
 		cfg.DeadlockWindow = 500
+		if i >= 3 { // one class over 2 VLs: the cycle stays
+			cfg.VLs = 2
+			dynamic(t, &cfg)
+			sw += " dynamic"
+		}
 		_, err := Run(context.Background(), cfg)
 		var dl *kernel.DeadlockError
 		if !errors.As(err, &dl) {
@@ -136,11 +142,16 @@ func TestDeadlockDetected(t *testing.T) {
 
 // TestDeterminism: the same configuration and seed give identical
 // statistics; another seed gives different ones; under every buffer
-// organisation.
+// organisation, with static and (on 8 VLs) dynamic VL choice.
 func TestDeterminism(t *testing.T) {
-	for _, buffers := range switching.BuffersKinds() {
+	for i := range 2 * len(switching.BuffersKinds()) {
+		buffers := switching.BuffersKinds()[i/2]
 		run := func(seed uint64) Stats {
 			cfg := testConfig(t, flatfly4x4, "distance+2", "uniform", 4)
+			if i%2 == 1 {
+				cfg = testConfig(t, flatfly4x4, "distance+1", "uniform", 8)
+				dynamic(t, &cfg)
+			}
 			cfg.Seed, cfg.Load, cfg.Buffers = seed, 0.6, buffers
 			st, err := Run(context.Background(), cfg)
 			if err != nil {
@@ -171,6 +182,7 @@ func TestCancel(t *testing.T) {
 
 // TestValidate names the key at fault for bad configurations.
 func TestValidate(t *testing.T) {
+	copies := testConfig(t, flatfly4x4, "dor", "uniform", 4).Routing // packets to host index i on VL i: copies of its one VL
 	for _, c := range []struct {
 		mutate func(*Config)
 		key    string
@@ -200,6 +212,8 @@ func TestValidate(t *testing.T) {
 		{func(c *Config) { c.SharedAlpha = 2 }, "shared_alpha"},
 		{func(c *Config) { c.Buffers, c.SharedLimit = switching.BuffersShared, -1 }, "shared_limit"},
 		{func(c *Config) { c.Buffers, c.Speedup = switching.BuffersShared, 2 }, "speedup"},
+		{func(c *Config) { c.VLChoice = switching.VLChoice(5) }, "vl_choice"},
+		{func(c *Config) { c.Routing, c.VLs, c.VLChoice = copies, 4, switching.VLDynamic }, "vl_choice"},
 	} {
 		cfg := testConfig(t, flatfly4x4, "dor", "uniform", 1)
 		c.mutate(&cfg)
@@ -218,9 +232,13 @@ func TestValidate(t *testing.T) {
 // per-packet work allocates nothing; what remains is the amortised growth
 // of queues and histograms.
 func TestSteadyStateAllocatesNothing(t *testing.T) {
-	for _, buffers := range switching.BuffersKinds() {
+	for i := range len(switching.BuffersKinds()) + 1 {
+		buffers := switching.BuffersKinds()[i%len(switching.BuffersKinds())]
 		mallocs := func(measure int64) (uint64, int64) {
 			cfg := testConfig(t, flatfly4x4, "dor", "uniform", 2)
+			if i == len(switching.BuffersKinds()) {
+				dynamic(t, &cfg) // fifo switches, dynamic VL choice
+			}
 			cfg.Load, cfg.Measure, cfg.Drain, cfg.Buffers = 0.5, measure, 0, buffers
 			var before, after runtime.MemStats
 			runtime.GC()

@@ -67,10 +67,13 @@ func TestRandomConfigurationsConserve(t *testing.T) {
 		if cfg.Buffers == switching.BuffersShared {
 			cfg.FlowControl, cfg.Speedup = flowctl.KindCredit, 1 // its credits are its memory, its outputs read it
 		}
-		name := fmt.Sprintf("#%d %v/w%v c%d vls%d %s %s speedup%d lat%d/%d/%d/%d/%d packet%d buffer%d marks%d/%d %s@%.2f maxrun%d %s %s×%d %s",
+		if i%4 == 1 {
+			dynamic(t, &cfg)
+		}
+		name := fmt.Sprintf("#%d %v/w%v c%d vls%d %s %s speedup%d lat%d/%d/%d/%d/%d packet%d buffer%d marks%d/%d %s@%.2f maxrun%d %s %s×%d %s %s",
 			i, dims, widths, c, vls, cfg.FlowControl, cfg.Switching, cfg.Speedup,
 			cfg.LinkLatency, cfg.RoutingDelay, cfg.VLAllocDelay, cfg.SwAllocDelay, cfg.CrossbarDelay, cfg.PacketFlits, cfg.BufferFlits,
-			cfg.StopMark, cfg.GoMark, pat, cfg.Load, cfg.maxRun, cfg.Selection, cfg.Allocator, cfg.AllocIterations, cfg.Buffers)
+			cfg.StopMark, cfg.GoMark, pat, cfg.Load, cfg.maxRun, cfg.Selection, cfg.Allocator, cfg.AllocIterations, cfg.Buffers, cfg.VLChoice)
 		st, err := RunFlushed(context.Background(), cfg)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -160,28 +163,34 @@ func TestExtraWakeUpsChangeNothing(t *testing.T) {
 		selection        string
 		alloc            switching.Allocator
 		buffers          switching.Buffers
+		dynamic          bool
 	}{
-		{"credit", "cut-through", 1, 0.5, "dor", "uniform", "", 0, 0},
-		{"credit", "cut-through", 1, 0.95, "dor", "uniform", "", 0, 0},
-		{"credit", "wormhole", 1, 0.7, "dor", "uniform", "", 0, 0},
-		{"credit", "cut-through", 2, 0.9, "dor", "uniform", "", 0, 0},
-		{"stopgo", "cut-through", 1, 0.8, "dor", "uniform", "", 0, 0},
-		{"stopgo", "wormhole", 2, 0.8, "dor", "uniform", "", 0, 0},
-		{"credit", "cut-through", 1, 0.6, "deflection+2", "complement", "credits", 0, 0},
-		{"credit", "cut-through", 1, 0.6, "deflection+2", "complement", "idle", 0, 0},
-		{"credit", "wormhole", 1, 0.9, "distance+2", "uniform", "idle", 0, 0},
-		{"stopgo", "cut-through", 2, 0.8, "deflection+2", "uniform", "idle", 0, 0},
-		{"credit", "cut-through", 1, 0.95, "dor", "uniform", "", switching.AllocISLIP, 0},
-		{"credit", "wormhole", 2, 0.9, "distance+2", "uniform", "idle", switching.AllocISLIP, 0},
-		{"stopgo", "cut-through", 1, 0.8, "deflection+2", "complement", "credits", switching.AllocInputFirst, 0},
-		{"credit", "cut-through", 2, 0.9, "dor", "uniform", "", switching.AllocInputFirst, 0},
-		{"credit", "cut-through", 1, 0.95, "dor", "uniform", "", 0, switching.BuffersVOQ},
-		{"credit", "wormhole", 2, 0.9, "distance+2", "uniform", "idle", switching.AllocISLIP, switching.BuffersVOQ},
-		{"stopgo", "cut-through", 1, 0.8, "deflection+2", "complement", "credits", 0, switching.BuffersVOQ},
-		{"stopgo", "wormhole", 2, 0.9, "dor", "uniform", "", switching.AllocInputFirst, switching.BuffersVOQ},
-		{"credit", "cut-through", 1, 0.95, "dor", "uniform", "", 0, switching.BuffersShared},
-		{"credit", "wormhole", 1, 0.9, "distance+2", "uniform", "idle", switching.AllocISLIP, switching.BuffersShared},
-		{"credit", "cut-through", 1, 0.8, "deflection+2", "complement", "credits", switching.AllocInputFirst, switching.BuffersShared},
+		{"credit", "cut-through", 1, 0.5, "dor", "uniform", "", 0, 0, false},
+		{"credit", "cut-through", 1, 0.95, "dor", "uniform", "", 0, 0, false},
+		{"credit", "wormhole", 1, 0.7, "dor", "uniform", "", 0, 0, false},
+		{"credit", "cut-through", 2, 0.9, "dor", "uniform", "", 0, 0, false},
+		{"stopgo", "cut-through", 1, 0.8, "dor", "uniform", "", 0, 0, false},
+		{"stopgo", "wormhole", 2, 0.8, "dor", "uniform", "", 0, 0, false},
+		{"credit", "cut-through", 1, 0.6, "deflection+2", "complement", "credits", 0, 0, false},
+		{"credit", "cut-through", 1, 0.6, "deflection+2", "complement", "idle", 0, 0, false},
+		{"credit", "wormhole", 1, 0.9, "distance+2", "uniform", "idle", 0, 0, false},
+		{"stopgo", "cut-through", 2, 0.8, "deflection+2", "uniform", "idle", 0, 0, false},
+		{"credit", "cut-through", 1, 0.95, "dor", "uniform", "", switching.AllocISLIP, 0, false},
+		{"credit", "wormhole", 2, 0.9, "distance+2", "uniform", "idle", switching.AllocISLIP, 0, false},
+		{"stopgo", "cut-through", 1, 0.8, "deflection+2", "complement", "credits", switching.AllocInputFirst, 0, false},
+		{"credit", "cut-through", 2, 0.9, "dor", "uniform", "", switching.AllocInputFirst, 0, false},
+		{"credit", "cut-through", 1, 0.95, "dor", "uniform", "", 0, switching.BuffersVOQ, false},
+		{"credit", "wormhole", 2, 0.9, "distance+2", "uniform", "idle", switching.AllocISLIP, switching.BuffersVOQ, false},
+		{"stopgo", "cut-through", 1, 0.8, "deflection+2", "complement", "credits", 0, switching.BuffersVOQ, false},
+		{"stopgo", "wormhole", 2, 0.9, "dor", "uniform", "", switching.AllocInputFirst, switching.BuffersVOQ, false},
+		{"credit", "cut-through", 1, 0.95, "dor", "uniform", "", 0, switching.BuffersShared, false},
+		{"credit", "wormhole", 1, 0.9, "distance+2", "uniform", "idle", switching.AllocISLIP, switching.BuffersShared, false},
+		{"credit", "cut-through", 1, 0.8, "deflection+2", "complement", "credits", switching.AllocInputFirst, switching.BuffersShared, false},
+		{"credit", "cut-through", 1, 0.95, "dor", "uniform", "", 0, 0, true},
+		{"stopgo", "wormhole", 2, 0.9, "distance+2", "uniform", "idle", 0, 0, true},
+		{"credit", "wormhole", 1, 0.9, "distance+2", "complement", "credits", switching.AllocISLIP, switching.BuffersVOQ, true},
+		{"credit", "cut-through", 1, 0.95, "dor", "uniform", "idle", 0, switching.BuffersShared, true},
+		{"credit", "cut-through", 1, 0.8, "deflection+2", "uniform", "", switching.AllocInputFirst, switching.BuffersShared, true},
 	} {
 		var st [2]Stats
 		for i, wake := range []bool{false, true} {
@@ -200,6 +209,9 @@ func TestExtraWakeUpsChangeNothing(t *testing.T) {
 			cfg.StopMark, cfg.GoMark = cfg.BufferFlits-2, 2
 			cfg.Warmup, cfg.Measure, cfg.Drain = 300, 2000, 1000
 			cfg.wakeAll = wake
+			if c.dynamic {
+				dynamic(t, &cfg)
+			}
 			var err error
 			if st[i], err = Run(context.Background(), cfg); err != nil {
 				t.Fatal(err)
@@ -220,12 +232,17 @@ type variedConfig struct {
 	speedup, delay                  int
 	alloc                           switching.Allocator // with 2 iterations but for oldest-first
 	buffers                         switching.Buffers
+	dynamic                         bool // dynamic VL choice
 	load                            float64
 	seed                            uint64
 }
 
 func (v variedConfig) String() string {
-	return fmt.Sprintf("#%d %s %s %s %s %s %s speedup%d delay%d @%.1f %s %s", v.seed, v.topoName, v.sel, v.alg, v.pat, v.fc, v.sw, v.speedup, v.delay, v.load, v.alloc, v.buffers)
+	vl := "static"
+	if v.dynamic {
+		vl = "dynamic"
+	}
+	return fmt.Sprintf("#%d %s %s %s %s %s %s speedup%d delay%d @%.1f %s %s %s", v.seed, v.topoName, v.sel, v.alg, v.pat, v.fc, v.sw, v.speedup, v.delay, v.load, v.alloc, v.buffers, vl)
 }
 
 // config returns v's configuration: 8-flit packets, buffers of two packets
@@ -245,6 +262,9 @@ func (v variedConfig) config(t testing.TB) Config {
 	cfg.StopMark, cfg.GoMark = cfg.BufferFlits-2, 2
 	cfg.Warmup, cfg.Measure, cfg.Drain = 200, 1000, 500
 	cfg.Seed = v.seed
+	if v.dynamic {
+		dynamic(t, &cfg)
+	}
 	return cfg
 }
 
@@ -277,7 +297,7 @@ func TestParkingChangesNothing(t *testing.T) {
 	rng := kernel.NewRNG(2027)
 	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
 	for i := 0; i < 32; i++ {
-		v := variedConfig{topo: flatfly4x4, topoName: "flatfly", sel: []string{"credits", "idle"}[i%2], seed: uint64(i), alloc: switching.Allocators()[i%3], buffers: switching.BuffersKinds()[i/3%3]}
+		v := variedConfig{topo: flatfly4x4, topoName: "flatfly", sel: []string{"credits", "idle"}[i%2], seed: uint64(i), alloc: switching.Allocators()[i%3], buffers: switching.BuffersKinds()[i/3%3], dynamic: i%4 == 3}
 		v.alg = pick("dor", "deflection+2", "distance+2")
 		v.pat = pick("uniform", "complement")
 		v.fc, v.sw = pick("credit", "stopgo"), pick("cut-through", "wormhole")
@@ -299,13 +319,18 @@ func TestParkingChangesNothing(t *testing.T) {
 		topo      topologies.Spec
 		alg, pat  string
 		selection string
+		dynamic   bool
 	}{
-		{df, "G", "uniform", "credits"}, {df, "GSID", "complement", "credits"}, {df, "G", "shuffle", "idle"},
-		{df, "deflection+4", "uniform", "idle"}, {hc, "negative-first", "uniform", "credits"},
-		{flatfly4x4, "twisted-mixed-ador", "uniform", "credits"}, {flatfly4x4, "ador", "complement", "idle"},
+		{df, "G", "uniform", "credits", false}, {df, "GSID", "complement", "credits", false}, {df, "G", "shuffle", "idle", false},
+		{df, "deflection+4", "uniform", "idle", false}, {hc, "negative-first", "uniform", "credits", false},
+		{flatfly4x4, "twisted-mixed-ador", "uniform", "credits", false}, {flatfly4x4, "ador", "complement", "idle", false},
+		{df, "G", "uniform", "credits", true}, {flatfly4x4, "twisted-mixed-ador", "uniform", "idle", true},
 	} {
-		sameResults(t, c.alg+" "+c.pat+" "+c.selection, "selecting again for parked heads", func(noPark bool) Config {
+		sameResults(t, fmt.Sprint(c.alg, " ", c.pat, " ", c.selection, " dynamic ", c.dynamic), "selecting again for parked heads", func(noPark bool) Config {
 			cfg := testConfig(t, c.topo, c.alg, c.pat, 8)
+			if c.dynamic {
+				dynamic(t, &cfg)
+			}
 			cfg.Selection = selectionNamed(c.selection)
 			cfg.Load, cfg.PacketFlits, cfg.BufferFlits = 0.9, 16, 64
 			cfg.Warmup, cfg.Measure, cfg.Drain = 500, 2000, 0
@@ -332,7 +357,7 @@ func TestTickOrderChangesNothing(t *testing.T) {
 	torus := topologies.Spec{Kind: "torus", Dims: []int{4, 4}, HostsPerSwitch: 2}
 	ring := topologies.Spec{Kind: "torus", Dims: []int{4}, HostsPerSwitch: 2}
 	for i := 0; i < 40; i++ {
-		v := variedConfig{topo: flatfly4x4, topoName: "flatfly", seed: uint64(i), alloc: switching.Allocators()[i%3], buffers: switching.BuffersKinds()[i/3%3]}
+		v := variedConfig{topo: flatfly4x4, topoName: "flatfly", seed: uint64(i), alloc: switching.Allocators()[i%3], buffers: switching.BuffersKinds()[i/3%3], dynamic: i/4%2 == 1}
 		v.alg = pick("dor", "ador", "deflection+2", "distance+2")
 		switch i % 4 {
 		case 1:
@@ -357,11 +382,15 @@ func TestTickOrderChangesNothing(t *testing.T) {
 	df := topologies.Spec{Kind: "dragonfly", GroupSize: 4, GlobalPerSwitch: 2, HostsPerSwitch: 4, OmitOneGlobal: &yes}
 	hc := topologies.Spec{Kind: "hypercube", Dimension: 5, Width: 2, HostsPerSwitch: 4}
 	for _, c := range []struct {
-		topo topologies.Spec
-		alg  string
-	}{{df, "G"}, {df, "GSID"}, {df, "deflection+4"}, {hc, "negative-first"}, {flatfly4x4, "twisted-mixed-ador"}} {
-		sameResults(t, c.alg, "shuffling the ticks of a cycle", func(shuffle bool) Config {
+		topo    topologies.Spec
+		alg     string
+		dynamic bool
+	}{{df, "G", false}, {df, "GSID", false}, {df, "deflection+4", false}, {hc, "negative-first", false}, {flatfly4x4, "twisted-mixed-ador", false}, {df, "GSID", true}} {
+		sameResults(t, fmt.Sprint(c.alg, " dynamic ", c.dynamic), "shuffling the ticks of a cycle", func(shuffle bool) Config {
 			cfg := testConfig(t, c.topo, c.alg, "uniform", 8)
+			if c.dynamic {
+				dynamic(t, &cfg)
+			}
 			cfg.Load, cfg.PacketFlits, cfg.BufferFlits = 0.8, 16, 64
 			cfg.Warmup, cfg.Measure, cfg.Drain = 500, 3000, 0
 			cfg.shuffleTicks = shuffle

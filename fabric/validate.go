@@ -117,6 +117,9 @@ func (c *Config) ValidateHardware() error {
 	if err := c.validateShared(); err != nil {
 		return err
 	}
+	if err := c.validateVLChoice(); err != nil {
+		return err
+	}
 	for i, sw := range c.Net.Switches {
 		p := c.switchParams(len(sw.Ports))
 		if slots := p.Slots(); slots > switching.MaxSlots {
@@ -159,6 +162,31 @@ func (c *Config) validateShared() error {
 		return keyerr.New("shared_alpha", "must be a positive number, got %v", c.SharedAlpha)
 	case c.SharedLimit < 0 || c.SharedLimit > flowctl.MaxBuffer:
 		return keyerr.New("shared_limit", "must be between 1 and %d, got %d", flowctl.MaxBuffer, c.SharedLimit)
+	}
+	return nil
+}
+
+// validateVLChoice checks that under dynamic VL choice the routing names
+// VL classes: its Source gives a VL below its VLs() (not one of the copies
+// a routing built on more VLs spreads over), checked from one host to
+// every host.
+func (c *Config) validateVLChoice() error {
+	switch c.VLChoice {
+	case switching.VLStatic:
+		return nil
+	case switching.VLDynamic:
+	default:
+		return keyerr.New("vl_choice", "unknown VL choice %v", c.VLChoice)
+	}
+	need := c.Routing.VLs()
+	if need > routing.MaxVLs {
+		return keyerr.New("vls", "routing %s needs %d VLs, more than %d", c.Routing.Name(), need, routing.MaxVLs)
+	}
+	for dst := range c.Net.Hosts {
+		if _, _, vl := c.Routing.Source(0, dst); vl < 0 || vl >= need {
+			return keyerr.New("vl_choice", "%q needs a routing built on its own VLs (routing.Spec.Classes): routing %s starts host 0's packets to host %d on VL %d, but needs %d VLs",
+				switching.VLDynamic, c.Routing.Name(), dst, vl, need)
+		}
 	}
 	return nil
 }

@@ -49,7 +49,11 @@ func (n *NIC) Unblock(vl int, at kernel.Time) {
 		return
 	}
 	now := n.eng.Now()
-	pi, ok := n.oldest(vl, now)
+	q := vl
+	if n.classes != nil {
+		q = n.classes.Of(vl)
+	}
+	pi, ok := n.oldest(q, now)
 	if !ok {
 		return // nothing to send there, or a reply still arriving (the NIC wakes at controlAt)
 	}
@@ -170,19 +174,20 @@ func (n *NIC) start(now kernel.Time) bool {
 	vls := len(n.queues)
 	n.readyAt = kernel.Never
 	for k := 0; k < vls; k++ {
-		vl := n.vlNext + k
-		if vl >= vls {
-			vl -= vls
+		qi := n.vlNext + k
+		if qi >= vls {
+			qi -= vls
 		}
-		pi, ok := n.oldest(vl, now)
+		pi, ok := n.oldest(qi, now)
 		if !ok {
 			continue
 		}
-		q := &n.queues[vl]
+		q := &n.queues[qi]
 		need := n.need(pi)
-		if !n.fc.CanSend(now, vl, need) {
+		vl, ok, ready := n.sendVL(now, qi, need)
+		if !ok {
 			n.stop(now)
-			n.readyAt = min(n.readyAt, n.fc.ReadyAt(now, vl, need))
+			n.readyAt = min(n.readyAt, ready)
 			continue
 		}
 		q.Pop()
@@ -194,13 +199,42 @@ func (n *NIC) start(now kernel.Time) bool {
 		n.cur, n.curSent, n.curVL, n.curFlits = pi, 0, int32(vl), p.Flits
 		n.curDst = p.Dst
 		n.reserved = n.cutThrough && n.fc.Reserve(now, vl, need)
-		n.vlNext = vl + 1
+		n.vlNext = qi + 1
 		if n.vlNext == vls {
 			n.vlNext = 0
 		}
 		return true
 	}
 	return false
+}
+
+// sendVL returns the link VL on which the oldest packet of source queue
+// qi, needing need credits, may start at now, if ok, and otherwise when
+// it may (kernel.Never if not with the credits on their way): the queue's
+// VL, or under dynamic VL choice the VL of its class that admits the
+// packet with the most credits (the lowest of equals).
+func (n *NIC) sendVL(now kernel.Time, qi, need int) (vl int, ok bool, ready kernel.Time) {
+	if n.classes == nil {
+		if n.fc.CanSend(now, qi, need) {
+			return qi, true, now
+		}
+		return qi, false, n.fc.ReadyAt(now, qi, need)
+	}
+	lo, hi := n.classes.Range(qi)
+	best, bestFree, ready := -1, -1, kernel.Never
+	for v := lo; v < hi; v++ {
+		if n.fc.CanSend(now, v, need) {
+			if f := n.fc.Free(now, v); f > bestFree {
+				best, bestFree = v, f
+			}
+		} else if best < 0 {
+			ready = min(ready, n.fc.ReadyAt(now, v, need))
+		}
+	}
+	if best >= 0 {
+		return best, true, now
+	}
+	return lo, false, ready
 }
 
 func (n *NIC) wait(now kernel.Time) {

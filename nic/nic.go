@@ -102,6 +102,11 @@ type Params struct {
 	// ReceiveRate, in (0, 1], is the fraction of the link bandwidth the
 	// NIC drains from its receive buffer; 0 means 1, a flit per cycle.
 	ReceiveRate float64
+	// Classes, if not nil, makes the VL choice dynamic: the routing's
+	// Source names a VL class, the NIC keeps a source queue per class and
+	// starts a packet on the VL of its class that admits it with the most
+	// credits (the lowest of equals). Nil, Source names the VL.
+	Classes *routing.Classes
 }
 
 // NIC is one host adapter. It is not safe for concurrent use.
@@ -128,7 +133,8 @@ type NIC struct {
 	inLink flowctl.Link
 	up     flit.Sender
 
-	queues  []ring.Ring[int32] // source queue per VL
+	queues  []ring.Ring[int32] // source queue per VL (per class under dynamic VL choice)
+	classes *routing.Classes   // Params.Classes
 	queued  int                // packets in queues
 	vlNext  int                // round-robin pointer over queues
 	cur     int32              // packet being injected, or -1
@@ -200,7 +206,8 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, meter *Meter, r routing.
 		flits:      int32(p.PacketFlits),
 		latency:    kernel.Time(p.LinkLatency),
 		genKind:    p.GenKind,
-		queues:     make([]ring.Ring[int32], p.VLs),
+		queues:     make([]ring.Ring[int32], queues(p)),
+		classes:    p.Classes,
 		maxRun:     int32(p.MaxRun),
 		cur:        -1,
 		stallFrom:  -1,
@@ -208,6 +215,15 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, meter *Meter, r routing.
 		disp:       p.Dispersion,
 		rxGap:      rxGap(p.ReceiveRate),
 	}).withDispersion(p.Hosts)
+}
+
+// queues returns the number of source queues of a NIC: one per VL, or per
+// class under dynamic VL choice.
+func queues(p Params) int {
+	if p.Classes != nil {
+		return p.Classes.Len()
+	}
+	return p.VLs
 }
 
 // withDispersion sets up the route choice of n for a network of hosts

@@ -31,6 +31,7 @@ type Line struct {
 	Selection     string          `json:"selection" results:"default=credits" doc:"the switches' selection function; absent for the default, credits"`
 	Buffers       string          `json:"buffers" results:"default=fifo" doc:"the switches' input buffers; absent for the default, fifo"`
 	Allocator     string          `json:"allocator" results:"default=oldest-first" doc:"the switches' allocator; absent for the default, oldest-first"`
+	VLChoice      string          `json:"vl_choice" results:"default=static" doc:"how packets take VLs: dynamic (any free VL of the routing's class at each hop); absent for the default, static"`
 	Iterations    int             `json:"iterations" results:"omitnan,min=1" doc:"rounds of matching per cycle of the islip and input-first allocators (absent with oldest-first)"`
 	SharedReserve *int            `json:"shared_reserve" results:"min=1" doc:"flits each input port and VL keeps of the shared memory, as in effect (buffers = shared only)"`
 	SharedAlpha   *float64        `json:"shared_alpha" results:"places=-1,min=0" doc:"the shared memory's dynamic threshold factor (buffers = shared only)"`

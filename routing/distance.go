@@ -232,10 +232,11 @@ func (r *distance) distances() error {
 // Name implements Routing: "distance", "distance+E" or "deflection+E".
 func (r *distance) Name() string { return r.name }
 
-// VLs implements Routing: the routing uses all V configured VLs (its VL
-// arithmetic is modulo V). It runs with any V ≥ 1; see New for when it is
+// VLs implements Routing: the VLs a packet may use, min(V, diameter + E +
+// 1) (its VL arithmetic is modulo V, and no packet starts above VL
+// diameter + E). It runs with any V ≥ 1; see New for when it is
 // deadlock-free.
-func (r *distance) VLs() int { return int(r.vls) }
+func (r *distance) VLs() int { return int(min(r.vls, r.diam+r.extra+1)) }
 
 // SLs implements Routing: one SL.
 func (r *distance) SLs() int { return 1 }

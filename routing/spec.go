@@ -28,6 +28,11 @@ type Spec struct {
 	// comments), by default "dot" for a .dot file and "lft" otherwise (TOML
 	// key format).
 	Path, Format string
+	// Classes builds the routing for dynamic VL choice (Classes): with
+	// the VLs its deadlock argument needs, Routing.VLs() of them, as its
+	// VL classes, instead of spreading over copies of its VL layout when
+	// VLs is more. TOML key: vl_choice = "dynamic" in [switch].
+	Classes bool
 }
 
 // New returns the routing s names for net. Errors name the offending TOML
@@ -230,7 +235,8 @@ type Spec struct {
 // path, which closes dependency cycles, and the routing can deadlock
 // (with V = 1 "distance" is plain minimal adaptive routing on one VL); the
 // wrapped VL also caps the extra hops, so paths only get more minimal.
-// VLs() returns V: these routings accept any V ≥ 1 and use all of them.
+// These routings accept any V ≥ 1; VLs() returns the VLs they use,
+// min(V, diameter + E + 1).
 // They keep an n×n byte table of switch distances, so networks of more
 // than MaxDistanceSwitches switches, of a switch diameter above
 // MaxDistanceDiameter, or disconnected are rejected.
@@ -257,6 +263,15 @@ func New(s Spec, net *topologies.Network) (Routing, error) {
 	}
 	if need := r.VLs(); s.VLs < need {
 		return nil, keyerr.New("vls", "routing %s needs at least %d virtual lanes, got %d", r.Name(), need, s.VLs)
+	} else if s.Classes && need < s.VLs {
+		// Built again on its own VLs: every routing's layout depends on
+		// the VLs it is given only through the copies it makes.
+		if r, err = construct(net, need); err != nil {
+			return nil, err
+		}
+		if r.VLs() != need {
+			return nil, fmt.Errorf("routing %s: needs %d VLs when built with %d, but %d when built with %d", r.Name(), need, s.VLs, r.VLs(), need)
+		}
 	}
 	if sls := r.SLs(); sls < 1 || sls > MaxSLs {
 		return nil, keyerr.New("algorithm", "routing %s uses %d service levels, InfiniBand has 1 to %d", r.Name(), sls, MaxSLs)

@@ -28,6 +28,13 @@
 // output VL it would take on each (OutVL). Routing takes the routing delay
 // counted from the head's arrival, so routing overlaps queueing.
 //
+// Under dynamic VL choice (Params.Classes) the routing is asked with the
+// class of the input VL and names an output class; on each candidate the
+// head looks at every VL of the class and takes the one that is free and
+// admits it with the most room downstream (the lowest of equals), so a
+// candidate is available when any VL of its class is, and a parked head
+// looks again when any of them changes.
+//
 // The head then competes for an output VL: the selection function takes
 // the candidate with the highest priority whose output VL is free and
 // whose flow control admits it, then the one with the most free space

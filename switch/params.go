@@ -6,6 +6,7 @@ import (
 
 	"netsim/flowctl"
 	"netsim/keyerr"
+	"netsim/routing"
 )
 
 // Mode is the switching technique.
@@ -40,13 +41,18 @@ func (m Mode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 
 // ParseMode parses a switching mode by its name (Mode.String); the names
 // are the only ones accepted, here as in experiment files.
-func ParseMode(s string) (Mode, error) {
-	for _, m := range Modes() {
-		if m.String() == s {
-			return m, nil
+func ParseMode(s string) (Mode, error) { return parseName(s, Modes(), "switching", "mode") }
+
+// parseName returns the member of all named s, or an error naming key
+// and what a member is.
+func parseName[T fmt.Stringer](s string, all []T, key, what string) (T, error) {
+	for _, x := range all {
+		if x.String() == s {
+			return x, nil
 		}
 	}
-	return 0, keyerr.New("switching", "unknown mode %q (known: %s)", s, names(Modes()))
+	var zero T
+	return zero, keyerr.New(key, "unknown %s %q (known: %s)", what, s, names(all))
 }
 
 // names joins the names of xs with ", ".
@@ -87,12 +93,7 @@ func Selections() []Selection { return []Selection{SelectCredits, SelectIdle} }
 // ParseSelection parses a selection function as written in experiment
 // files: "credits" (SelectCredits) or "idle" (SelectIdle).
 func ParseSelection(s string) (Selection, error) {
-	for _, sel := range Selections() {
-		if sel.String() == s {
-			return sel, nil
-		}
-	}
-	return 0, keyerr.New("selection", "unknown selection function %q (known: %s)", s, names(Selections()))
+	return parseName(s, Selections(), "selection", "selection function")
 }
 
 // MarshalText returns the selection function's name.
@@ -152,12 +153,7 @@ func (a Allocator) MarshalText() ([]byte, error) { return []byte(a.String()), ni
 
 // ParseAllocator parses an allocator by its name (Allocator.String).
 func ParseAllocator(s string) (Allocator, error) {
-	for _, a := range Allocators() {
-		if a.String() == s {
-			return a, nil
-		}
-	}
-	return 0, keyerr.New("allocator", "unknown allocator %q (known: %s)", s, names(Allocators()))
+	return parseName(s, Allocators(), "allocator", "allocator")
 }
 
 // Buffers is the organisation of a switch's input buffers. Each keeps the
@@ -213,12 +209,46 @@ func (b Buffers) MarshalText() ([]byte, error) { return []byte(b.String()), nil 
 
 // ParseBuffers parses a buffer organisation by its name (Buffers.String).
 func ParseBuffers(s string) (Buffers, error) {
-	for _, b := range BuffersKinds() {
-		if b.String() == s {
-			return b, nil
-		}
+	return parseName(s, BuffersKinds(), "buffers", "buffer organisation")
+}
+
+// VLChoice is how a packet's VL on each link is chosen.
+type VLChoice uint8
+
+const (
+	// VLStatic takes the VL the routing's VL map names (OutVL at a
+	// switch, Source at the NIC). A routing given more VLs than it needs
+	// spreads its packets over copies of its VL layout, by destination.
+	VLStatic VLChoice = iota
+	// VLDynamic builds the routing on the VLs it needs, its VL classes,
+	// splits the link VLs among them (routing.Classes) and lets a packet
+	// take any VL of its class at each hop: the free one that admits it
+	// with the most room downstream, chosen when it selects its output
+	// (as BookSim allocates an output VC from a range).
+	VLDynamic
+)
+
+// VLChoices returns the VL choices, in order.
+func VLChoices() []VLChoice { return []VLChoice{VLStatic, VLDynamic} }
+
+// String returns the VL choice's name in experiment files: "static" or
+// "dynamic".
+func (c VLChoice) String() string {
+	switch c {
+	case VLStatic:
+		return "static"
+	case VLDynamic:
+		return "dynamic"
 	}
-	return 0, keyerr.New("buffers", "unknown buffer organisation %q (known: %s)", s, names(BuffersKinds()))
+	return fmt.Sprintf("VLChoice(%d)", uint8(c))
+}
+
+// MarshalText returns the VL choice's name.
+func (c VLChoice) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// ParseVLChoice parses a VL choice by its name (VLChoice.String).
+func ParseVLChoice(s string) (VLChoice, error) {
+	return parseName(s, VLChoices(), "vl_choice", "VL choice")
 }
 
 // MaxIterations bounds Params.Iterations.
@@ -349,6 +379,12 @@ type Params struct {
 	Reserve int
 	Alpha   float64
 	Limit   int
+	// Classes, if not nil, makes the VL choice dynamic: the routing sees
+	// and answers VL classes, and a packet takes, on the port it selects,
+	// the VL of its output class that is free, admits it and has the
+	// most room downstream (the lowest of equals). Nil, the routing's
+	// OutVL names the VL (its VL map).
+	Classes *routing.Classes
 	// NoPark, a testing aid, looks at every waiting head in every tick
 	// and selects again for every eligible one, never passing over a
 	// parked or sleeping one: results must not change.

@@ -87,17 +87,18 @@ func (s *Switch) stillClosed(li int32, pk *park, changed uint64, now kernel.Time
 		return false
 	}
 	l := &s.lanes[li]
-	inPort, inVL, sl := int(s.portOf(li)), int(s.vlOf(li)), int(l.sl)
+	inPort, inVL, sl := int(s.portOf(li)), s.routeVL(li), int(l.sl)
 	need := s.need(l)
 	retry := pk.retryAt(now)
 	fcBlocked := false
 	for ; changed != 0; changed &= changed - 1 {
 		p := int32(bits.TrailingZeros64(changed))
-		ovl := s.route.OutVL(int(s.id), inPort, inVL, sl, int(p))
-		if int32(s.vlGen[p*s.vls+int32(ovl)]-pk.gen) <= 0 {
+		rvl := s.route.OutVL(int(s.id), inPort, inVL, sl, int(p))
+		if !s.vlChanged(p, rvl, pk.gen) {
 			continue // another VL of the port changed
 		}
-		switch s.outAt(now, p, ovl, need) {
+		ovl, st := s.outVL(now, p, rvl, need)
+		switch st {
 		case outHeld:
 		case outClosed:
 			retry = min(retry, s.sel[p].fc.ReadyAt(now, ovl, need))

@@ -32,7 +32,7 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 		return int32(l.only) - 1, 0, 0
 	}
 	inPort := int(s.portOf(li))
-	inVL := int(s.vlOf(li))
+	inVL := s.routeVL(li)
 	need := s.need(l)
 	sl := int(l.sl)
 	s.cand = s.route.Route(int(s.id), inPort, inVL, sl, l.dlid, s.cand[:0])
@@ -63,8 +63,8 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 			continue
 		}
 		o := &s.sel[c.Port]
-		ovl := s.route.OutVL(int(s.id), inPort, inVL, sl, int(c.Port))
-		switch s.outAt(now, c.Port, ovl, need) {
+		ovl, st := s.outVL(now, c.Port, s.route.OutVL(int(s.id), inPort, inVL, sl, int(c.Port)), need)
+		switch st {
 		case outHeld:
 			outs |= 1 << portBit(c.Port)
 			continue
@@ -191,6 +191,72 @@ func (s *Switch) outAt(now kernel.Time, p int32, ovl, need int) outState {
 	return outOpen
 }
 
+// routeVL returns the VL the routing sees for the packets of lane li: the
+// lane's VL, or under dynamic VL choice its class.
+func (s *Switch) routeVL(li int32) int {
+	if s.classes != nil {
+		return s.classes.Of(int(s.vlOf(li)))
+	}
+	return int(s.vlOf(li))
+}
+
+// outVL returns the output VL a head needing need flits of room would take
+// on port p, given the routing's OutVL there, rvl, and its state (outAt).
+// With the VL map (no Classes) that is rvl. Under dynamic VL choice rvl is
+// a class and the VL is the one of its range that is open with the most
+// room downstream (the lowest of equals); if none is open, the state is
+// the most hopeful of the range's — busy with a run (SelectIdle), then
+// closed by flow control (the VL that opens first), then held — and the VL
+// the one in that state.
+func (s *Switch) outVL(now kernel.Time, p int32, rvl, need int) (int, outState) {
+	if s.classes == nil {
+		return rvl, s.outAt(now, p, rvl, need)
+	}
+	lo, hi := s.classes.Range(rvl)
+	best, bestFree := -1, -1
+	vl, st, ready := lo, outHeld, kernel.Never
+	fc := s.sel[p].fc
+	for v := lo; v < hi; v++ {
+		switch s.outAt(now, p, v, need) {
+		case outOpen:
+			if f := fc.Free(now, v); f > bestFree {
+				best, bestFree = v, f
+			}
+		case outBusy:
+			if st != outBusy {
+				vl, st = v, outBusy
+			}
+		case outClosed:
+			if st == outBusy {
+				continue
+			}
+			if t := fc.ReadyAt(now, v, need); st == outHeld || t < ready {
+				vl, st, ready = v, outClosed, t
+			}
+		}
+	}
+	if best >= 0 {
+		return best, outOpen
+	}
+	return vl, st
+}
+
+// vlChanged reports whether an output VL of port p that the routing's
+// OutVL rvl names (the VL itself, or under dynamic VL choice every VL of
+// the class) changed after generation gen.
+func (s *Switch) vlChanged(p int32, rvl int, gen uint32) bool {
+	lo, hi := rvl, rvl+1
+	if s.classes != nil {
+		lo, hi = s.classes.Range(rvl)
+	}
+	for v := lo; v < hi; v++ {
+		if int32(s.vlGen[p*s.vls+int32(v)]-gen) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // markProbe marks the head packet of lane li Blocked if it is a route
 // probe: it could not leave when it was due, on output port (−1: the
 // candidates selectOutput left in s.cand, none of which it could take).
@@ -210,13 +276,18 @@ func (s *Switch) markProbe(li, port int32) {
 		}
 		return
 	}
-	inPort, inVL := int(s.portOf(li)), int(s.vlOf(li))
+	inPort, inVL := int(s.portOf(li)), s.routeVL(li)
 	for _, c := range s.cand {
 		o := &s.sel[c.Port]
 		ovl := s.route.OutVL(int(s.id), inPort, inVL, int(l.sl), int(c.Port))
-		// Not held and not busy with a run (SelectIdle), the candidate was
-		// closed by flow control.
-		closed := o.held&(1<<ovl) == 0 && !slices.Contains(s.busyCand, c.Port)
+		// Not held (under dynamic VL choice, not every VL of the class)
+		// and not busy with a run (SelectIdle), the candidate was closed
+		// by flow control.
+		mask := uint16(1) << ovl
+		if s.classes != nil {
+			mask = s.classes.Mask(ovl)
+		}
+		closed := o.held&mask != mask && !slices.Contains(s.busyCand, c.Port)
 		if closed || o.owner != l.src {
 			p.Probe |= flit.Blocked
 			return

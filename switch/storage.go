@@ -20,6 +20,9 @@ type Switch struct {
 	selection Selection
 	noPark    bool
 	vls       int32
+	// classes maps the routing's VL classes onto the VLs under dynamic VL
+	// choice (Params.Classes), nil otherwise.
+	classes *routing.Classes
 	// slots is the lanes per input port and VL (Params.Slots), lpp the
 	// lanes per input port: lane li is slot li % slots of VL
 	// li % lpp / slots of input port li / lpp (portOf, vlOf).
@@ -145,6 +148,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		selection:    p.Selection,
 		noPark:       p.NoPark,
 		vls:          int32(p.VLs),
+		classes:      p.Classes,
 		slots:        int32(p.Slots()),
 		lpp:          int32(p.VLs * p.Slots()),
 		speedup:      int32(max(p.Speedup, 1)),

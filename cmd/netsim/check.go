@@ -8,6 +8,7 @@ import (
 
 	"netsim/experiments"
 	"netsim/routing"
+	switching "netsim/switch"
 )
 
 // checkCmd returns netsim check.
@@ -23,8 +24,11 @@ the routing can return, for every pair of hosts, and looks for a cycle. An
 acyclic graph makes the routing deadlock-free; a cycle means it may
 deadlock, and the cycle is printed, one channel (switch, port, VL) a line.
 Host injection and ejection channels are counted but can never be on a
-cycle. Only [topology], [routing] and [flow_control] vls matter, but the
-whole file must be valid.
+cycle. Only [topology], [routing], [flow_control] vls and [switch]
+vl_choice matter, but the whole file must be valid. Under vl_choice =
+"dynamic" the graph is over (link, VL class) channels, and a cycle names
+classes: it is acyclic exactly when the graph over (link, VL) with every
+VL of a class depending on every VL of the classes it waits for is.
 
 Exit status: 0 every routing is deadlock-free; 1 a cycle was found or a
 routing returned an invalid answer; 2 bad command line or experiment file.
@@ -68,6 +72,15 @@ func checkExperiment(ctx context.Context, e *experiments.Experiment, jobs int, s
 	if vls != 1 {
 		what += "s"
 	}
+	if e.Switch.VLChoice == switching.VLDynamic {
+		// The routing sees VL classes, and its graph over them decides
+		// (routing.Classes): the channels' VLs below are classes.
+		vls = e.RoutingFunc().VLs()
+		what += fmt.Sprintf(" in %d dynamic VL class", vls)
+		if vls != 1 {
+			what += "es"
+		}
+	}
 	rep, err := routing.CheckDeadlock(ctx, e.RoutingFunc(), e.Network(), routing.CheckOptions{VLs: vls, Workers: jobs})
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", what, err)
@@ -84,6 +97,10 @@ func checkExperiment(ctx context.Context, e *experiments.Experiment, jobs int, s
 	}
 	fmt.Fprintf(stdout, "%s: CYCLE of %d channels, may deadlock:\n", summary, len(rep.Cycle))
 	for _, c := range rep.Cycle {
+		if e.Switch.VLChoice == switching.VLDynamic {
+			fmt.Fprintf(stdout, "  switch %d port %d -> switch %d port %d class %d\n", c.Switch, c.Port, c.PeerSwitch, c.PeerPort, c.VL)
+			continue
+		}
 		fmt.Fprintf(stdout, "  %v\n", c)
 	}
 	return exitFailed

@@ -39,7 +39,25 @@ func TestCheckCommand(t *testing.T) {
   switch 2 port 1 -> switch 3 port 2 VL 0
   switch 3 port 1 -> switch 0 port 2 VL 0
 `
+	// Minimal routing on a ring of 6 on 4 VLs: statically the tables'
+	// one layer is copied by destination (VL = destination mod 4), and no
+	// copy closes a cycle; with dynamic VL choice every packet may take
+	// any VL at every hop, and the one class keeps the ring's cycle.
+	minhop := strings.NewReplacer("switches = 4", "switches = 6", "dor-nodateline", "minhop", "[traffic]", "[flow_control]\nvls = 4\n[traffic]").Replace(ring4)
+	static := writeFile(t, dir, "static.toml", minhop)
+	dynamic := writeFile(t, dir, "dynamic.toml", strings.Replace(minhop, "[traffic]", "[switch]\nvl_choice = \"dynamic\"\n[traffic]", 1))
+	staticOut := static + ": minhop on ring 6 w1 c1, 4 VLs: 28 channels (+22 injection, 6 ejection), 58 dependencies: deadlock-free (acyclic CDG)\n"
+	dynamicOut := dynamic + `: minhop on ring 6 w1 c1, 4 VLs in 1 dynamic VL class: 12 channels (+6 injection, 6 ejection), 36 dependencies: CYCLE of 6 channels, may deadlock:
+  switch 0 port 2 -> switch 5 port 1 class 0
+  switch 5 port 2 -> switch 4 port 1 class 0
+  switch 4 port 2 -> switch 3 port 1 class 0
+  switch 3 port 2 -> switch 2 port 1 class 0
+  switch 2 port 2 -> switch 1 port 1 class 0
+  switch 1 port 2 -> switch 0 port 1 class 0
+`
 	tests := []cliCase{
+		{"static copies", []string{"check", static}, exitOK, staticOut, ""},
+		{"dynamic classes", []string{"check", dynamic}, exitFailed, dynamicOut, ""},
 		{"acyclic", []string{"check", ff}, exitOK, ffLine, ""},
 		{"acyclic -j 1", []string{"check", "-j", "1", ff}, exitOK, ffLine, ""},
 		{"cycle", []string{"check", ring}, exitFailed, ringOut, ""},
