@@ -42,14 +42,16 @@ var seed004Patterns = []string{"uniform", "complement", "reverse", "rotation", "
 
 // TestSeed004Files loads every file of studies/seed004/,
 // studies/seed004/scaled/, studies/seed004/scaled-idle/,
-// studies/seed004/scaled-voq/ and studies/seed004/scaled-shared/ and checks
+// studies/seed004/scaled-voq/, studies/seed004/scaled-shared/,
+// studies/seed004/scaled-shared-idle/ and studies/seed004/scaled-dynamic/
+// and checks
 // that together they define the seed's
 // evaluation: each topology preset at 16,384 hosts with its routings, the
 // six patterns, a saturation search at 1/128, a scaled file per topology
 // with the same routings, patterns, hardware and warm-up and measurement
 // windows on 256–1,024 hosts, and the same scaled file under the idle
-// selection function, with virtual output queues and with shared
-// memories.
+// selection function, with virtual output queues, with shared memories
+// (under either selection function) and with dynamic VL choice.
 func TestSeed004Files(t *testing.T) {
 	for topo, want := range seed004Routings() {
 		t.Run(topo, func(t *testing.T) {
@@ -74,6 +76,36 @@ func TestSeed004Files(t *testing.T) {
 				sw.Selection = switching.SelectIdle
 				if e.Switch != sw || e.Routing != s.Routing || e.Hosts() != s.Hosts() || e.Name == s.Name {
 					t.Errorf("%s: want %s with the idle selection under another name", e, s)
+				}
+			}
+			dyn, err := LoadFile(studyPath("seed004", "scaled-dynamic", topo+".toml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(dyn) != len(scaled) {
+				t.Fatalf("scaled-dynamic/%s.toml has %d experiments, scaled/ %d", topo, len(dyn), len(scaled))
+			}
+			for i, e := range dyn {
+				s := scaled[i]
+				sw := s.Switch
+				sw.VLChoice = switching.VLDynamic
+				if e.Switch != sw || e.FlowControl != s.FlowControl || e.Routing != s.Routing || e.Hosts() != s.Hosts() || e.Name == s.Name {
+					t.Errorf("%s: want %s with dynamic VL choice under another name", e, s)
+				}
+			}
+			sharedIdle, err := LoadFile(studyPath("seed004", "scaled-shared-idle", topo+".toml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(sharedIdle) != len(scaled) {
+				t.Fatalf("scaled-shared-idle/%s.toml has %d experiments, scaled/ %d", topo, len(sharedIdle), len(scaled))
+			}
+			for i, e := range sharedIdle {
+				s := scaled[i]
+				sw := s.Switch
+				sw.Buffers, sw.SharedAlpha, sw.Selection = switching.BuffersShared, 1, switching.SelectIdle
+				if e.Switch != sw || e.FlowControl != s.FlowControl || e.Routing != s.Routing || e.Hosts() != s.Hosts() || e.Name == s.Name {
+					t.Errorf("%s: want %s with shared buffers and the idle selection under another name", e, s)
 				}
 			}
 			for _, b := range []switching.Buffers{switching.BuffersVOQ, switching.BuffersShared} {

@@ -62,22 +62,35 @@ func BenchmarkFlatFly4096(b *testing.B) {
 }
 
 // BenchmarkFlatFly4096Switch is BenchmarkFlatFly4096 under each buffer
-// organisation and allocator: their cost per flit-hop against fifo's.
+// organisation and allocator, and with dynamic VL choice: their cost per
+// flit-hop against fifo's.
 func BenchmarkFlatFly4096Switch(b *testing.B) {
 	for _, c := range []struct {
 		buffers switching.Buffers
 		alloc   switching.Allocator
+		dynamic bool
 	}{
-		{switching.BuffersFIFO, switching.AllocOldestFirst},
-		{switching.BuffersFIFO, switching.AllocISLIP},
-		{switching.BuffersVOQ, switching.AllocOldestFirst},
-		{switching.BuffersVOQ, switching.AllocISLIP},
-		{switching.BuffersShared, switching.AllocOldestFirst},
-		{switching.BuffersShared, switching.AllocISLIP},
+		{switching.BuffersFIFO, switching.AllocOldestFirst, false},
+		{switching.BuffersFIFO, switching.AllocISLIP, false},
+		{switching.BuffersVOQ, switching.AllocOldestFirst, false},
+		{switching.BuffersVOQ, switching.AllocISLIP, false},
+		{switching.BuffersShared, switching.AllocOldestFirst, false},
+		{switching.BuffersShared, switching.AllocISLIP, false},
+		{switching.BuffersFIFO, switching.AllocOldestFirst, true},
+		{switching.BuffersShared, switching.AllocOldestFirst, true},
 	} {
-		b.Run(c.buffers.String()+"-"+c.alloc.String(), func(b *testing.B) {
+		name := c.buffers.String() + "-" + c.alloc.String()
+		if c.dynamic {
+			name += "-dynamic"
+		}
+		b.Run(name, func(b *testing.B) {
 			benchRouting(b, topologies.Spec{Kind: "flatfly", Dims: []int{8, 8, 8}, HostsPerSwitch: 8}, "dor", "uniform", 8, 0.5, 5000,
-				func(c2 *Config) { c2.Buffers, c2.Allocator, c2.AllocIterations = c.buffers, c.alloc, 2 })
+				func(c2 *Config) {
+					c2.Buffers, c2.Allocator, c2.AllocIterations = c.buffers, c.alloc, 2
+					if c.dynamic {
+						dynamic(b, c2)
+					}
+				})
 		})
 	}
 }
