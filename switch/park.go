@@ -201,6 +201,12 @@ func (s *Switch) sleepRange(lo, hi int32, at, now kernel.Time) {
 	}
 	slot := int32(at % sleepSlots)
 	row := s.sleep[slot*int32(len(s.waiting)):]
+	span := &s.sleepSpan[slot]
+	if s.sleepMask&(1<<slot) == 0 {
+		*span = [2]uint16{uint16(lo / 64), uint16((hi + 63) / 64)}
+	} else {
+		span[0], span[1] = min(span[0], uint16(lo/64)), max(span[1], uint16((hi+63)/64))
+	}
 	for w := lo / 64; w*64 < hi; w++ {
 		m := ^uint64(0)
 		if base := w * 64; base < lo {
@@ -238,9 +244,11 @@ func (s *Switch) wake(now kernel.Time) kernel.Time {
 	n := len(s.waiting)
 	for ; m != 0; m &= m - 1 {
 		slot := bits.TrailingZeros32(m)
-		ws := s.sleep[slot*n : slot*n+n]
+		// Only the words its lanes were put to sleep in.
+		lo, hi := int(s.sleepSpan[slot][0]), int(s.sleepSpan[slot][1])
+		ws := s.sleep[slot*n+lo : slot*n+hi]
 		for i, w := range ws {
-			s.waiting[i] |= w
+			s.waiting[lo+i] |= w
 			ws[i] = 0
 		}
 		s.sleepMask &^= 1 << slot

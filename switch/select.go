@@ -212,11 +212,14 @@ func (s *Switch) outVL(now kernel.Time, p int32, rvl, need int) (int, outState) 
 	if s.classes == nil {
 		return rvl, s.outAt(now, p, rvl, need)
 	}
-	lo, hi := s.classes.Range(rvl)
+	lo, _ := s.classes.Range(rvl)
 	best, bestFree := -1, -1
 	vl, st, ready := lo, outHeld, kernel.Never
-	fc := s.sel[p].fc
-	for v := lo; v < hi; v++ {
+	o := &s.sel[p]
+	fc := o.fc
+	// The VLs of the class no packet in progress holds, lowest first.
+	for m := s.classes.Mask(rvl) &^ o.held; m != 0; m &= m - 1 {
+		v := bits.TrailingZeros16(m)
 		switch s.outAt(now, p, v, need) {
 		case outOpen:
 			if f := fc.Free(now, v); f > bestFree {

@@ -84,6 +84,7 @@ type Switch struct {
 	// its busy input port without looking it up (sleepUntil, sleepRange,
 	// wake).
 	sleep     []uint64
+	sleepSpan [sleepSlots][2]uint16 // per slot in use, the words [lo, hi) of its bitmap that may hold lanes
 	sleepMask uint32
 	woke      kernel.Time
 	ptr       int32
