@@ -42,7 +42,7 @@ const (
 // in order of discovery; each is an *InputError. The decoder is returned for
 // the build step.
 func parse(file string, data []byte) (*Experiment, *decoder, error) {
-	root, src, err := readTree(file, data)
+	root, src, err := readTree(file, data, nil)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -15,6 +15,8 @@ import (
 type source struct {
 	file  string
 	lines keyLines
+	// override marks a --set argument (Override): its keys have no line.
+	override bool
 }
 
 // sources locates the keys of an experiment assembled from a file and the
@@ -42,6 +44,9 @@ func (s *sources) locate(section, key string) (string, int) {
 		if i, ok := s.origin[p]; ok {
 			if line := s.files[i].lines.line(section, key); line > 0 {
 				return s.files[i].file, line
+			}
+			if s.files[i].override && p == path {
+				return s.files[i].file, 0
 			}
 		}
 	}
@@ -114,13 +119,15 @@ type includer struct {
 // data, merged with the files it includes (see mergeTree), and returns the
 // merged tree and where its keys come from. Problems (syntax errors, files
 // that cannot be read, cycles) are returned joined, each an *InputError.
-func readTree(file string, data []byte) (map[string]any, *sources, error) {
+// The overrides are merged last, over the file and its includes.
+func readTree(file string, data []byte, overrides []Override) (map[string]any, *sources, error) {
 	in := &includer{src: &sources{origin: map[string]int{}}}
 	root, origin := in.load(file, data, nil)
 	if len(in.errs) > 0 {
 		return nil, nil, errors.Join(in.errs...)
 	}
 	in.src.origin = origin
+	applyOverrides(root, in.src, overrides)
 	return root, in.src, nil
 }
 

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	switching "netsim/switch"
 )
 
 // writeFiles writes name → text files under dir (creating subdirectories)
@@ -167,5 +169,54 @@ func TestIncludePathRelative(t *testing.T) {
 	_, err = LoadTopology(filepath.Join(dir, "sweep.toml"))
 	if want := filepath.Join(dir, "sweep.toml") + ":3: [topology] format: sweeps 2 values; a topology command takes one network"; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("topology sweep: got %v, want %s…", err, want)
+	}
+}
+
+// TestOverrides: --set values win over the file and its includes, make
+// sweeps when given arrays, and their errors name the argument.
+func TestOverrides(t *testing.T) {
+	set := func(args ...string) []Override {
+		var out []Override
+		for _, a := range args {
+			o, err := ParseOverride(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, o)
+		}
+		return out
+	}
+	dir := writeFiles(t, t.TempDir(), map[string]string{
+		"hw.toml":   "[flow_control]\nvls = 4\n",
+		"main.toml": strings.Replace(strings.Replace(base, `name = "small"`, `name = "small"`+"\ninclude = [\"hw.toml\"]", 1), "vls = 2\n", "", 1),
+	})
+	main := filepath.Join(dir, "main.toml")
+	exps, err := LoadFile(main, set("switch.vl_choice=dynamic", "flow_control.vls=8", "seed=9", `routing.algorithm=["dor", "distance"]`)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(exps) != 2 || exps[0].Switch.VLChoice != switching.VLDynamic || exps[0].FlowControl.VLs != 8 || exps[0].Seed != 9 || exps[1].Routing != "distance" {
+		t.Fatalf("overridden: %d variants, %v", len(exps), exps)
+	}
+	plain, err := LoadFile(main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain[0].FlowControl.VLs != 4 || plain[0].Switch.VLChoice != switching.VLStatic {
+		t.Errorf("without overrides: %v", plain[0])
+	}
+	for _, c := range []struct{ arg, want string }{
+		{"switch.vl_choice=adaptive", `--set switch.vl_choice=adaptive: [switch] vl_choice: unknown value "adaptive" (expected one of: static, dynamic)`},
+		{"switch.buffer=3", "--set switch.buffer=3: [switch] buffer: unknown key"},
+		{"flow_control.vls=0", "--set flow_control.vls=0: [flow_control] vls: 0 is out of range"},
+	} {
+		if _, err := LoadFile(main, set(c.arg)...); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("--set %s: error %v, want %q", c.arg, err, c.want)
+		}
+	}
+	for _, arg := range []string{"vls", "=4", ".vls=4", "flow_control.=4", "a.b.c=1"} {
+		if _, err := ParseOverride(arg); err == nil {
+			t.Errorf("ParseOverride(%q) accepted", arg)
+		}
 	}
 }

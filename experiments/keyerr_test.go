@@ -88,7 +88,7 @@ func TestBuilderErrorKeys(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, src, err := readTree("f.toml", []byte(text))
+			_, src, err := readTree("f.toml", []byte(text), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -40,20 +40,22 @@ func Parse(file string, data []byte) (*Experiment, error) {
 }
 
 // LoadFile reads the experiment file at path with the files it includes,
-// and returns one built experiment per variant of its sweeps (one when it
-// sweeps nothing), in canonical order. Problems are reported as by Load.
-func LoadFile(path string) ([]*Experiment, error) {
+// sets the keys of overrides over theirs (ParseOverride), and returns one
+// built experiment per variant of its sweeps (one when it sweeps
+// nothing), in canonical order. Problems are reported as by Load, those
+// of an override naming it ("--set switch.vl_choice=adaptive").
+func LoadFile(path string, overrides ...Override) ([]*Experiment, error) {
 	data, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return ParseFile(path, data)
+	return ParseFile(path, data, overrides...)
 }
 
 // ParseFile is LoadFile for the contents data of a file called file;
 // included files are read from disk, relative to file's directory.
-func ParseFile(file string, data []byte) ([]*Experiment, error) {
-	root, src, err := readTree(file, data)
+func ParseFile(file string, data []byte, overrides ...Override) ([]*Experiment, error) {
+	root, src, err := readTree(file, data, overrides)
 	if err != nil {
 		return nil, err
 	}
@@ -72,8 +74,8 @@ func readFile(path string) ([]byte, error) {
 // LoadAll loads every file of paths (LoadFile) and checks that experiment
 // names are unique across files, so that results can be told apart. It
 // returns the variants of every file, file by file, or every problem of
-// every file.
-func LoadAll(paths []string) ([]*Experiment, error) {
+// every file. The overrides apply to every file.
+func LoadAll(paths []string, overrides ...Override) ([]*Experiment, error) {
 	var (
 		exps []*Experiment
 		errs []error
@@ -82,7 +84,7 @@ func LoadAll(paths []string) ([]*Experiment, error) {
 		errs = append(errs, err)
 	}
 	for _, p := range paths {
-		e, err := LoadFile(p)
+		e, err := LoadFile(p, overrides...)
 		if err != nil {
 			errs = append(errs, err)
 			continue

@@ -21,7 +21,7 @@ func LoadTopology(path string) (*topologies.Network, error) {
 
 // ParseTopology is LoadTopology for the contents data of a file called file.
 func ParseTopology(file string, data []byte) (*topologies.Network, error) {
-	root, src, err := readTree(file, data)
+	root, src, err := readTree(file, data, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -13,10 +13,13 @@ import (
 
 // checkCmd returns netsim check.
 func checkCmd() *Command {
-	var jobs int
+	var (
+		jobs int
+		sets []experiments.Override
+	)
 	return &Command{
 		Name:      "check",
-		UsageLine: "netsim check FILE.toml ... [-j N]",
+		UsageLine: "netsim check FILE.toml ... [-j N] [--set SECTION.KEY=VALUE]...",
 		Short:     "check routings for deadlock freedom (channel dependency graph)",
 		Long: `Checks the routing of each experiment file for deadlock freedom: builds the
 channel dependency graph over (link, VL) channels from every candidate port
@@ -36,19 +39,20 @@ routing returned an invalid answer; 2 bad command line or experiment file.
 		Flags: func(fs *flag.FlagSet) {
 			fs.IntVar(&jobs, "j", 0, "search up to `N` destinations at once (default: the number of CPUs); "+
 				"the result does not depend on N")
+			defineSet(fs, &sets)
 		},
 		Run: func(ctx context.Context, cmd *Command, ev env, files []string) int {
 			if code, done := experimentFiles(cmd, ev, files, jobs); done {
 				return code
 			}
-			return checkCommand(ctx, files, jobs, ev.stdout, ev.stderr)
+			return checkCommand(ctx, files, sets, jobs, ev.stdout, ev.stderr)
 		},
 	}
 }
 
 // checkCommand implements netsim check of files with -j jobs.
-func checkCommand(ctx context.Context, files []string, jobs int, stdout, stderr io.Writer) int {
-	exps, err := loadExperiments(files)
+func checkCommand(ctx context.Context, files []string, sets []experiments.Override, jobs int, stdout, stderr io.Writer) int {
+	exps, err := loadExperiments(files, sets)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage

@@ -58,6 +58,12 @@ func TestCheckCommand(t *testing.T) {
 	tests := []cliCase{
 		{"static copies", []string{"check", static}, exitOK, staticOut, ""},
 		{"dynamic classes", []string{"check", dynamic}, exitFailed, dynamicOut, ""},
+		{"--set dynamic", []string{"check", "--set", "switch.vl_choice=dynamic", static}, exitFailed, strings.Replace(dynamicOut, dynamic, static, 1), ""},
+		{"--set static", []string{"check", dynamic, "--set", "switch.vl_choice=static"}, exitOK, strings.Replace(staticOut, static, dynamic, 1), ""},
+		{"--set bad value", []string{"check", static, "--set", "switch.vl_choice=adaptive"}, exitUsage, "",
+			`--set switch.vl_choice=adaptive: [switch] vl_choice: unknown value "adaptive" (expected one of: static, dynamic)`},
+		{"--set no value", []string{"check", static, "--set", "vls"}, exitUsage, "",
+			`netsim check: invalid value "vls" for flag -set: expected SECTION.KEY=VALUE (such as switch.vl_choice=dynamic), got "vls"`},
 		{"acyclic", []string{"check", ff}, exitOK, ffLine, ""},
 		{"acyclic -j 1", []string{"check", "-j", "1", ff}, exitOK, ffLine, ""},
 		{"cycle", []string{"check", ring}, exitFailed, ringOut, ""},

@@ -44,16 +44,33 @@ func experimentFiles(cmd *Command, ev env, files []string, jobs int) (code int, 
 	return exitOK, false
 }
 
-// loadExperiments loads the experiment files, reporting every problem;
-// the experiments are those of the files that loaded.
-func loadExperiments(files []string) ([]*experiments.Experiment, error) {
+// setUsage is the help of --set.
+const setUsage = "set `SECTION.KEY=VALUE` in every experiment file, over the value of the file and its includes " +
+	"(repeat for several keys; VALUE is a TOML value or else a string: switch.vl_choice=dynamic, flow_control.vls=4, " +
+	"seed=7; an array sweeps the key: 'routing.algorithm=[\"dor\", \"distance\"]')"
+
+// defineSet defines --set on fs, appending each override to *sets.
+func defineSet(fs *flag.FlagSet, sets *[]experiments.Override) {
+	fs.Func("set", setUsage, func(s string) error {
+		o, err := experiments.ParseOverride(s)
+		if err == nil {
+			*sets = append(*sets, o)
+		}
+		return err
+	})
+}
+
+// loadExperiments loads the experiment files with the overrides sets,
+// reporting every problem; the experiments are those of the files that
+// loaded.
+func loadExperiments(files []string, sets []experiments.Override) ([]*experiments.Experiment, error) {
 	var exps []*experiments.Experiment
 	var errs []error
 	if err := experiments.DistinctFiles(files); err != nil {
 		errs = append(errs, err)
 	}
 	for _, f := range files {
-		e, err := experiments.LoadFile(f)
+		e, err := experiments.LoadFile(f, sets...)
 		if err != nil {
 			errs = append(errs, err)
 			continue

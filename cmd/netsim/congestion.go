@@ -37,6 +37,7 @@ type congestionFlags struct {
 	json       bool
 	runs, jobs int
 	out, file  string
+	sets       []experiments.Override
 }
 
 // define defines the flags of netsim congestion on fs, bound to f.
@@ -47,6 +48,7 @@ func (f *congestionFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "o", "", "also write `DIR`/cable-ROUTING-PATTERN.dot (the cable congestion map, "+
 		"edges coloured green to red) and DIR/hist_acc_band-PATTERN.png (distribution over runs, "+
 		"one line per routing)")
+	defineSet(fs, &f.sets)
 }
 
 // check checks the file and flags of netsim congestion (fs holds them
@@ -72,7 +74,7 @@ func congestionCmd() *Command {
 	var f congestionFlags
 	return &Command{
 		Name:      "congestion",
-		UsageLine: "netsim congestion FILE.toml [--json] [--runs N] [-j N] [-o DIR]",
+		UsageLine: "netsim congestion FILE.toml [--json] [--runs N] [-j N] [-o DIR] [--set SECTION.KEY=VALUE]...",
 		Short:     "congestion model of oblivious routings (ORCS): Λ, π, cable map",
 		Long:      congestionLong,
 		Flags:     f.define,
@@ -94,7 +96,7 @@ type congestionLine struct {
 
 // congestionCommand implements netsim congestion with the flags and file f.
 func congestionCommand(ctx context.Context, f congestionFlags, stdout, stderr io.Writer) int {
-	exps, err := experiments.LoadFile(f.file)
+	exps, err := experiments.LoadFile(f.file, f.sets...)
 	if err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return exitUsage

@@ -43,10 +43,11 @@ func loadCmd() *Command {
 	var (
 		asJSON bool
 		jobs   int
+		sets   []experiments.Override
 	)
 	return &Command{
 		Name:      "load",
-		UsageLine: "netsim load FILE.toml ... [--json] [-j N]",
+		UsageLine: "netsim load FILE.toml ... [--json] [-j N] [--set SECTION.KEY=VALUE]...",
 		Short:     "channel load of routings under traffic patterns, and the saturation bound it sets",
 		Long:      loadLong,
 		Flags: func(fs *flag.FlagSet) {
@@ -55,6 +56,7 @@ func loadCmd() *Command {
 				"spread, detours")
 			fs.IntVar(&jobs, "j", 0, "walk uniform traffic on up to `N` goroutines (default: the number of CPUs); "+
 				"the loads do not depend on N")
+			defineSet(fs, &sets)
 		},
 		Run: func(ctx context.Context, cmd *Command, ev env, files []string) int {
 			if code, done := experimentFiles(cmd, ev, files, jobs); done {
@@ -63,7 +65,7 @@ func loadCmd() *Command {
 			if jobs == 0 {
 				jobs = runtime.NumCPU()
 			}
-			return loadCommand(ctx, files, jobs, asJSON, ev.stdout, ev.stderr)
+			return loadCommand(ctx, files, sets, jobs, asJSON, ev.stdout, ev.stderr)
 		},
 	}
 }
@@ -85,8 +87,8 @@ type loadLine struct {
 
 // loadCommand implements netsim load of files with -j jobs (≥ 1) and
 // --json asJSON.
-func loadCommand(ctx context.Context, files []string, jobs int, asJSON bool, stdout, stderr io.Writer) int {
-	exps, err := loadExperiments(files)
+func loadCommand(ctx context.Context, files []string, sets []experiments.Override, jobs int, asJSON bool, stdout, stderr io.Writer) int {
+	exps, err := loadExperiments(files, sets)
 	noPatterns := map[string]bool{}
 	for _, e := range exps {
 		if (len(e.Traffic.Patterns) == 0 || e.IsExchange()) && !noPatterns[e.File] {

@@ -19,6 +19,7 @@ const maxListed = 20
 type mergeFlags struct {
 	out    string
 	checks []string
+	sets   []experiments.Override
 }
 
 // define defines the flags of netsim merge on fs, bound to f.
@@ -33,6 +34,7 @@ func (f *mergeFlags) define(fs *flag.FlagSet) {
 		f.checks = append(f.checks, s)
 		return nil
 	})
+	defineSet(fs, &f.sets)
 }
 
 // mergeCmd returns netsim merge.
@@ -40,7 +42,7 @@ func mergeCmd() *Command {
 	var f mergeFlags
 	return &Command{
 		Name:      "merge",
-		UsageLine: "netsim merge RESULTS.jsonl ... [-o OUT.jsonl] [--check FILE.toml]...",
+		UsageLine: "netsim merge RESULTS.jsonl ... [-o OUT.jsonl] [--check FILE.toml]... [--set SECTION.KEY=VALUE]...",
 		Short:     "combine the results of shards, reporting missing or duplicated points",
 		Long: `Combines results files, typically the results.jsonl of the shards of one
 run (netsim run --shard I/N), into one with every point once, on stdout or
@@ -70,7 +72,7 @@ func mergeCommand(opts mergeFlags, inputs []string, stdout, stderr io.Writer) in
 	var err error
 	var exps []*experiments.Experiment
 	if len(checks) > 0 {
-		if exps, err = experiments.LoadAll(checks); err != nil {
+		if exps, err = experiments.LoadAll(checks, opts.sets...); err != nil {
 			fmt.Fprintln(stderr, err)
 			return exitUsage
 		}

@@ -29,6 +29,7 @@ type runFlags struct {
 	dryRun bool
 	quiet  bool
 	shard  experiments.Shard
+	sets   []experiments.Override
 	files  []string
 }
 
@@ -50,7 +51,7 @@ func runCmd() *Command {
 	var f runFlags
 	return &Command{
 		Name:      "run",
-		UsageLine: "netsim run [FILE.toml ...] [-o DIR] [-j N] [--json] [--dry-run] [-q] [--shard I/N]",
+		UsageLine: "netsim run [FILE.toml ...] [-o DIR] [-j N] [--json] [--dry-run] [-q] [--shard I/N] [--set SECTION.KEY=VALUE]...",
 		Short:     "run experiments (the embedded quick start when no file is given)",
 		Long:      runLong,
 		Flags:     f.define,
@@ -80,6 +81,7 @@ func (f *runFlags) define(fs *flag.FlagSet) {
 		f.shard = sh
 		return err
 	})
+	defineSet(fs, &f.sets)
 }
 
 // runCommand implements netsim run with the flags and files f.
@@ -101,7 +103,7 @@ func runCommand(ctx context.Context, cmd *Command, ev env, f runFlags) int {
 		}
 		exps = []*experiments.Experiment{e}
 	} else {
-		exps, err = experiments.LoadAll(f.files)
+		exps, err = experiments.LoadAll(f.files, f.sets...)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return exitUsage

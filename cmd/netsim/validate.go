@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -12,9 +13,10 @@ import (
 
 // validateCmd returns netsim validate.
 func validateCmd() *Command {
+	var sets []experiments.Override
 	return &Command{
 		Name:      "validate",
-		UsageLine: "netsim validate FILE.toml ...",
+		UsageLine: "netsim validate FILE.toml ... [--set SECTION.KEY=VALUE]...",
 		Short:     "check experiment files without running them",
 		Long: `Reads, checks and builds each experiment file as netsim run would, without
 simulating, and prints "FILE: ok (N points, M saturation searches)" (the
@@ -25,11 +27,12 @@ keys; "a congestion study" for a file with [congestion] and no
 (expected ...).
 Exits with status 2 if any file has a problem.
 `,
+		Flags: func(fs *flag.FlagSet) { defineSet(fs, &sets) },
 		Run: func(_ context.Context, cmd *Command, ev env, files []string) int {
 			if len(files) == 0 {
 				return cmd.usageError(ev, errors.New("no experiment file given"))
 			}
-			return validateCommand(files, ev.stdout, ev.stderr)
+			return validateCommand(files, sets, ev.stdout, ev.stderr)
 		},
 	}
 }
@@ -40,7 +43,7 @@ Exits with status 2 if any file has a problem.
 // saturation searches, V variants)" for a good file (see planCounts), "ok
 // (a congestion study ...)" for a file without [traffic], or the file's
 // problems; the status is 2 if any file has one.
-func validateCommand(files []string, stdout, stderr io.Writer) int {
+func validateCommand(files []string, sets []experiments.Override, stdout, stderr io.Writer) int {
 	code := exitOK
 	if err := experiments.DistinctFiles(files); err != nil {
 		fmt.Fprintln(stderr, err)
@@ -48,7 +51,7 @@ func validateCommand(files []string, stdout, stderr io.Writer) int {
 	}
 	var all []*experiments.Experiment
 	for _, file := range files {
-		exps, err := experiments.LoadFile(file)
+		exps, err := experiments.LoadFile(file, sets...)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			code = exitUsage
