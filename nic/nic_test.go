@@ -1,6 +1,7 @@
 package nic
 
 import (
+	"slices"
 	"testing"
 
 	"netsim/flit"
@@ -248,5 +249,57 @@ func TestBlockedNICWakesWhenPacketFits(t *testing.T) {
 	// per credit would make 16 more.
 	if got := eng.Events() - before; got > 4 {
 		t.Errorf("%d events from 20 to 100, want at most 4 (no wake-up per credit)", got)
+	}
+}
+
+// oneVL is a routing that starts every packet on VL 0 of 1.
+type oneVL struct{ vlByDst }
+
+func (oneVL) VLs() int                            { return 1 }
+func (oneVL) Source(_, dst int) (int32, int, int) { return int32(dst), 0, 0 }
+
+// TestDynamicVLChoice: under dynamic VL choice a NIC starts each packet on
+// the VL of its class with the most credits (the lower of equals), so one
+// class over 2 VLs of 8 credits takes 4 packets of 4 flits before it stops
+// (VLs 0, 1, 0, 1), where the static choice stops after 2 on VL 0.
+func TestDynamicVLChoice(t *testing.T) {
+	for _, dyn := range []bool{false, true} {
+		m := &model{}
+		eng := kernel.NewEngine(m)
+		proc, err := traffic.NewBernoulli(1, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var classes *routing.Classes
+		if dyn {
+			if classes, err = routing.NewClasses(1, 2); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var pool flit.Pool
+		n := New(Params{Host: 0, CutThrough: true, VLs: 2, PacketFlits: 4, LinkLatency: 1, TickKind: 0, GenKind: 1, Classes: classes},
+			eng, &pool, &Meter{From: 0, To: kernel.Never}, oneVL{}, toDst{1}, proc, kernel.NewRNG(1))
+		fc, err := flowctl.New(flowctl.Params{Kind: flowctl.KindCredit, VLs: 2, Buffer: 8, Latency: 1, Delay: 1, Rate: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := &wire{pool: &pool}
+		n.ConnectOut(fc, w, 0)
+		m.n = n
+		n.Start(0)
+		if err := eng.Run(100); err != nil {
+			t.Fatal(err)
+		}
+		var starts []int
+		for i := 0; i < len(w.vls); i += 4 {
+			starts = append(starts, w.vls[i])
+		}
+		want := []int{0, 0}
+		if dyn {
+			want = []int{0, 1, 0, 1}
+		}
+		if !slices.Equal(starts, want) {
+			t.Errorf("dynamic %v: packets on VLs %v, want %v", dyn, starts, want)
+		}
 	}
 }
