@@ -272,8 +272,9 @@ func TestSeed004ScaledTable(t *testing.T) {
 
 // TestSeed004Checks loads every file of studies/seed004/checks and runs
 // the four scaled ones (about a minute and a half of CPU; flatfly-dor.toml,
-// flatfly-warmup.toml and flatfly-buffers.toml are full scale, loaded
-// only), which show what the
+// flatfly-warmup.toml, flatfly-buffers.toml and flatfly-dynamic.toml are
+// full scale, loaded only, the last checked to choose VLs dynamically),
+// which show what the
 // README's reading of the full table says:
 // head-of-line blocking, as one lane per input port saturates the
 // FlatFly's dor under uniform traffic below four lanes, with 64 flits per
@@ -302,6 +303,10 @@ func TestSeed004Checks(t *testing.T) {
 		}
 		switch name := filepath.Base(f); name {
 		case "flatfly-dor.toml", "flatfly-warmup.toml", "flatfly-buffers.toml":
+		case "flatfly-dynamic.toml":
+			if e := exps[0]; len(exps) != 1 || e.Switch.VLChoice != switching.VLDynamic || e.Routing != "dor" || e.Hosts() != 16384 {
+				t.Errorf("%s: want dor on the 16,384-host FlatFly with dynamic VL choice, got %d experiments, %s", f, len(exps), e)
+			}
 		case "lanes.toml", "dragonfly-buffers.toml", "dragonfly-deflection.toml", "sfxff2-distance.toml":
 			scaled[name] = exps
 		default:
