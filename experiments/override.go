@@ -47,7 +47,7 @@ func ParseOverride(arg string) (Override, error) {
 	return o, nil
 }
 
-// apply merges the overrides into the merged tree root of a file whose
+// applyOverrides merges the overrides into the merged tree root of a file whose
 // keys come from src, each as a source of its own (named "--set ARG") that
 // wins over the file and its includes.
 func applyOverrides(root map[string]any, src *sources, overrides []Override) {
