@@ -169,7 +169,7 @@ func (d *decoder) topologyKeys(s *topologies.Spec, t map[string]any, sec string)
 			d.fail(sec, "path", "empty (expected the topology file, relative to the experiment file's directory)")
 		} else {
 			if !filepath.IsAbs(p) {
-				p = filepath.Join(filepath.Dir(d.src.fileOf(sec, "path")), p)
+				p = filepath.Join(d.src.dirOf(sec, "path"), p)
 			}
 			s.Path = p
 		}
@@ -284,7 +284,7 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 			d.fail(sec, "path", "empty (expected the file of forwarding tables, relative to the experiment file's directory)")
 		} else {
 			if !filepath.IsAbs(p) {
-				p = filepath.Join(filepath.Dir(d.src.fileOf(sec, "path")), p)
+				p = filepath.Join(d.src.dirOf(sec, "path"), p)
 			}
 			e.RoutingPath = p
 		}

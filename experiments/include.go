@@ -67,12 +67,17 @@ func (s *sources) arrayLine(path string, index int, key string) (string, int) {
 	return s.files[i].file, s.files[i].lines.arrayLine(path, index, key)
 }
 
-// fileOf returns the file that set key of section, or the one that set its
-// closest enclosing table, or the experiment file.
-func (s *sources) fileOf(section, key string) string {
+// dirOf returns the directory a relative path set by key of section is
+// relative to: that of the file that set it, or of the one that set its
+// closest enclosing table, or of the experiment file; the current
+// directory for a --set argument (Override).
+func (s *sources) dirOf(section, key string) string {
 	for p := joinPath(section, key); p != ""; {
 		if i, ok := s.origin[p]; ok {
-			return s.files[i].file
+			if s.files[i].override {
+				return "."
+			}
+			return filepath.Dir(s.files[i].file)
 		}
 		dot := strings.LastIndexByte(p, '.')
 		if dot < 0 {
@@ -80,7 +85,7 @@ func (s *sources) fileOf(section, key string) string {
 		}
 		p = p[:dot]
 	}
-	return s.files[0].file
+	return filepath.Dir(s.files[0].file)
 }
 
 // rank returns the position of file in s, for ordering errors file by

@@ -214,7 +214,15 @@ func TestOverrides(t *testing.T) {
 			t.Errorf("--set %s: error %v, want %q", c.arg, err, c.want)
 		}
 	}
-	for _, arg := range []string{"vls", "=4", ".vls=4", "flow_control.=4", "a.b.c=1"} {
+	// A relative path given on the command line is the current
+	// directory's, not the experiment file's.
+	if _, err := LoadFile(main, set("routing.algorithm=file", "routing.path=sub/t.lft")...); err == nil || !strings.Contains(err.Error(), "sub/t.lft") || strings.Contains(err.Error(), "--set routing.path=sub/sub") || strings.Contains(err.Error(), dir) {
+		t.Errorf("--set routing.path=sub/t.lft: error %v, want the path relative to the current directory", err)
+	}
+	if o, err := ParseOverride(" switch . vl_choice = dynamic "); err != nil || o.Section != "switch" || o.Key != "vl_choice" || o.Value != "dynamic" {
+		t.Errorf("spaces: %+v, %v", o, err)
+	}
+	for _, arg := range []string{"vls", "=4", ".vls=4", "flow_control.=4", "a.b.c=1", "include=other.toml"} {
 		if _, err := ParseOverride(arg); err == nil {
 			t.Errorf("ParseOverride(%q) accepted", arg)
 		}

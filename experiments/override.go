@@ -21,18 +21,23 @@ type Override struct {
 }
 
 // ParseOverride parses an override written SECTION.KEY=VALUE (or KEY=VALUE
-// for a top-level key): VALUE is a TOML value ("4", "0.5", "true", "[1,
-// 2]", "\"dor\"") or, when it is not one, a string ("dor"). Whether the
-// key exists and takes such a value is checked when a file is loaded with
-// it, as for a key in the file.
+// for a top-level key other than include): VALUE is a TOML value ("4",
+// "0.5", "true", "[1, 2]", "\"dor\"") or, when it is not one, a string
+// ("dor"). Whether the key exists and takes such a value is checked when
+// a file is loaded with it, as for a key in the file; a relative path
+// (topology.path, routing.path) is relative to the current directory.
 func ParseOverride(arg string) (Override, error) {
 	path, value, ok := strings.Cut(arg, "=")
-	path = strings.TrimSpace(path)
+	path, value = strings.TrimSpace(path), strings.TrimSpace(value)
 	if !ok || path == "" {
 		return Override{}, fmt.Errorf("expected SECTION.KEY=VALUE (such as switch.vl_choice=dynamic), got %q", arg)
 	}
+	if path == includeKey {
+		return Override{}, fmt.Errorf("%s cannot be set from the command line (its files are read before the overrides apply; give the files as arguments instead)", includeKey)
+	}
 	o := Override{Key: path, Arg: arg}
 	if sec, key, ok := strings.Cut(path, "."); ok {
+		sec, key = strings.TrimSpace(sec), strings.TrimSpace(key)
 		if sec == "" || key == "" || strings.Contains(key, ".") {
 			return Override{}, fmt.Errorf("%q is not SECTION.KEY or a top-level KEY (expected SECTION.KEY=VALUE)", path)
 		}

@@ -168,8 +168,9 @@ func (c *Config) validateShared() error {
 
 // validateVLChoice checks that under dynamic VL choice the routing names
 // VL classes: its Source gives a VL below its VLs() (not one of the copies
-// a routing built on more VLs spreads over), checked from one host to
-// every host.
+// a routing built on more VLs spreads over), checked from host 0 to every
+// host and from every host to host 0 (the routings' copies depend on the
+// destination; a full check would cost hosts²).
 func (c *Config) validateVLChoice() error {
 	switch c.VLChoice {
 	case switching.VLStatic:
@@ -182,10 +183,12 @@ func (c *Config) validateVLChoice() error {
 	if need > routing.MaxVLs {
 		return keyerr.New("vls", "routing %s needs %d VLs, more than %d", c.Routing.Name(), need, routing.MaxVLs)
 	}
-	for dst := range c.Net.Hosts {
-		if _, _, vl := c.Routing.Source(0, dst); vl < 0 || vl >= need {
-			return keyerr.New("vl_choice", "%q needs a routing built on its own VLs (routing.Spec.Classes): routing %s starts host 0's packets to host %d on VL %d, but needs %d VLs",
-				switching.VLDynamic, c.Routing.Name(), dst, vl, need)
+	for h := range c.Net.Hosts {
+		for _, p := range [2][2]int{{0, h}, {h, 0}} {
+			if _, _, vl := c.Routing.Source(p[0], p[1]); vl < 0 || vl >= need {
+				return keyerr.New("vl_choice", "%q needs a routing built on its own VLs (routing.Spec.Classes): routing %s starts host %d's packets to host %d on VL %d, but needs %d VLs",
+					switching.VLDynamic, c.Routing.Name(), p[0], p[1], vl, need)
+			}
 		}
 	}
 	return nil

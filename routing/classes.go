@@ -5,9 +5,10 @@ import "fmt"
 // Classes maps the VLs a routing sees, its VL classes, onto the VLs of the
 // links under dynamic VL choice: the routing is built with the VLs its
 // deadlock argument needs (Routing.VLs, no copies), class c owns the link
-// VLs [Lo(c), Hi(c)) — the configured VLs split into that many contiguous
-// ranges as evenly as possible, the first ones one VL shorter when they do
-// not divide — and a packet of class c may take any VL of the range at
+// VLs Range(c) — the configured VLs split into that many contiguous
+// ranges as evenly as possible (class k from ⌊k·V/N⌋, so sizes differ by
+// at most one: 5 classes over 8 VLs get 1, 2, 1, 2, 2) — and a packet of
+// class c may take any VL of the range at
 // each hop (as BookSim allocates an output VC from a range). The routing
 // is asked with the class of the VL a packet arrived on and answers with
 // a class.
@@ -31,8 +32,8 @@ func NewClasses(classes, vls int) (*Classes, error) {
 	}
 	c := &Classes{of: make([]uint8, vls), lo: make([]uint8, classes+1)}
 	for k := range classes + 1 {
-		// Class k starts at ⌊k·V/N⌋: with V = N·q + r, r of the classes,
-		// the later ones, get q+1 VLs.
+		// Class k starts at ⌊k·V/N⌋: with V = N·q + r, r of the classes
+		// get q+1 VLs, spread among the others.
 		c.lo[k] = uint8(k * vls / classes)
 	}
 	for k := range classes {

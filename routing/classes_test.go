@@ -10,8 +10,8 @@ import (
 )
 
 // TestClasses checks how classes split the link VLs: contiguous ranges
-// covering every VL, the later ones one VL longer when they do not
-// divide, and errors for impossible maps.
+// covering every VL, of sizes differing by at most one, and errors for
+// impossible maps.
 func TestClasses(t *testing.T) {
 	for _, c := range []struct {
 		classes, vls int

@@ -44,8 +44,12 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 	}
 	if len(s.cand) == 0 {
 		if s.err == nil {
-			s.err = fmt.Errorf("routing %s gives no output port at switch %d for DLID %d arriving on port %d VL %d",
-				s.route.Name(), s.id, l.dlid, inPort, inVL)
+			what := "VL"
+			if s.classes != nil {
+				what = "VL class"
+			}
+			s.err = fmt.Errorf("routing %s gives no output port at switch %d for DLID %d arriving on port %d %s %d",
+				s.route.Name(), s.id, l.dlid, inPort, what, inVL)
 			s.eng.Stop()
 		}
 		return -1, 0, 0
