@@ -63,68 +63,34 @@ func TestSeed004Files(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			idle, err := LoadFile(studyPath("seed004", "scaled-idle", topo+".toml"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(idle) != len(scaled) {
-				t.Fatalf("scaled-idle/%s.toml has %d experiments, scaled/ %d", topo, len(idle), len(scaled))
-			}
-			for i, e := range idle {
-				s := scaled[i]
-				sw := s.Switch
-				sw.Selection = switching.SelectIdle
-				if e.Switch != sw || e.Routing != s.Routing || e.Hosts() != s.Hosts() || e.Name == s.Name {
-					t.Errorf("%s: want %s with the idle selection under another name", e, s)
-				}
-			}
-			dyn, err := LoadFile(studyPath("seed004", "scaled-dynamic", topo+".toml"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(dyn) != len(scaled) {
-				t.Fatalf("scaled-dynamic/%s.toml has %d experiments, scaled/ %d", topo, len(dyn), len(scaled))
-			}
-			for i, e := range dyn {
-				s := scaled[i]
-				sw := s.Switch
-				sw.VLChoice = switching.VLDynamic
-				if e.Switch != sw || e.FlowControl != s.FlowControl || e.Routing != s.Routing || e.Hosts() != s.Hosts() || e.Name == s.Name {
-					t.Errorf("%s: want %s with dynamic VL choice under another name", e, s)
-				}
-			}
-			sharedIdle, err := LoadFile(studyPath("seed004", "scaled-shared-idle", topo+".toml"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(sharedIdle) != len(scaled) {
-				t.Fatalf("scaled-shared-idle/%s.toml has %d experiments, scaled/ %d", topo, len(sharedIdle), len(scaled))
-			}
-			for i, e := range sharedIdle {
-				s := scaled[i]
-				sw := s.Switch
-				sw.Buffers, sw.SharedAlpha, sw.Selection = switching.BuffersShared, 1, switching.SelectIdle
-				if e.Switch != sw || e.FlowControl != s.FlowControl || e.Routing != s.Routing || e.Hosts() != s.Hosts() || e.Name == s.Name {
-					t.Errorf("%s: want %s with shared buffers and the idle selection under another name", e, s)
-				}
-			}
-			for _, b := range []switching.Buffers{switching.BuffersVOQ, switching.BuffersShared} {
-				exps, err := LoadFile(studyPath("seed004", "scaled-"+b.String(), topo+".toml"))
+			// Each variant folder is the scaled files with the switch keys
+			// of its name changed, under other names.
+			for _, v := range []struct {
+				dir, what string
+				change    func(*Switch)
+			}{
+				{"scaled-idle", "the idle selection", func(sw *Switch) { sw.Selection = switching.SelectIdle }},
+				{"scaled-voq", "voq buffers", func(sw *Switch) { sw.Buffers = switching.BuffersVOQ }},
+				// shared_alpha's default is in the hash once buffers = "shared".
+				{"scaled-shared", "shared buffers", func(sw *Switch) { sw.Buffers, sw.SharedAlpha = switching.BuffersShared, 1 }},
+				{"scaled-shared-idle", "shared buffers and the idle selection", func(sw *Switch) {
+					sw.Buffers, sw.SharedAlpha, sw.Selection = switching.BuffersShared, 1, switching.SelectIdle
+				}},
+				{"scaled-dynamic", "dynamic VL choice", func(sw *Switch) { sw.VLChoice = switching.VLDynamic }},
+			} {
+				exps, err := LoadFile(studyPath("seed004", v.dir, topo+".toml"))
 				if err != nil {
 					t.Fatal(err)
 				}
 				if len(exps) != len(scaled) {
-					t.Fatalf("scaled-%s/%s.toml has %d experiments, scaled/ %d", b, topo, len(exps), len(scaled))
+					t.Fatalf("%s/%s.toml has %d experiments, scaled/ %d", v.dir, topo, len(exps), len(scaled))
 				}
 				for i, e := range exps {
 					s := scaled[i]
 					sw := s.Switch
-					sw.Buffers = b
-					if b == switching.BuffersShared {
-						sw.SharedAlpha = 1 // the key's default, in the hash once buffers = "shared"
-					}
+					v.change(&sw)
 					if e.Switch != sw || e.FlowControl != s.FlowControl || e.Routing != s.Routing || e.Hosts() != s.Hosts() || e.Name == s.Name {
-						t.Errorf("%s: want %s with %s buffers under another name", e, s, b)
+						t.Errorf("%s: want %s with %s under another name", e, s, v.what)
 					}
 				}
 			}
