@@ -120,3 +120,23 @@ func TestCheckSeed004Scaled(t *testing.T) {
 		}
 	}
 }
+
+// TestSetFlag: --set reaches run and validate as it reaches check: an
+// array sweeps the key (two variants, their points listed by --dry-run),
+// and a bad value is a usage error naming the argument.
+func TestSetFlag(t *testing.T) {
+	file := writeFile(t, t.TempDir(), "ring.toml", ring4)
+	sweep := `routing.algorithm=["dor-nodateline", "distance"]`
+	code, out, errOut := netsim(t, "validate", file, "--set", sweep, "--set", "switch.vl_choice=dynamic")
+	if code != exitOK || !strings.Contains(out, "2 variants") {
+		t.Errorf("validate --set: exit %d, %q %q, want ok with 2 variants", code, out, errOut)
+	}
+	code, out, errOut = netsim(t, "run", "--dry-run", "--set", sweep, file)
+	if code != exitOK || !strings.Contains(out, "routing.algorithm=distance") || !strings.Contains(out, "routing.algorithm=dor-nodateline") {
+		t.Errorf("run --dry-run --set: exit %d, %q %q, want both routings' points", code, out, errOut)
+	}
+	code, _, errOut = netsim(t, "run", "--dry-run", "--set", "flow_control.vls=0", file)
+	if code != exitUsage || !strings.Contains(errOut, "--set flow_control.vls=0: [flow_control] vls: 0 is out of range") {
+		t.Errorf("run --set flow_control.vls=0: exit %d, %q", code, errOut)
+	}
+}
