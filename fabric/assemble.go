@@ -129,6 +129,6 @@ func assemble(cfg *Config) (*point, error) {
 	}
 	p.switchTicks = newTickSet(len(p.switches))
 	p.nicTicks = newTickSet(len(p.nics))
-	p.eng.SetWatchdog(kernel.Time(cfg.DeadlockWindow), func() bool { return p.inFlight() > 0 })
+	p.eng.SetWatchdog(kernel.Time(cfg.deadlockWindow()), func() bool { return p.inFlight() > 0 })
 	return p, nil
 }

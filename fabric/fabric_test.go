@@ -137,6 +137,62 @@ func TestDeadlockDetected(t *testing.T) {
 		if !strings.Contains(err.Error(), "in flight") {
 			t.Errorf("%s: error %q does not say what is stuck", sw, err)
 		}
+		checkRingCycle(t, sw, err, 6)
+	}
+}
+
+// checkRingCycle checks that a deadlock error on a ring of n switches
+// names a cycle of waiting that goes round the ring: a multiple of n
+// input buffers, on every switch.
+func checkRingCycle(t *testing.T, what string, err error, n int) {
+	t.Helper()
+	msg := err.Error()
+	var k int
+	i := strings.Index(msg, "cycle of waiting (")
+	if i < 0 {
+		t.Fatalf("%s: error %q names no cycle of waiting", what, msg)
+	}
+	if _, e := fmt.Sscanf(msg[i:], "cycle of waiting (%d input buffers", &k); e != nil || k == 0 || k%n != 0 {
+		t.Errorf("%s: cycle of %d buffers on a ring of %d switches (%v): %s", what, k, n, e, msg)
+	}
+	for s := range n {
+		if !strings.Contains(msg[i:], fmt.Sprintf("switch %d [%d] port", s, s)) {
+			t.Errorf("%s: the cycle does not pass switch %d: %s", what, s, msg[i:])
+		}
+	}
+	if strings.Count(msg[i:], " -> ") != k {
+		t.Errorf("%s: the cycle of %d buffers has %d arrows: %s", what, k, strings.Count(msg[i:], " -> "), msg[i:])
+	}
+}
+
+// TestDeadlockShortRun: a deadlock is found in a run shorter than
+// deadlock_window (the window is then a quarter of the run, at least
+// minDeadlockWindow), with its cycle of waiting; a run whose network is
+// not deadlocked is not stopped by the shorter window, even with slow
+// hosts and long pipelines.
+func TestDeadlockShortRun(t *testing.T) {
+	cfg := testConfig(t, topologies.Spec{Kind: "ring", Switches: 8, HostsPerSwitch: 1}, "dor-nodateline", "uniform", 1)
+	cfg.Load = 0.5
+	cfg.Warmup, cfg.Measure, cfg.Drain, cfg.DeadlockWindow = 1000, 3000, 0, 10000
+	if w := cfg.deadlockWindow(); w != 1000 {
+		t.Errorf("window %d for a run of 4,000 cycles, want 1000", w)
+	}
+	_, err := Run(context.Background(), cfg)
+	var dl *kernel.DeadlockError
+	if !errors.As(err, &dl) {
+		t.Fatalf("got %v, want a deadlock error", err)
+	}
+	checkRingCycle(t, "ring of 8", err, 8)
+
+	live := testConfig(t, topologies.Spec{Kind: "ring", Switches: 8, HostsPerSwitch: 1}, "dor", "uniform", 2)
+	live.Load, live.ReceiveRate, live.LinkLatency, live.RoutingDelay = 0.9, 0.05, 20, 10
+	live.PacketFlits = 16
+	live.Warmup, live.Measure, live.Drain, live.DeadlockWindow = 1000, 3000, 20000, 10000
+	if w := live.deadlockWindow(); w != 4000 {
+		t.Errorf("window %d, want 4000: the run, shorter than %d stalls of %d cycles", w, stallFactor, live.stall())
+	}
+	if _, err := Run(context.Background(), live); err != nil {
+		t.Errorf("a network that is not deadlocked: %v", err)
 	}
 }
 

@@ -35,7 +35,7 @@ func (p *point) runTo(ctx context.Context, end kernel.Time, stop func() bool) er
 			}
 			var dl *kernel.DeadlockError
 			if errors.As(err, &dl) {
-				return fmt.Errorf("%w (%d flits in flight, %d in source queues)", err, p.inFlight(), p.meter.Queued)
+				return fmt.Errorf("%w (%d flits in flight, %d in source queues); %s", err, p.inFlight(), p.meter.Queued, p.describeWait())
 			}
 			return err
 		}
