@@ -84,6 +84,12 @@ func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, lo
 		return rec, nil
 	}
 	rec.Stable = Stable(st, e.Sweep.Tolerance, e.Sim.Measure, e.Hosts())
+	if rec.Stable && st.Delivered < MinVerdictPackets {
+		rec.Kind = KindError
+		rec.Err = fmt.Errorf("experiment %s, pattern %s, load %v: %w", e.DisplayName(), rec.Pattern, load, &FewPacketsError{
+			Delivered: st.Delivered, Measured: st.MeasuredPackets, Window: e.Sim.Measure})
+		return rec, nil
+	}
 	results.Quantize(&st.Measures)
 	rec.Stats = st
 	return rec, nil

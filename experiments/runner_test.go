@@ -50,7 +50,7 @@ func (f *fakeSim) run(ctx context.Context, c fabric.Config) (fabric.Stats, error
 		}
 	}
 	thr := f.thresholds[c.Pattern.Name()]
-	s := fabric.Stats{Offered: c.Load, Measures: results.Measures{Generated: c.Load, Accepted: min(c.Load, thr), HopsAvg: 1, LatencyAvg: 10 + c.Load}}
+	s := fabric.Stats{Offered: c.Load, Measures: results.Measures{Generated: c.Load, Accepted: min(c.Load, thr), HopsAvg: 1, LatencyAvg: 10 + c.Load, MeasuredPackets: 1000, Delivered: 1000}}
 	if c.Load > thr {
 		s.QueueEnd = int64(c.Load * float64(c.Measure) * float64(len(c.Net.Hosts)))
 	}

@@ -340,6 +340,77 @@ func TestRunDeadlock(t *testing.T) {
 	}
 }
 
+// TestSearchShortDeadlock is the case of a search whose runs are shorter
+// than deadlock_window (3,000 measured cycles, the default window of
+// 10,000): the deadlocked points are reported as deadlocks, with their
+// cycle of waiting round the ring, not as unstable points of a saturation.
+func TestSearchShortDeadlock(t *testing.T) {
+	file := writeFile(t, t.TempDir(), "ring.toml", `name = "ring-short"
+[topology]
+kind = "ring"
+switches = 8
+hosts_per_switch = 1
+[routing]
+algorithm = "dor-nodateline"
+[flow_control]
+vls = 1
+[traffic]
+pattern = "uniform"
+[sim]
+measure = 3000
+[sweep]
+mode = "saturation"
+resolution = 32
+`)
+	code, out, errs := netsim(t, "run", "--json", file)
+	if code != exitFailed {
+		t.Errorf("exit %d, want %d", code, exitFailed)
+	}
+	if !strings.Contains(errs, "by deadlock") || !strings.Contains(errs, "cycle of waiting (8 input buffers") {
+		t.Errorf("stderr does not report the deadlock and its cycle:\n%s", errs)
+	}
+	if !strings.Contains(out, `"deadlock":true`) || strings.Contains(out, `"kind":"saturation"`) {
+		t.Errorf("results: want a deadlock and no saturation:\n%s", out)
+	}
+}
+
+// TestSearchNoPackets is the case of points that deliver no measured
+// packet (packets of 65,535 flits, 1,200 cycles): they have no verdict,
+// the search stops at the first of them with a message saying why, and
+// no saturation is reported.
+func TestSearchNoPackets(t *testing.T) {
+	file := writeFile(t, t.TempDir(), "huge.toml", `name = "huge"
+[topology]
+kind = "crossbar"
+hosts = 8
+[routing]
+algorithm = "dor"
+[flow_control]
+buffer_flits = 4
+[switch]
+switching = "wormhole"
+[traffic]
+pattern = "uniform"
+packet_flits = 65535
+[sim]
+warmup = 200
+measure = 1000
+[sweep]
+mode = "saturation"
+resolution = 16
+`)
+	code, out, errs := netsim(t, "run", "--json", file)
+	if code != exitFailed {
+		t.Errorf("exit %d, want %d", code, exitFailed)
+	}
+	if !strings.Contains(errs, "no verdict: 0 measured packets delivered") || !strings.Contains(errs, "lengthen [sim] measure") {
+		t.Errorf("stderr does not say why the point has no verdict:\n%s", errs)
+	}
+	if strings.Contains(out, `"kind":"saturation"`) || strings.Contains(out, `"stable":true`) {
+		t.Errorf("results: want no saturation and no stable point:\n%s", out)
+	}
+}
+
 // failingWriter fails every write, like a closed pipe.
 type failingWriter struct{}
 
