@@ -25,8 +25,10 @@ the paths written:
                                 effective bisection bandwidth against hosts,
                                 one line per dispersion, bars min to max
 
-Results that differ in another field (vls, say) get separate lines or
-bars named after it. Failed points are skipped with a note on stderr.
+Unstable points (load not sustained) are drawn as hollow rings on the
+throughput and latency charts, with a legend entry saying so. Results
+that differ in another field (vls, say) get separate lines or bars named
+after it. Failed points are skipped with a note on stderr.
 
 Exit status: 0 written; 1 a file could not be written; 2 bad command line,
 unreadable or malformed results (FILE:LINE: what is wrong), or nothing to

@@ -45,6 +45,9 @@ type Series struct {
 	// Low and High are the ends of the error bars at each X, for series
 	// drawn with them (exchanges: the worst and best pattern).
 	Low, High []float64
+	// Unstable marks, at each X of a series of points, a point that did
+	// not sustain its load: it is drawn as a hollow ring.
+	Unstable []bool
 }
 
 // addEntry adds a legend entry.
@@ -180,6 +183,7 @@ func rowSeries(t *Table, r Row, name string, positive bool) Series {
 		}
 		s.X = append(s.X, x)
 		s.Y = append(s.Y, c.Value)
+		s.Unstable = append(s.Unstable, c.Unstable)
 	}
 	return s
 }
@@ -211,6 +215,7 @@ func throughputFigures(t *Table) []*Figure {
 			f.addEntry(s.Name, lineThumb(i, false))
 		}
 		f.addEntry("ideal (y = x)", ideal)
+		f.addUnstableEntry()
 		f.Plot.X.Min, f.Plot.Y.Min = 0, 0
 		f.Plot.X.Max, f.Plot.Y.Max = top, top
 		figs = append(figs, f)
@@ -251,6 +256,7 @@ func latencyFigures(avg, p99 *Table) []*Figure {
 		}
 		f.addEntry("solid: average", keyThumb(false))
 		f.addEntry("dashed: 99th percentile", keyThumb(true))
+		f.addUnstableEntry()
 		f.Plot.X.Min = 0
 		f.Plot.Y.Scale = plot.LogScale{}
 		f.Plot.Y.Tick.Marker = logTicks{}

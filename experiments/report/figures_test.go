@@ -310,3 +310,36 @@ func TestShortVariant(t *testing.T) {
 		}
 	}
 }
+
+// TestFiguresMarkUnstable: a point that did not sustain its load is drawn
+// as a ring on the throughput and latency charts, and their legends say
+// what a ring is; charts without one do not.
+func TestFiguresMarkUnstable(t *testing.T) {
+	lines := []string{
+		pointLine(ff4, "dor", "uniform", 0.25, 0.25, "20"),
+		pointLine(ff4, "dor", "uniform", 0.5, 0.49, "40"),
+		strings.Replace(pointLine(ff4, "dor", "uniform", 0.75, 0.55, "90"), `"stable":true`, `"stable":false`, 1),
+		pointLine(ff4, "dor", "complement", 0.25, 0.25, "25"),
+	}
+	figs, err := Figures(fixture(t, lines), "routing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const entry = "ring: unstable (load not sustained; latency of the packets delivered)"
+	for _, tc := range []struct {
+		name     string
+		unstable []bool
+	}{
+		{"throughput-flatfly_4x4_w1_1_c4-uniform", []bool{false, false, true}},
+		{"latency-flatfly_4x4_w1_1_c4-uniform", []bool{false, false, true}},
+		{"throughput-flatfly_4x4_w1_1_c4-complement", []bool{false}},
+	} {
+		f := figureByName(t, figs, tc.name)
+		if !slices.Equal(f.Series[0].Unstable, tc.unstable) {
+			t.Errorf("%s: unstable %v, want %v", tc.name, f.Series[0].Unstable, tc.unstable)
+		}
+		if want := slices.Contains(tc.unstable, true); slices.Contains(f.Entries, entry) != want {
+			t.Errorf("%s: legend %q, want the ring's entry: %v", tc.name, f.Entries, want)
+		}
+	}
+}

@@ -96,10 +96,14 @@ type Row struct {
 	Cells []Cell
 }
 
-// Cell is one value of a Table; OK is false for an empty cell.
+// Cell is one value of a Table; OK is false for an empty cell. Unstable
+// marks the value of a point that did not sustain its load (its stable
+// field is false): past saturation its latencies count only the packets
+// delivered, so charts draw it apart.
 type Cell struct {
-	Value float64
-	OK    bool
+	Value    float64
+	OK       bool
+	Unstable bool
 }
 
 // isMeasured reports whether field k is a measurement or an outcome, or a
@@ -331,7 +335,8 @@ func build(sel []Result, value string, rowKeys []string, colKey string) (*Table,
 		for j, col := range t.Cols {
 			if first, ok := cells[rk+"\x01"+col]; ok {
 				v, ok := first.Measure(value)
-				row.Cells[j] = Cell{Value: v, OK: ok}
+				stable, _ := first.Text("stable")
+				row.Cells[j] = Cell{Value: v, OK: ok, Unstable: first.Kind == KindPoint && stable == "false"}
 			}
 		}
 		t.Rows = append(t.Rows, row)

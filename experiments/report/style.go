@@ -2,6 +2,7 @@ package report
 
 import (
 	"image/color"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -99,8 +100,34 @@ func (f *Figure) addSeries(s Series, i int, dashed bool) {
 	}
 	l := &plotter.Line{XYs: xys, LineStyle: lineStyle(i, dashed)}
 	m := &plotter.Scatter{XYs: xys, GlyphStyle: glyphStyle(i)}
+	stable := glyphStyle(i)
+	m.GlyphStyleFunc = func(k int) draw.GlyphStyle {
+		if k < len(s.Unstable) && s.Unstable[k] {
+			return unstableGlyph(i)
+		}
+		return stable
+	}
 	f.Plot.Add(l, m)
 	f.Series = append(f.Series, s)
+}
+
+// unstableGlyph returns the marker of an unstable point of series i: a
+// hollow ring, larger than the stable points' markers.
+func unstableGlyph(i int) draw.GlyphStyle {
+	return draw.GlyphStyle{Color: palette(i), Radius: vg.Points(3.6), Shape: draw.RingGlyph{}}
+}
+
+// addUnstableEntry adds the legend entry of unstable points if a series
+// of f has one.
+func (f *Figure) addUnstableEntry() {
+	for _, s := range f.Series {
+		if slices.Contains(s.Unstable, true) {
+			g := unstableGlyph(0)
+			g.Color = gray()
+			f.addEntry("ring: unstable (load not sustained; latency of the packets delivered)", thumb{glyph: &g})
+			return
+		}
+	}
 }
 
 // lineOf returns a line through the points (xs[k], ys[k]).
@@ -120,8 +147,9 @@ type thumb struct {
 
 // Thumbnail implements plot.Thumbnailer.
 func (t thumb) Thumbnail(c *draw.Canvas) {
-	y := c.Center().Y
-	c.StrokeLine2(t.line, c.Min.X, y, c.Max.X, y)
+	if y := c.Center().Y; t.line.Width > 0 {
+		c.StrokeLine2(t.line, c.Min.X, y, c.Max.X, y)
+	}
 	if t.glyph != nil {
 		c.DrawGlyph(*t.glyph, c.Center())
 	}
