@@ -340,12 +340,23 @@ func TestRunDeadlock(t *testing.T) {
 	}
 }
 
-// TestSearchShortDeadlock is the case of a search whose runs are shorter
-// than deadlock_window (3,000 measured cycles, the default window of
-// 10,000): the deadlocked points are reported as deadlocks, with their
-// cycle of waiting round the ring, not as unstable points of a saturation.
-func TestSearchShortDeadlock(t *testing.T) {
-	file := writeFile(t, t.TempDir(), "ring.toml", `name = "ring-short"
+// TestSearchFails: searches whose points cannot give a saturation end
+// with status 1, the reason on stderr and no saturation line:
+//   - runs shorter than deadlock_window (3,000 measured cycles, the
+//     default window of 10,000): the deadlocked points are reported as
+//     deadlocks, with their cycle of waiting round the ring, not as
+//     unstable points of a saturation;
+//   - points that deliver no measured packet (packets of 65,535 flits,
+//     1,200 cycles): they have no verdict, and the search stops at the
+//     first of them saying why.
+func TestSearchFails(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string
+		stderr     []string // all of them on stderr
+		stdout     string   // on stdout ("" : nothing asked)
+		noStable   bool     // no point may be stable
+	}{
+		{"short deadlock", `name = "ring-short"
 [topology]
 kind = "ring"
 switches = 8
@@ -361,25 +372,8 @@ measure = 3000
 [sweep]
 mode = "saturation"
 resolution = 32
-`)
-	code, out, errs := netsim(t, "run", "--json", file)
-	if code != exitFailed {
-		t.Errorf("exit %d, want %d", code, exitFailed)
-	}
-	if !strings.Contains(errs, "by deadlock") || !strings.Contains(errs, "cycle of waiting (8 input buffers") {
-		t.Errorf("stderr does not report the deadlock and its cycle:\n%s", errs)
-	}
-	if !strings.Contains(out, `"deadlock":true`) || strings.Contains(out, `"kind":"saturation"`) {
-		t.Errorf("results: want a deadlock and no saturation:\n%s", out)
-	}
-}
-
-// TestSearchNoPackets is the case of points that deliver no measured
-// packet (packets of 65,535 flits, 1,200 cycles): they have no verdict,
-// the search stops at the first of them with a message saying why, and
-// no saturation is reported.
-func TestSearchNoPackets(t *testing.T) {
-	file := writeFile(t, t.TempDir(), "huge.toml", `name = "huge"
+`, []string{"by deadlock", "cycle of waiting (8 input buffers"}, `"deadlock":true`, false},
+		{"no packets", `name = "huge"
 [topology]
 kind = "crossbar"
 hosts = 8
@@ -398,16 +392,21 @@ measure = 1000
 [sweep]
 mode = "saturation"
 resolution = 16
-`)
-	code, out, errs := netsim(t, "run", "--json", file)
-	if code != exitFailed {
-		t.Errorf("exit %d, want %d", code, exitFailed)
-	}
-	if !strings.Contains(errs, "no verdict: 0 measured packets delivered") || !strings.Contains(errs, "lengthen [sim] measure") {
-		t.Errorf("stderr does not say why the point has no verdict:\n%s", errs)
-	}
-	if strings.Contains(out, `"kind":"saturation"`) || strings.Contains(out, `"stable":true`) {
-		t.Errorf("results: want no saturation and no stable point:\n%s", out)
+`, []string{"no verdict: 0 measured packets delivered", "lengthen [sim] measure"}, "", true},
+	} {
+		file := writeFile(t, t.TempDir(), "search.toml", tc.file)
+		code, out, errs := netsim(t, "run", "--json", file)
+		if code != exitFailed {
+			t.Errorf("%s: exit %d, want %d", tc.name, code, exitFailed)
+		}
+		for _, want := range tc.stderr {
+			if !strings.Contains(errs, want) {
+				t.Errorf("%s: stderr does not say %q:\n%s", tc.name, want, errs)
+			}
+		}
+		if !strings.Contains(out, tc.stdout) || strings.Contains(out, `"kind":"saturation"`) || tc.noStable && strings.Contains(out, `"stable":true`) {
+			t.Errorf("%s: results: want %q and no saturation (no stable point: %v):\n%s", tc.name, tc.stdout, tc.noStable, out)
+		}
 	}
 }
 
