@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+
+	"netsim/fabric"
 	"reflect"
 	"slices"
 	"strings"
@@ -33,6 +35,7 @@ const (
 	DefaultWarmup         = 2000          // [sim] warmup
 	DefaultMeasure        = 10000         // [sim] measure
 	DefaultDeadlockWindow = 10000         // [sim] deadlock_window
+	DefaultMaxMeasure     = 4             // [sim] max_measure, times measure
 	DefaultResolution     = 128           // [sweep] resolution
 	DefaultTolerance      = 0.02          // [sweep] tolerance
 )
@@ -433,8 +436,12 @@ func (d *decoder) sim(e *Experiment, t map[string]any) {
 	s.Measure = d.intKey(t, sec, "measure")
 	s.Drain = d.intKeyOr(t, sec, "drain", s.Measure)
 	s.DeadlockWindow = d.intKey(t, sec, "deadlock_window")
+	s.MaxMeasure = d.intKeyOr(t, sec, "max_measure", DefaultMaxMeasure*s.Measure)
+	if m := s.Measure; m > 0 && (s.MaxMeasure%m != 0 || s.MaxMeasure/m > fabric.MaxMeasureFactor) {
+		d.fail(sec, "max_measure", "must be measure (%d cycles) times 1 to %d, got %d", m, fabric.MaxMeasureFactor, s.MaxMeasure)
+	}
 	if e.Traffic.Kind == KindExchange {
-		for _, key := range []string{"warmup", "measure", "drain"} {
+		for _, key := range []string{"warmup", "measure", "drain", "max_measure"} {
 			if _, ok := t[key]; ok {
 				d.fail(sec, key, "not used with kind = %q (an exchange runs until every flit has arrived)", KindExchange)
 			}

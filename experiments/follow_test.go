@@ -15,7 +15,6 @@ import (
 
 	"netsim/fabric"
 	"netsim/internal/numfmt"
-	"netsim/results"
 )
 
 // followFile sweeps five buffer sizes whose saturation (variantSim)
@@ -87,9 +86,8 @@ func (v *variantSim) run(ctx context.Context, c fabric.Config) (fabric.Stats, er
 	case <-ctx.Done():
 		return fabric.Stats{}, ctx.Err()
 	}
-	s := fabric.Stats{Offered: c.Load, Measures: results.Measures{Generated: c.Load, Accepted: min(c.Load, thr), HopsAvg: 1, LatencyAvg: 10 + c.Load, MeasuredPackets: 1000, Delivered: 1000}}
+	s := fakeStats(c, thr)
 	if c.Load > thr {
-		s.QueueEnd = int64(c.Load * float64(c.Measure) * float64(len(c.Net.Hosts)))
 		if v.accepted != nil {
 			s.Accepted = v.accepted(thr)
 		}

@@ -38,13 +38,24 @@ func configHash(e *Experiment) string {
 		Tolerance   float64
 		NIC         *NIC     `json:",omitempty"`
 		Traffic     *Traffic `json:",omitempty"`
-	}{e.Seed, topo, e.label, routing, e.FlowControl, sw, e.Traffic.PacketFlits, e.Sim, e.Sweep.Tolerance, e.nicHash(), e.exchangeHash()})
+		MaxMeasure  int64    `json:",omitempty"`
+	}{e.Seed, topo, e.label, routing, e.FlowControl, sw, e.Traffic.PacketFlits, e.Sim, e.Sweep.Tolerance, e.nicHash(), e.exchangeHash(), e.maxMeasureHash()})
 	if err != nil {
 		b = fmt.Appendf(nil, "%v", err) // cannot happen: plain data
 	}
 	h := fnv.New64a()
 	h.Write(b)
 	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// maxMeasureHash returns [sim] max_measure for the hash, or 0 (left out)
+// when it is the default, so the hashes of files written before the key
+// existed do not change.
+func (e *Experiment) maxMeasureHash() int64 {
+	if e.Sim.MaxMeasure == DefaultMaxMeasure*e.Sim.Measure {
+		return 0
+	}
+	return e.Sim.MaxMeasure
 }
 
 // keySep separates the fields of a point key.

@@ -62,11 +62,16 @@ func (r Record) line() (results.Line, error) {
 	case KindPoint:
 		l.Measures = r.Stats.Measures
 		l.Stable = r.Stable
+		l.Verdict = r.Verdict
+		if r.Verdict.Outcome == "" {
+			l.Verdict = results.NoVerdict() // a record made without one
+		}
 		l.DrainSkipped = r.Stats.DrainSkipped
 	case KindSaturation:
 		l.Saturation = r.Saturation
 		l.Resolution = e.Sweep.Resolution
 		l.Tolerance = e.Sweep.Tolerance
+		l.Undecided, l.Contrary = r.Undecided, r.Contrary
 	case KindError:
 		if r.Err != nil {
 			l.Error = r.Err.Error()

@@ -74,15 +74,23 @@ func TestWriteJSON(t *testing.T) {
 func TestTextWriter(t *testing.T) {
 	var b bytes.Buffer
 	w := NewTextWriter(&b)
-	for _, r := range sampleRecords(t) {
+	recs := sampleRecords(t)
+	old := recs[0] // as read back from a line written before verdicts
+	recs[0].Verdict = results.Verdict{Outcome: results.VerdictUndecided, AcceptedCI: 0.0031, LatencyCI: 1.25}
+	recs[0].Stats.Window = 4000
+	doubt := recs[1]
+	doubt.Undecided, doubt.Contrary = 1, 1
+	for _, r := range append([]Record{old}, append(recs, doubt)...) {
 		if err := w.Write(r); err != nil {
 			t.Fatal(err)
 		}
 	}
 	want := "small: crossbar h16, dor, credit 2 VL × 32 flits, cut-through, 8-flit packets\n" +
-		"  pattern        offered  accepted   lat avg   lat p99    hops  medium     low  stable\n" +
-		"  uniform         0.5000    0.4912      40.1      99.0   1.500   0.125   0.375  yes\n" +
-		"  uniform      saturation 0.6015625 (60.2% of link bandwidth, resolution 1/128)\n"
+		"  pattern        offered  accepted    ±95%   lat avg    ±95%   lat p99    hops  medium     low  verdict   window\n" +
+		"  uniform         0.5000    0.4912       —      40.1       —      99.0   1.500   0.125   0.375  stable    —\n" +
+		"  uniform         0.5000    0.4912  0.0031      40.1     1.2      99.0   1.500   0.125   0.375  undecided 4000\n" +
+		"  uniform      saturation 0.6015625 (60.2% of link bandwidth, resolution 1/128)\n" +
+		"  uniform      saturation 0.6015625 (60.2% of link bandwidth, resolution 1/128); 1 load(s) undecided at max_measure, counted as not stable; verdicts not monotone: the load two steps above is stable\n"
 	if b.String() != want {
 		t.Errorf("text:\n%s\nwant:\n%s", b.String(), want)
 	}

@@ -57,9 +57,10 @@ func (e *Experiment) hardware() fabric.Config {
 }
 
 // runPoint simulates pattern index pattern of e at load and returns its
-// record: a point, or an error record if the simulation failed. A point
-// found unstable at the end of its measurement window is not drained
-// (fabric.Config.SkipDrain). It returns an error only when ctx was
+// record: a point with its verdict (judge), or an error record if the
+// simulation failed. A point undecided at the end of its measurement
+// window runs on, up to [sim] max_measure (fabric.Config.Extend); one
+// whose backlog grew too fast is not drained (fabric.Config.SkipDrain). It returns an error only when ctx was
 // cancelled.
 func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, load float64) (Record, error) {
 	cfg := e.Config(pattern, load)
@@ -70,10 +71,13 @@ func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, lo
 		Offered:    load,
 		Seed:       cfg.Seed,
 	}
-	// The verdict needs only the window's statistics: an unstable point
-	// ends with its window instead of running its whole drain.
-	tol, measure, hosts := e.Sweep.Tolerance, e.Sim.Measure, e.Hosts()
-	cfg.SkipDrain = func(w fabric.Stats) bool { return !Stable(w, tol, measure, hosts) }
+	// The verdict needs only the window's statistics: an undecided point
+	// runs on, and one the growth of its backlog did not pass ends with
+	// its window instead of running its whole drain.
+	tol, hosts := e.Sweep.Tolerance, e.Hosts()
+	cfg.MaxMeasure = e.Sim.MaxMeasure
+	cfg.Extend = func(w fabric.Stats) bool { return judge(w, tol, hosts).Outcome == results.VerdictUndecided }
+	cfg.SkipDrain = func(w fabric.Stats) bool { return !judge(w, tol, hosts).GrowthPassed() }
 	st, err := sim(ctx, cfg)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -83,13 +87,15 @@ func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, lo
 		rec.Err = fmt.Errorf("experiment %s, pattern %s, load %v: %w", e.DisplayName(), rec.Pattern, load, err)
 		return rec, nil
 	}
-	rec.Stable = Stable(st, e.Sweep.Tolerance, e.Sim.Measure, e.Hosts())
-	if rec.Stable && st.Delivered < MinVerdictPackets {
+	rec.Verdict = judge(st, tol, hosts)
+	rec.Stable = rec.Verdict.Outcome == results.VerdictStable
+	if rec.Verdict.Outcome == results.VerdictUndecided && rec.Verdict.GrowthPassed() && st.Delivered < MinVerdictPackets {
 		rec.Kind = KindError
 		rec.Err = fmt.Errorf("experiment %s, pattern %s, load %v: %w", e.DisplayName(), rec.Pattern, load, &FewPacketsError{
-			Delivered: st.Delivered, Measured: st.MeasuredPackets, Window: e.Sim.Measure})
+			Delivered: st.Delivered, Measured: st.MeasuredPackets, Window: st.Window})
 		return rec, nil
 	}
+	results.Quantize(&rec.Verdict)
 	results.Quantize(&st.Measures)
 	rec.Stats = st
 	return rec, nil

@@ -35,10 +35,17 @@ type Record struct {
 	Seed uint64
 	// Stats are the measurements of a point.
 	Stats fabric.Stats
-	// Stable says whether a point sustained its load (see Stable).
+	// Stable says whether a point sustained its load: its verdict is
+	// stable.
 	Stable bool
+	// Verdict is a point's verdict and its basis (judge).
+	Verdict results.Verdict
 	// Saturation is the highest stable load found by the search.
 	Saturation float64
+	// Undecided counts the loads the search tested whose verdict stayed
+	// undecided at max_measure; Contrary is 1 if the load two steps above
+	// the saturation was stable, against the unstable one between them.
+	Undecided, Contrary int
 	// EBB is the result of an exchange (KindEBB).
 	EBB fabric.EBB
 	// Err is why a point failed.

@@ -109,12 +109,14 @@ func (l *ResultLine) record(e *Experiment) Record {
 	case KindPoint:
 		r.Offered = l.Offered
 		r.Stable = v.Stable
+		r.Verdict = v.Verdict
 		r.Stats = fabric.Stats{Offered: l.Offered, Measures: v.Measures, DrainSkipped: v.DrainSkipped}
 	case KindError:
 		r.Offered = l.Offered
 		r.Err = &storedError{msg: v.Error, deadlock: v.Deadlock}
 	case KindSaturation:
 		r.Saturation = v.Saturation
+		r.Undecided, r.Contrary = v.Undecided, v.Contrary
 	case KindEBB:
 		r.EBB = v.Exchange
 	}

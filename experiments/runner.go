@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"netsim/fabric"
+	"netsim/results"
 )
 
 // Runner runs experiments, simulating up to Jobs points at once.
@@ -331,7 +332,10 @@ func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) e
 
 // runSearch runs the saturation search of gr, one point at a time: a
 // bisection, or with hint ≥ 0 (the saturation the previous variant
-// found, in steps of the resolution) a search from it.
+// found, in steps of the resolution) a search from it; then, if the
+// search did not test it, the load two steps above the answer k, whose
+// verdict stable contradicts the unstable k+1 (Record.Contrary). Points
+// left undecided at max_measure count as not stable (Record.Undecided).
 func (gr *group) runSearch(ctx context.Context, rn *run, hint int) error {
 	e := gr.exp
 	pattern := e.Traffic.Patterns[gr.pattern]
@@ -344,24 +348,43 @@ func (gr *group) runSearch(ctx context.Context, rn *run, hint int) error {
 		return nil
 	}
 	res := e.Sweep.Resolution
-	k, err := search(res, hint, e.Sweep.Guide == GuideAccepted, func(k int) (bool, float64, error) {
+	tested := map[int]bool{}
+	probe := func(k int) (bool, float64, error) {
 		rec, err := gr.point(ctx, rn, float64(k)/float64(res))
 		if err != nil {
 			return false, 0, err
 		}
 		gr.searched = append(gr.searched, rec)
+		tested[k] = true
 		if rec.Kind == KindError {
 			return false, 0, errSearchFailed
 		}
 		// Accepted is quantized as results files hold it, so a resumed
 		// search reads what the uninterrupted one read.
 		return rec.Stable, rec.Stats.Accepted, nil
-	})
+	}
+	k, err := search(res, hint, e.Sweep.Guide == GuideAccepted, probe)
+	contrary := 0
+	if err == nil && k+2 <= res && !tested[k+2] {
+		// The search assumes the verdicts monotone in the load; the step
+		// past the unstable one above the answer checks it where a
+		// verdict near the limit is least sure.
+		var ok bool
+		if ok, _, err = probe(k + 2); ok {
+			contrary = 1
+		}
+	}
 	if errors.Is(err, errSearchFailed) {
 		return nil // the error record says why there is no saturation value
 	}
 	if err != nil {
 		return err
+	}
+	undecided := 0
+	for _, r := range gr.searched {
+		if r.Verdict.Outcome == results.VerdictUndecided {
+			undecided++
+		}
 	}
 	gr.sat = &Record{
 		Kind:       KindSaturation,
@@ -369,6 +392,8 @@ func (gr *group) runSearch(ctx context.Context, rn *run, hint int) error {
 		Pattern:    pattern,
 		Seed:       e.Seed,
 		Saturation: float64(k) / float64(res),
+		Undecided:  undecided,
+		Contrary:   contrary,
 	}
 	return rn.finished(*gr.sat, func(*Progress) {})
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 
 	"netsim/fabric"
 	"netsim/kernel"
+	"netsim/nic"
 	"netsim/results"
 )
 
@@ -50,11 +52,30 @@ func (f *fakeSim) run(ctx context.Context, c fabric.Config) (fabric.Stats, error
 		}
 	}
 	thr := f.thresholds[c.Pattern.Name()]
-	s := fabric.Stats{Offered: c.Load, Measures: results.Measures{Generated: c.Load, Accepted: min(c.Load, thr), HopsAvg: 1, LatencyAvg: 10 + c.Load, MeasuredPackets: 1000, Delivered: 1000}}
+	s := fakeStats(c, thr)
 	if c.Load > thr {
-		s.QueueEnd = int64(c.Load * float64(c.Measure) * float64(len(c.Net.Hosts)))
 	}
 	return s, nil
+}
+
+// fakeStats returns the statistics of a fake point of c that sustains
+// loads up to thr: its window's bins generate the load, and accept it
+// too if it is at most thr, nothing otherwise (its backlog grows at
+// the load); accepted is min(load, thr).
+func fakeStats(c fabric.Config, thr float64) fabric.Stats {
+	s := fabric.Stats{Offered: c.Load, Measures: results.Measures{Generated: c.Load, Accepted: min(c.Load, thr), HopsAvg: 1,
+		LatencyAvg: 10 + c.Load, MeasuredPackets: 1000, Delivered: 1000, Window: c.Measure}}
+	n := int64(fabric.BinsPerMeasure)
+	for j := range n {
+		cycles := (j+1)*c.Measure/n - j*c.Measure/n
+		flits := int64(math.Round(c.Load * float64(cycles) * float64(len(c.Net.Hosts))))
+		b := fabric.Bin{Cycles: cycles, Bin: nic.Bin{GeneratedFlits: flits, Delivered: 1000 / n, LatencySum: 10 * 1000 / n}}
+		if c.Load <= thr {
+			b.EjectedFlits = flits
+		}
+		s.Bins = append(s.Bins, b)
+	}
+	return s
 }
 
 // mustParse parses text with base's defaults or fails the test.

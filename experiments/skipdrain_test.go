@@ -3,6 +3,7 @@ package experiments
 import (
 	"bytes"
 	"context"
+	"reflect"
 	"testing"
 
 	"netsim/fabric"
@@ -39,7 +40,7 @@ func TestUnstablePointSkipsDrain(t *testing.T) {
 		}
 		end := e.Sim.Warmup + e.Sim.Measure
 		if got.Stable {
-			if g != w {
+			if !reflect.DeepEqual(g, w) {
 				t.Errorf("load %v: stable point differs from the drained run:\n%+v\n%+v", load, g, w)
 			}
 			continue

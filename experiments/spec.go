@@ -188,6 +188,10 @@ type Sim struct {
 	// Warmup, Measure and Drain are the phases of a point; DeadlockWindow
 	// is how long nothing may move while flits are in flight.
 	Warmup, Measure, Drain, DeadlockWindow int64
+	// MaxMeasure is the longest an undecided point's window may grow to,
+	// a multiple of Measure. It is hashed apart (configHash), only when
+	// it is not the default.
+	MaxMeasure int64 `json:"-"`
 }
 
 // Sweep is the [sweep] section.

@@ -4,31 +4,81 @@ import (
 	"fmt"
 
 	"netsim/fabric"
+	"netsim/internal/batchmeans"
+	"netsim/results"
 )
 
-// Stable reports whether a point sustained its offered load: the accepted
-// load reaches (1 − tol) times the load the hosts actually offered during
-// the measurement window (s.Generated: a Bernoulli source offers the nominal
-// load only on average, and comparing with the nominal value would call
-// short or lightly loaded windows unstable by sampling noise alone), and the
-// source queues of all hosts grew by at most tol·s.Offered·measure·hosts flits
-// over the window of measure cycles, that is by at most a fraction tol of
-// what was offered in it.
-func Stable(s fabric.Stats, tol float64, measure int64, hosts int) bool {
-	if s.Accepted < (1-tol)*s.Generated {
-		return false
+// judge returns the verdict of a point from the bins of its window
+// (fabric.Stats.Bins) and its basis, at stability tolerance tol for
+// hosts hosts:
+//
+//   - the bins are grouped into batches of equal length, as many as there
+//     are bins per [sim] measure (fabric.BinsPerMeasure), so a window
+//     extended to m times measure has batches m times longer;
+//   - accepted load and latency get the 95 % confidence intervals of batch
+//     means: the mean of the batches' values ± t(b−1)·s/√b, latency per
+//     batch over the packets created in it;
+//   - the backlog, the flits generated in the window and not yet
+//     delivered, is sampled at the batch boundaries of the window's
+//     second half (the first half is left to the warm-up's transient) and
+//     its least-squares slope is the growth, with a 95 % interval widened
+//     for the residuals' autocorrelation (batchmeans.Slope);
+//   - the growth limit is tol times the load generated: stable if the
+//     interval lies below it, unstable if above, undecided if it holds
+//     it. A stable point must also have delivered MinVerdictPackets
+//     measured packets, or it is undecided.
+func judge(s fabric.Stats, tol float64, hosts int) results.Verdict {
+	v := results.NoVerdict()
+	v.Outcome = results.VerdictUndecided
+	bins := s.Bins
+	nb := min(len(bins), fabric.BinsPerMeasure)
+	if nb < 4 || len(bins)%nb != 0 {
+		return v // a window of 3 cycles or fewer tells nothing
 	}
-	growth := float64(s.QueueEnd - s.QueueStart)
-	return growth <= tol*s.Offered*float64(measure)*float64(hosts)
+	per := len(bins) / nb
+	h := float64(hosts)
+	var acc, lat []float64
+	ts, backlog := make([]float64, 1, nb+1), make([]float64, 1, nb+1)
+	var t, b float64
+	for j := range nb {
+		var g, a, c, d, l float64
+		for _, x := range bins[j*per : (j+1)*per] {
+			g += float64(x.GeneratedFlits)
+			a += float64(x.EjectedFlits)
+			c += float64(x.Cycles)
+			d += float64(x.Delivered)
+			l += float64(x.LatencySum)
+		}
+		acc = append(acc, a/h/c)
+		if d > 0 {
+			lat = append(lat, l/d)
+		}
+		t += c
+		b += (g - a) / h
+		ts, backlog = append(ts, t), append(backlog, b)
+	}
+	v.Batches = nb
+	_, v.AcceptedCI = batchmeans.Mean(acc)
+	_, v.LatencyCI = batchmeans.Mean(lat)
+	v.Growth, v.GrowthCI = batchmeans.Slope(ts[nb/2:], backlog[nb/2:])
+	v.GrowthLimit = tol * s.Generated
+	switch {
+	case v.Growth-v.GrowthCI > v.GrowthLimit:
+		v.Outcome = results.VerdictUnstable
+	case v.Growth+v.GrowthCI <= v.GrowthLimit && s.Delivered >= MinVerdictPackets:
+		v.Outcome = results.VerdictStable
+	}
+	return v
 }
 
 // MinVerdictPackets is the fewest measured packets a point must deliver
 // for the verdict stable: with fewer, a handful of packets would decide
 // it (each one more than 1 % of the sample), and a window in which no
 // packet was created or none arrived would be stable by default. A point
-// that would be stable with fewer is a failed point (FewPacketsError);
-// one that is unstable stays so, as its source queues or its shortfall
-// say.
+// that would be stable with fewer is undecided, and its window grows;
+// if it still has too few at [sim] max_measure it is a failed point
+// (FewPacketsError). One that is unstable stays so, as its backlog
+// says.
 const MinVerdictPackets = 100
 
 // FewPacketsError is why a point has no verdict: it delivered fewer than

@@ -3,8 +3,12 @@ package experiments
 import (
 	"fmt"
 	"io"
+	"math"
+	"strconv"
+	"strings"
 
 	"netsim/internal/numfmt"
+	"netsim/results"
 )
 
 // TextWriter writes records as a readable table, one line per point and
@@ -37,8 +41,8 @@ func (t *TextWriter) Write(r Record) error {
 			}
 		}
 		t.last = r.Experiment
-		_, err := fmt.Fprintf(t.w, "%s\n  %-12s %9s %9s %9s %9s %7s %7s %7s  %s\n", r.Experiment,
-			"pattern", "offered", "accepted", "lat avg", "lat p99", "hops", "medium", "low", "stable")
+		_, err := fmt.Fprintf(t.w, "%s\n  %-12s %9s %9s %7s %9s %7s %9s %7s %7s %7s  %-9s %s\n", r.Experiment,
+			"pattern", "offered", "accepted", "±95%", "lat avg", "±95%", "lat p99", "hops", "medium", "low", "verdict", "window")
 		if err != nil {
 			return fmt.Errorf("writing table: %w", err)
 		}
@@ -46,12 +50,21 @@ func (t *TextWriter) Write(r Record) error {
 	var err error
 	switch r.Kind {
 	case KindPoint:
-		s := r.Stats
-		_, err = fmt.Fprintf(t.w, "  %-12s %9.4f %9.4f %9.1f %9.1f %7.3f %7.3f %7.3f  %s\n",
-			r.Pattern, r.Offered, s.Accepted, s.LatencyAvg, s.LatencyP99, s.HopsAvg, s.HopsMedium, s.HopsLow, yesNo(r.Stable))
+		s, v := r.Stats, r.Verdict
+		verdict := v.Outcome
+		if verdict == "" { // read back from a line written before verdicts
+			v = results.NoVerdict()
+			verdict = results.VerdictUnstable
+			if r.Stable {
+				verdict = results.VerdictStable
+			}
+		}
+		_, err = fmt.Fprintf(t.w, "  %-12s %9.4f %9.4f %7s %9.1f %7s %9.1f %7.3f %7.3f %7.3f  %-9s %s\n",
+			r.Pattern, r.Offered, s.Accepted, orDash(v.AcceptedCI, 4), s.LatencyAvg, orDash(v.LatencyCI, 1),
+			s.LatencyP99, s.HopsAvg, s.HopsMedium, s.HopsLow, verdict, windowText(s.Window))
 	case KindSaturation:
-		_, err = fmt.Fprintf(t.w, "  %-12s saturation %s (%.1f%% of link bandwidth, resolution 1/%d)\n",
-			r.Pattern, numfmt.Decimal(r.Saturation, -1), 100*r.Saturation, r.Experiment.Sweep.Resolution)
+		_, err = fmt.Fprintf(t.w, "  %-12s saturation %s (%.1f%% of link bandwidth, resolution 1/%d)%s\n",
+			r.Pattern, numfmt.Decimal(r.Saturation, -1), 100*r.Saturation, r.Experiment.Sweep.Resolution, saturationNotes(r))
 	}
 	if err != nil {
 		return fmt.Errorf("writing table: %w", err)
@@ -59,10 +72,36 @@ func (t *TextWriter) Write(r Record) error {
 	return nil
 }
 
-// yesNo renders a boolean for tables.
-func yesNo(b bool) string {
-	if b {
-		return "yes"
+// orDash renders an interval's half-width with places decimals, or "—"
+// if there is none.
+func orDash(x float64, places int) string {
+	if math.IsNaN(x) {
+		return "—"
 	}
-	return "no"
+	return strconv.FormatFloat(x, 'f', places, 64)
+}
+
+// windowText renders the cycles a point measured ("—" if the line did not
+// say).
+func windowText(w int64) string {
+	if w == 0 {
+		return "—"
+	}
+	return strconv.FormatInt(w, 10)
+}
+
+// saturationNotes says what makes a saturation result less than sure: the
+// loads its search left undecided and a contrary verdict above it.
+func saturationNotes(r Record) string {
+	var notes []string
+	if r.Undecided > 0 {
+		notes = append(notes, fmt.Sprintf("%d load(s) undecided at max_measure, counted as not stable", r.Undecided))
+	}
+	if r.Contrary > 0 {
+		notes = append(notes, "verdicts not monotone: the load two steps above is stable")
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(notes, "; ")
 }

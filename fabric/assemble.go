@@ -42,6 +42,8 @@ func assemble(cfg *Config) (*point, error) {
 	p.eng = kernel.NewEngine(p)
 	p.meter.From = kernel.Time(cfg.Warmup)
 	p.meter.To = kernel.Time(cfg.Warmup + cfg.Measure)
+	per := min(BinsPerMeasure, cfg.Measure)
+	p.meter.SetBins(cfg.Measure, per, int(per*(cfg.maxMeasure()/cfg.Measure)))
 	net := cfg.Net
 	fd := cfg.flitDelay()
 	shortest := cfg.shortestPacket()

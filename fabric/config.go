@@ -80,6 +80,15 @@ type Config struct {
 	// during the measurement window are the ones whose latency is measured;
 	// drain lets them arrive.
 	Warmup, Measure, Drain int64
+	// MaxMeasure, if above Measure, is the longest the measurement window
+	// may grow to (a multiple of Measure): at the end of the window,
+	// while it is shorter, Extend is asked whether to double it (the last
+	// time to MaxMeasure).
+	MaxMeasure int64
+	// Extend is called with the statistics of the window so far (as for
+	// SkipDrain) when the window may grow; true doubles it. Callers extend
+	// a point whose verdict the window has not decided.
+	Extend func(window Stats) bool
 	// DeadlockWindow is the number of cycles without any flit moving, while
 	// flits are in flight, after which the run stops with a deadlock error.
 	DeadlockWindow int64
@@ -126,6 +135,22 @@ type Config struct {
 	shuffleTicks bool
 }
 
+// BinsPerMeasure is how many bins (Stats.Bins) every Measure cycles of a
+// measurement window are split into (each Measure cycles if Measure is
+// shorter).
+const BinsPerMeasure = 32
+
+// Bin is one stretch of a measurement window: what was generated,
+// accepted and delivered in it.
+type Bin struct {
+	nic.Bin
+	// Cycles is the bin's length.
+	Cycles int64
+}
+
+// maxMeasure returns the longest the measurement window may grow to.
+func (c *Config) maxMeasure() int64 { return max(c.MaxMeasure, c.Measure) }
+
 // Stats are the measurements of one simulation point: those written to
 // results lines (results.Measures), and those the run reports besides.
 type Stats struct {
@@ -147,6 +172,9 @@ type Stats struct {
 	FlitHops int64
 	// Events is the number of kernel events processed.
 	Events int64
+	// Bins split the measurement window into BinsPerMeasure stretches per
+	// Measure cycles, in order: the verdict's batches.
+	Bins []Bin
 	// DrainSkipped says the run ended with the measurement window because
 	// Config.SkipDrain returned true: latency and hops then describe only
 	// the measured packets delivered within the window, the earliest ones.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -216,10 +217,10 @@ func TestDeterminism(t *testing.T) {
 			return st
 		}
 		a, b, c := run(3), run(3), run(4)
-		if a != b {
+		if !reflect.DeepEqual(a, b) {
 			t.Errorf("%s: same seed, different results:\n%+v\n%+v", buffers, a, b)
 		}
-		if a == c {
+		if reflect.DeepEqual(a, c) {
 			t.Errorf("%s: different seeds gave identical results: %+v", buffers, a)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"reflect"
 	"testing"
 
 	"netsim/flowctl"
@@ -126,7 +127,7 @@ func TestRunsMatchFlitByFlit(t *testing.T) {
 		}
 		runs, flits := st[0], st[1]
 		if c.fc == "stopgo" {
-			if runs != flits {
+			if !reflect.DeepEqual(runs, flits) {
 				t.Errorf("%s: capping runs at one flit changed the results:\n%+v\n%+v", c.name, runs, flits)
 			}
 			continue
@@ -218,7 +219,7 @@ func TestExtraWakeUpsChangeNothing(t *testing.T) {
 			}
 		}
 		st[0].Events, st[1].Events = 0, 0 // the extra ticks are events
-		if st[0] != st[1] {
+		if !reflect.DeepEqual(st[0], st[1]) {
 			t.Errorf("%+v: waking every component every cycle changed the results:\n%+v\n%+v", c, st[0], st[1])
 		}
 	}
@@ -280,7 +281,7 @@ func sameResults(t *testing.T, name, change string, build func(alt bool) Config)
 		}
 	}
 	st[0].Events, st[1].Events = 0, 0
-	if st[0] != st[1] {
+	if !reflect.DeepEqual(st[0], st[1]) {
 		t.Errorf("%s: %s changed the results:\n%+v\n%+v", name, change, st[0], st[1])
 	}
 }

@@ -43,8 +43,9 @@ func (p *point) runTo(ctx context.Context, end kernel.Time, stop func() bool) er
 	return nil
 }
 
-// Run simulates one point: warm-up, measurement, then drain until every
-// packet created during measurement has arrived (traffic keeps flowing so
+// Run simulates one point: warm-up, measurement (extended while
+// Config.Extend asks), then drain until every packet created during
+// measurement has arrived (traffic keeps flowing so
 // they see a loaded network) or Drain cycles have passed; Config.SkipDrain
 // may end it with the measurement instead. A deadlock is returned as an
 // error wrapping *kernel.DeadlockError.
@@ -113,6 +114,19 @@ func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
 	if err := p.checkMemory(); flush && err != nil {
 		return fail(err)
 	}
+	window := cfg.Measure
+	for cfg.Extend != nil && window < cfg.maxMeasure() {
+		p.fill(&st)
+		st.QueueEnd = p.queued()
+		if !cfg.Extend(st) {
+			break
+		}
+		window = min(2*window, cfg.maxMeasure())
+		p.meter.Extend(kernel.Time(cfg.Warmup + window))
+		if err := p.runTo(ctx, kernel.Time(cfg.Warmup+window), nil); err != nil {
+			return fail(err)
+		}
+	}
 	st.QueueEnd = p.queued()
 	arrived := func() bool { return p.meter.Delivered == p.meter.MeasuredPackets }
 	if cfg.SkipDrain != nil && cfg.Drain > 0 && !arrived() {
@@ -120,7 +134,7 @@ func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
 		st.DrainSkipped = cfg.SkipDrain(st)
 	}
 	if !st.DrainSkipped {
-		if err := p.runTo(ctx, kernel.Time(cfg.Warmup+cfg.Measure+cfg.Drain), arrived); err != nil {
+		if err := p.runTo(ctx, kernel.Time(cfg.Warmup+window+cfg.Drain), arrived); err != nil {
 			return fail(err)
 		}
 	}

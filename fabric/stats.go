@@ -27,7 +27,15 @@ func (p *point) buffered() int {
 func (p *point) fill(st *Stats) {
 	m := &p.meter
 	hosts := float64(len(p.nics))
-	window := float64(p.cfg.Measure)
+	window := float64(m.To - m.From)
+	st.Window = int64(m.To - m.From)
+	st.Bins = st.Bins[:0]
+	for i := range m.Bins {
+		if m.BinStart(i) >= m.To {
+			break
+		}
+		st.Bins = append(st.Bins, Bin{Bin: m.Bins[i], Cycles: int64(m.BinStart(i+1) - m.BinStart(i))})
+	}
 	st.Generated = float64(m.GeneratedFlits) / hosts / window
 	st.Accepted = float64(m.EjectedFlits) / hosts / window
 	st.LatencyAvg = m.LatencyAvg()

@@ -13,6 +13,10 @@ import (
 	switching "netsim/switch"
 )
 
+// MaxMeasureFactor bounds how many times Measure the measurement window
+// may grow to (Config.MaxMeasure), which bounds its bins.
+const MaxMeasureFactor = 1024
+
 // maxCycles bounds a run so every time fits the model's counters.
 const maxCycles = 1 << 40
 
@@ -82,6 +86,10 @@ func (c *Config) ValidateHardware() error {
 		return keyerr.New("drain", "must be between 0 and %d cycles, got %d", int64(maxCycles), c.Drain)
 	case c.Warmup+c.Measure+c.Drain > maxCycles:
 		return keyerr.New("drain", "warmup + measure + drain must not exceed %d cycles", int64(maxCycles))
+	case c.MaxMeasure != 0 && (c.MaxMeasure < c.Measure || c.MaxMeasure%c.Measure != 0 || c.MaxMeasure/c.Measure > MaxMeasureFactor):
+		return keyerr.New("max_measure", "must be measure (%d cycles) times 1 to %d, got %d", c.Measure, MaxMeasureFactor, c.MaxMeasure)
+	case c.Warmup+c.maxMeasure()+c.Drain > maxCycles:
+		return keyerr.New("max_measure", "warmup + max_measure + drain must not exceed %d cycles", int64(maxCycles))
 	case c.DeadlockWindow < 1:
 		return keyerr.New("deadlock_window", "must be at least 1 cycle, got %d", c.DeadlockWindow)
 	}

@@ -32,6 +32,54 @@ type Meter struct {
 	latencySum, hopsSum          int64
 	mediumHopsSum, lowHopsSum    int64
 	latency                      []int64 // histogram: latency → packets
+
+	// Bins, if any (SetBins), split the window and what may extend it
+	// into stretches; window flits are counted in them by the cycle they
+	// were created or arrived in.
+	Bins []Bin
+	// binCycles and perBins define the bins' bounds: bin i starts
+	// ⌊i·binCycles/perBins⌋ cycles after From.
+	binCycles, perBins int64
+}
+
+// Bin is one stretch of a measurement window.
+type Bin struct {
+	// GeneratedFlits counts the flits of the packets created in the bin,
+	// EjectedFlits the flits that arrived at a host in it.
+	GeneratedFlits, EjectedFlits int64
+	// Delivered counts the packets created in the bin and delivered,
+	// LatencySum their latencies in cycles.
+	Delivered, LatencySum int64
+}
+
+// SetBins splits [From, From+cycles·n/per) into n bins, bin i starting
+// ⌊i·cycles/per⌋ cycles after From: per bins to every cycles cycles, as
+// evenly as whole cycles allow (1 ≤ per ≤ cycles).
+func (m *Meter) SetBins(cycles, per int64, n int) {
+	m.binCycles, m.perBins = cycles, per
+	m.Bins = make([]Bin, n)
+}
+
+// BinStart returns the cycle bin i starts (i = len(Bins): where the last
+// one ends).
+func (m *Meter) BinStart(i int) kernel.Time {
+	return m.From + kernel.Time(int64(i)*m.binCycles/m.perBins)
+}
+
+// bin returns the bin holding cycle t ≥ From, or len(Bins) past the last.
+func (m *Meter) bin(t kernel.Time) int {
+	i := ((int64(t-m.From)+1)*m.perBins - 1) / m.binCycles
+	return int(min(i, int64(len(m.Bins))))
+}
+
+// Extend moves the end of the window to to, past To: the flits that
+// arrived in [To, to) and were recorded already, as those of a run
+// arriving over several cycles are, count in it.
+func (m *Meter) Extend(to kernel.Time) {
+	for i := m.bin(m.To); i < len(m.Bins) && m.BinStart(i) < to; i++ {
+		m.EjectedFlits += m.Bins[i].EjectedFlits
+	}
+	m.To = to
 }
 
 func (m *Meter) inWindow(t kernel.Time) bool { return t >= m.From && t < m.To }
@@ -44,15 +92,31 @@ func (m *Meter) generated(t kernel.Time, flits int32) bool {
 	}
 	m.GeneratedFlits += int64(flits)
 	m.MeasuredPackets++
+	if m.Bins != nil {
+		m.Bins[m.bin(t)].GeneratedFlits += int64(flits)
+	}
 	return true
 }
 
 // ejected records k flits arriving at t, t+1, …, t+k−1; each counts in
-// the window if it arrives in it.
+// the window if it arrives in it, and in its bin if it has one.
 func (m *Meter) ejected(t kernel.Time, k int) {
 	m.Ejected += int64(k)
 	if lo, hi := max(t, m.From), min(t+kernel.Time(k), m.To); lo < hi {
 		m.EjectedFlits += int64(hi - lo)
+	}
+	if m.Bins == nil {
+		return
+	}
+	// Bins beyond To count too: Extend adds them to the window.
+	for lo, hi := max(t, m.From), t+kernel.Time(k); lo < hi; {
+		i := m.bin(lo)
+		if i == len(m.Bins) {
+			break
+		}
+		end := min(hi, m.BinStart(i+1))
+		m.Bins[i].EjectedFlits += int64(end - lo)
+		lo = end
 	}
 }
 
@@ -62,6 +126,11 @@ func (m *Meter) delivered(p *flit.Packet, t kernel.Time) {
 	}
 	m.Delivered++
 	lat := int64(t - p.Created)
+	if m.Bins != nil {
+		b := &m.Bins[m.bin(p.Created)]
+		b.Delivered++
+		b.LatencySum += lat
+	}
 	m.latencySum += lat
 	m.hopsSum += int64(p.Hops)
 	m.mediumHopsSum += int64(p.MediumHops)

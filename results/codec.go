@@ -139,14 +139,14 @@ func Decode(text []byte) (Line, error) {
 			}
 			f.setDefault(dst)
 			if f.Default != "" {
-				l.present |= 1 << f.bit // the line says it by leaving it out
+				l.present[f.bit/64] |= 1 << (f.bit % 64) // the line says it by leaving it out
 			}
 			continue
 		}
 		if err := f.decode(bytes.TrimSpace(r), dst); err != nil {
 			return Line{}, &FieldError{Field: f.Name, Msg: fmt.Sprintf("field %s: expected %s, got %s", f.Name, f.Type(), r)}
 		}
-		l.present |= 1 << f.bit
+		l.present[f.bit/64] |= 1 << (f.bit % 64)
 	}
 	return l, nil
 }
@@ -206,7 +206,7 @@ func (f *Field) decode(r json.RawMessage, dst reflect.Value) error {
 
 // Holds reports whether l, a line Decode returned, holds f (perhaps as
 // null).
-func (f Field) Holds(l *Line) bool { return l.present&(1<<f.bit) != 0 }
+func (f Field) Holds(l *Line) bool { return l.present[f.bit/64]&(1<<(f.bit%64)) != 0 }
 
 // Text returns the value of f in l, a line Decode returned, as text: a
 // text's value, or the JSON text of a number, boolean or object. It
@@ -256,7 +256,7 @@ func (f Field) Number(l *Line) (float64, bool) {
 // Quantize rounds the floats of m (a *Measures or *Exchange) to the
 // decimals a results line writes, so a record computed now and the same
 // record read back from a results file print alike everywhere.
-func Quantize[T Measures | Exchange](m *T) {
+func Quantize[T Measures | Exchange | Verdict](m *T) {
 	v := reflect.ValueOf(m).Elem()
 	sf, _ := reflect.TypeFor[Line]().FieldByName(v.Type().Name())
 	for i := range lineSchema.fields {

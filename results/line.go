@@ -1,6 +1,9 @@
 package results
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"math"
+)
 
 // Kinds of results lines (field kind).
 const (
@@ -46,7 +49,8 @@ type Line struct {
 
 	Offered float64 `json:"offered" results:"point|error,required=point,places=-1,omitnan,min=0,max=1" label:"offered load (flits/host/cycle)" doc:"offered load, flits/host/cycle (not in the error line of a failed exchange)"`
 	Measures
-	Stable       bool `json:"stable" results:"point,outcome" doc:"whether the point sustained its load: accepted within the tolerance of offered and source queues not growing"`
+	Stable bool `json:"stable" results:"point,outcome" doc:"whether the point sustained its load: verdict stable (in lines written before netsim gave verdicts: accepted within the tolerance of offered and source queues not growing)"`
+	Verdict
 	DrainSkipped bool `json:"drain_skipped" results:"point,omitnan,outcome" doc:"true (absent otherwise) when the point ended with its window: its verdict, which needs only the window, was unstable, so the drain was not run"`
 
 	Deadlock bool   `json:"deadlock" results:"error,outcome" doc:"true when the network deadlocked"`
@@ -55,6 +59,8 @@ type Line struct {
 	Saturation float64 `json:"saturation" results:"saturation,required,places=-1,min=0,max=1,outcome,value=1,show=1,precise=6,percent" label:"saturation (highest stable offered load, % of link bandwidth)" doc:"the highest stable load found, a fraction of the link bandwidth"`
 	Resolution int     `json:"resolution" results:"saturation,min=1" doc:"the search's resolution: loads are multiples of 1/resolution"`
 	Tolerance  float64 `json:"tolerance" results:"saturation,places=-1,min=0,max=1" doc:"the stability tolerance of the search"`
+	Undecided  int     `json:"undecided" results:"saturation,omitnan,min=0,outcome" doc:"loads the search tested whose verdict stayed undecided at max_measure, counted as not stable (absent when none)"`
+	Contrary   int     `json:"contrary" results:"saturation,omitnan,min=0,outcome" doc:"points of the pattern whose verdict contradicts the saturation, a stable load above it or an unstable one at or below it: the verdicts are not monotone in the load (absent when none)"`
 
 	Hosts       int      `json:"hosts" results:"ebb,required,min=1" doc:"hosts of the network"`
 	Dispersion  string   `json:"dispersion" results:"ebb,required" doc:"how the NICs chose among routes (static, source, random, adaptive, probing, ...)"`
@@ -66,7 +72,7 @@ type Line struct {
 	Exchange
 
 	// present marks the fields a decoded line holds, by index in Fields.
-	present uint64
+	present [2]uint64
 }
 
 // Measures are the measurements of a point (kind point), as fabric.Run
@@ -87,6 +93,48 @@ type Measures struct {
 	Delivered       int64 `json:"delivered" results:"point,outcome" doc:"measured packets delivered before the end of drain (of the window, if the drain was skipped)"`
 	MeasuredPackets int64 `json:"measured_packets" results:"point,outcome" doc:"packets created during the window"`
 	Cycles          int64 `json:"cycles" results:"point,outcome" doc:"simulated cycles"`
+	Window          int64 `json:"window" results:"point,omitnan,min=1,outcome" doc:"cycles measured: [sim] measure, or more when an undecided verdict extended the window (up to [sim] max_measure); absent from lines written before netsim extended windows"`
+}
+
+// Verdicts of a point (field verdict).
+const (
+	// VerdictStable says the point sustained its load: the growth of its
+	// backlog is below the limit with 95 % confidence.
+	VerdictStable = "stable"
+	// VerdictUnstable says it did not: the growth is above the limit with
+	// 95 % confidence.
+	VerdictUnstable = "unstable"
+	// VerdictUndecided says the window, as long as [sim] max_measure
+	// allows, could not tell, or that too few measured packets were
+	// delivered to call the point stable.
+	VerdictUndecided = "undecided"
+)
+
+// Verdict is the verdict of a point (kind point) and its basis: the 95 %
+// confidence intervals, by batch means, of accepted load and latency,
+// and the backlog's growth over the second half of the window, tested
+// against its limit (docs/experiment-file.md, "The verdict"). The
+// fields are absent from lines written before netsim gave verdicts.
+type Verdict struct {
+	Outcome     string  `json:"verdict" results:"point,omitnan,outcome" doc:"stable, unstable or undecided: the backlog's growth is below growth_limit with 95 % confidence, above it, or neither within max_measure cycles (or fewer than 100 measured packets were delivered)"`
+	Batches     int     `json:"batches" results:"point,omitnan,min=1,outcome" doc:"batches the window was split into for the confidence intervals"`
+	AcceptedCI  float64 `json:"accepted_ci" results:"point,places=6,omitnan,min=0,max=inf,outcome" doc:"half-width of the 95 % confidence interval of accepted, by batch means, flits/host/cycle"`
+	LatencyCI   float64 `json:"latency_ci" results:"point,places=3,omitnan,min=0,max=inf,outcome" doc:"half-width of the 95 % confidence interval of latency_avg, by batch means over the packets' creation batches, in cycles"`
+	Growth      float64 `json:"growth" results:"point,places=6,omitnan,max=inf,outcome" doc:"growth of the backlog (flits generated and not yet delivered) over the second half of the window, least-squares slope, flits/host/cycle"`
+	GrowthCI    float64 `json:"growth_ci" results:"point,places=6,omitnan,min=0,max=inf,outcome" doc:"half-width of the 95 % confidence interval of growth (widened for the residuals' autocorrelation)"`
+	GrowthLimit float64 `json:"growth_limit" results:"point,places=6,omitnan,min=0,max=inf,outcome" doc:"the growth a stable point stays below: tolerance times generated"`
+}
+
+// GrowthPassed reports whether the backlog's growth is below its limit
+// with 95 % confidence: v is stable, or undecided only for want of
+// measured packets.
+func (v Verdict) GrowthPassed() bool { return v.Growth+v.GrowthCI <= v.GrowthLimit }
+
+// NoVerdict returns the Verdict of a line written before netsim gave
+// verdicts: no field held (the floats NaN).
+func NoVerdict() Verdict {
+	nan := math.NaN()
+	return Verdict{AcceptedCI: nan, LatencyCI: nan, Growth: nan, GrowthCI: nan, GrowthLimit: nan}
 }
 
 // Exchange is the result of an exchange (kind ebb): the effective

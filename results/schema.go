@@ -164,8 +164,8 @@ func newSchema(t reflect.Type) (*schema, error) {
 			return nil, fmt.Errorf("results.Line.%s: field %q declared twice", sf.Name, f.Name)
 		}
 		f.bit = uint(len(s.fields))
-		if f.bit >= 64 {
-			return nil, fmt.Errorf("results.Line: more than 64 fields")
+		if f.bit >= 128 {
+			return nil, fmt.Errorf("results.Line: more than 128 fields")
 		}
 		s.byName[f.Name] = len(s.fields)
 		s.fields = append(s.fields, f)

@@ -1,0 +1,86 @@
+package batchmeans
+
+import (
+	"math"
+	"testing"
+)
+
+func TestT975(t *testing.T) {
+	// Exact quantiles (e.g. R's qt(0.975, df)).
+	for _, tc := range []struct {
+		df   int
+		want float64
+	}{
+		{1, 12.706205}, {2, 4.302653}, {3, 3.182446}, {4, 2.776445}, {5, 2.570582},
+		{8, 2.306004}, {10, 2.228139}, {15, 2.131450}, {16, 2.119905}, {30, 2.042272},
+		{31, 2.039513}, {100, 1.983972}, {1000, 1.962339},
+	} {
+		tol := 1e-4
+		if tc.df < 10 {
+			tol = 1e-3
+		}
+		if got := T975(tc.df); math.Abs(got-tc.want) > tol*tc.want {
+			t.Errorf("T975(%d) = %.6f, want %.6f", tc.df, got, tc.want)
+		}
+	}
+	if !math.IsNaN(T975(0)) {
+		t.Error("T975(0) is a number")
+	}
+}
+
+func TestMean(t *testing.T) {
+	tests := []struct {
+		name       string
+		xs         []float64
+		mean, half float64
+	}{
+		{"constant", []float64{2, 2, 2, 2}, 2, 0},
+		// s = √(10/3)... for 1..4: mean 2.5, s² = 5/3, half = t(3)·√(5/12).
+		{"one to four", []float64{1, 2, 3, 4}, 2.5, 3.182446 * math.Sqrt(5.0/12)},
+		{"one value", []float64{7}, 7, math.NaN()},
+	}
+	for _, tc := range tests {
+		m, h := Mean(tc.xs)
+		if math.Abs(m-tc.mean) > 1e-12 || !(math.Abs(h-tc.half) < 1e-5 || math.IsNaN(h) && math.IsNaN(tc.half)) {
+			t.Errorf("%s: Mean = %v ± %v, want %v ± %v", tc.name, m, h, tc.mean, tc.half)
+		}
+	}
+}
+
+func TestSlope(t *testing.T) {
+	ts := []float64{0, 1, 2, 3, 4, 5}
+	// A line: the slope exactly, no interval.
+	s, h := Slope(ts, []float64{1, 3, 5, 7, 9, 11})
+	if s != 2 || h != 0 {
+		t.Errorf("line: Slope = %v ± %v, want 2 ± 0", s, h)
+	}
+	// Alternating residuals are negatively correlated: no widening, the
+	// textbook interval. y = (0, 1, 0, 1, 0, 1): slope 3/35 (Σ(t−t̄)(y−ȳ) =
+	// 1.5 over Σ(t−t̄)² = 17.5), residual sum of squares 1.5 − 1.5²/17.5.
+	s, h = Slope(ts, []float64{0, 1, 0, 1, 0, 1})
+	ss := 1.5 - 1.5*1.5/17.5
+	want := T975(4) * math.Sqrt(ss/4/17.5)
+	if math.Abs(s-3.0/35) > 1e-12 || math.Abs(h-want) > 1e-12 {
+		t.Errorf("alternating: Slope = %v ± %v, want %v ± %v", s, h, 3.0/35, want)
+	}
+	// A slow drift around a line is correlated: the interval is wider
+	// than the textbook one by up to √19.
+	ys := []float64{0, 1, 2, 2, 1, 0}
+	s, h = Slope(ts, ys)
+	var ym float64
+	for _, y := range ys {
+		ym += y / 6
+	}
+	var sty, ssy float64
+	for i := range ts {
+		sty += (ts[i] - 2.5) * (ys[i] - ym)
+		ssy += (ys[i] - ym) * (ys[i] - ym)
+	}
+	plain := T975(4) * math.Sqrt((ssy-sty*sty/17.5)/4/17.5)
+	if s != sty/17.5 || !(h > plain && h <= plain*math.Sqrt(19)+1e-12) {
+		t.Errorf("drift: Slope = %v ± %v, want %v ± more than %v", s, h, sty/17.5, plain)
+	}
+	if s, h := Slope(ts[:2], ts[:2]); !math.IsNaN(s) || !math.IsNaN(h) {
+		t.Errorf("two points: Slope = %v ± %v, want NaN", s, h)
+	}
+}
