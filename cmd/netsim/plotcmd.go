@@ -25,7 +25,7 @@ the paths written:
                                 effective bisection bandwidth against hosts,
                                 one line per dispersion, bars min to max
 
-Unstable points (load not sustained) are drawn as hollow rings on the
+Points not stable (unstable or undecided) are drawn as hollow rings on the
 throughput and latency charts, with a legend entry saying so. Results
 that differ in another field (vls, say) get separate lines or bars named
 after it. Failed points are skipped with a note on stderr.

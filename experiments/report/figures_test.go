@@ -325,7 +325,7 @@ func TestFiguresMarkUnstable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const entry = "ring: unstable (load not sustained; latency of the packets delivered)"
+	const entry = "ring: not stable (unstable or undecided; latency of the packets delivered)"
 	for _, tc := range []struct {
 		name     string
 		unstable []bool

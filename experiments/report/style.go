@@ -124,7 +124,7 @@ func (f *Figure) addUnstableEntry() {
 		if slices.Contains(s.Unstable, true) {
 			g := unstableGlyph(0)
 			g.Color = gray()
-			f.addEntry("ring: unstable (load not sustained; latency of the packets delivered)", thumb{glyph: &g})
+			f.addEntry("ring: not stable (unstable or undecided; latency of the packets delivered)", thumb{glyph: &g})
 			return
 		}
 	}
