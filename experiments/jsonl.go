@@ -61,6 +61,7 @@ func (r Record) line() (results.Line, error) {
 	switch r.Kind {
 	case KindPoint:
 		l.Measures = r.Stats.Measures
+		l.Hosts = r.Hosts
 		l.Stable = r.Stable
 		l.Verdict = r.Verdict
 		if r.Verdict.Outcome == "" {
@@ -69,6 +70,7 @@ func (r Record) line() (results.Line, error) {
 		l.DrainSkipped = r.Stats.DrainSkipped
 	case KindSaturation:
 		l.Saturation = r.Saturation
+		l.Hosts = r.Hosts
 		l.Resolution = e.Sweep.Resolution
 		l.Tolerance = e.Sweep.Tolerance
 		l.Undecided, l.Contrary = r.Undecided, r.Contrary

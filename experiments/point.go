@@ -69,6 +69,7 @@ func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, lo
 		Experiment: e,
 		Pattern:    e.Traffic.Patterns[pattern],
 		Offered:    load,
+		Hosts:      e.Hosts(),
 		Seed:       cfg.Seed,
 	}
 	// The verdict needs only the window's statistics: an undecided point

@@ -30,6 +30,9 @@ type Record struct {
 	Pattern string
 	// Offered is the offered load of a point or failed point.
 	Offered float64
+	// Hosts is the network's hosts (points and saturation results; 0 in
+	// one read back from a line written before netsim wrote it).
+	Hosts int
 	// Seed is the point's seed (points and errors), or the experiment seed
 	// (saturation).
 	Seed uint64

@@ -109,6 +109,7 @@ func (l *ResultLine) record(e *Experiment) Record {
 	case KindPoint:
 		r.Offered = l.Offered
 		r.Stable = v.Stable
+		r.Hosts = v.Hosts
 		r.Verdict = v.Verdict
 		r.Stats = fabric.Stats{Offered: l.Offered, Measures: v.Measures, DrainSkipped: v.DrainSkipped}
 	case KindError:
@@ -116,6 +117,7 @@ func (l *ResultLine) record(e *Experiment) Record {
 		r.Err = &storedError{msg: v.Error, deadlock: v.Deadlock}
 	case KindSaturation:
 		r.Saturation = v.Saturation
+		r.Hosts = v.Hosts
 		r.Undecided, r.Contrary = v.Undecided, v.Contrary
 	case KindEBB:
 		r.EBB = v.Exchange

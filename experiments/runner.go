@@ -390,6 +390,7 @@ func (gr *group) runSearch(ctx context.Context, rn *run, hint int) error {
 		Kind:       KindSaturation,
 		Experiment: e,
 		Pattern:    pattern,
+		Hosts:      e.Hosts(),
 		Seed:       e.Seed,
 		Saturation: float64(k) / float64(res),
 		Undecided:  undecided,

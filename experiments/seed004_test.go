@@ -464,7 +464,7 @@ func TestSeed004FullResults(t *testing.T) {
 				}
 				st.Window = 0
 				results.Quantize(&st.Measures)
-				rec.Stats, rec.Stable, rec.Verdict = st, c.v.Stable, results.NoVerdict()
+				rec.Stats, rec.Stable, rec.Verdict, rec.Hosts = st, c.v.Stable, results.NoVerdict(), c.v.Hosts
 			}
 			if math.IsNaN(c.v.HopsMedium) {
 				// Written before netsim measured hops by priority: the

@@ -62,7 +62,7 @@ type Line struct {
 	Undecided  int     `json:"undecided" results:"saturation,omitnan,min=0,outcome" doc:"loads the search tested whose verdict stayed undecided at max_measure, counted as not stable (absent when none)"`
 	Contrary   int     `json:"contrary" results:"saturation,omitnan,min=0,outcome" doc:"points of the pattern whose verdict contradicts the saturation, a stable load above it or an unstable one at or below it: the verdicts are not monotone in the load (absent when none)"`
 
-	Hosts       int      `json:"hosts" results:"ebb,required,min=1" doc:"hosts of the network"`
+	Hosts       int      `json:"hosts" results:"point|saturation|ebb,required=ebb,omitnan,min=1" doc:"hosts of the network (absent from point and saturation lines written before netsim wrote it there)"`
 	Dispersion  string   `json:"dispersion" results:"ebb,required" doc:"how the NICs chose among routes (static, source, random, adaptive, probing, ...)"`
 	Threshold   *int     `json:"threshold" results:"ebb" doc:"the dispersion's threshold (adaptive and probing only)"`
 	Probability *float64 `json:"probability" results:"ebb,places=-1" doc:"the dispersion's probability (adaptive and probing only)"`

@@ -26,7 +26,9 @@ the paths written:
                                 one line per dispersion, bars min to max
 
 Points not stable (unstable or undecided) are drawn as hollow rings on the
-throughput and latency charts, with a legend entry saying so. Results
+throughput and latency charts, and the load a saturation search found is
+framed by a square, with legend entries saying so; titles name the
+network's hosts, VLs and packet size. Results
 that differ in another field (vls, say) get separate lines or bars named
 after it. Failed points are skipped with a note on stderr.
 

@@ -48,6 +48,9 @@ type Series struct {
 	// Unstable marks, at each X of a series of points, a point that did
 	// not sustain its load: it is drawn as a hollow ring.
 	Unstable []bool
+	// Saturation is the X of a series of points that its saturation
+	// search found (NaN if none): a square marks it.
+	Saturation float64
 }
 
 // addEntry adds a legend entry.
@@ -97,15 +100,16 @@ func Figures(results []Result, by string) ([]*Figure, error) {
 		if err != nil {
 			return nil, err
 		}
-		figs = append(figs, throughputFigures(acc)...)
-		figs = append(figs, latencyFigures(avg, p99)...)
+		net := netDescriber(results)
+		figs = append(figs, throughputFigures(acc, net)...)
+		figs = append(figs, latencyFigures(avg, p99, net)...)
 	}
 	if has[KindSaturation] {
 		sat, err := Pivot(results, Spec{Value: ValueSaturation, Extend: true})
 		if err != nil {
 			return nil, err
 		}
-		figs = append(figs, saturationFigures(sat)...)
+		figs = append(figs, saturationFigures(sat, netDescriber(results))...)
 	}
 	if has[KindEBB] {
 		ebb, err := ebbFigures(results)
@@ -172,10 +176,90 @@ func shortVariant(variant string, shown []string) string {
 	return strings.Join(parts, ", ")
 }
 
+// describer says what network the results of a chart's rows ran on and
+// where their saturation searches ended.
+type describer struct {
+	results []Result
+}
+
+func netDescriber(results []Result) describer { return describer{results: results} }
+
+// matches returns the results of kind kind whose fields keys hold vals.
+func (d describer) matches(kind string, keys, vals []string) []Result {
+	var out []Result
+	for _, r := range d.results {
+		if r.Kind != kind {
+			continue
+		}
+		ok := true
+		for i, k := range keys {
+			if v, held := r.Text(k); !held || v != vals[i] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// network describes the points whose fields keys hold vals: "64 hosts,
+// 6 VLs, 16-flit packets", each part listing the values found ("2/4
+// VLs"), the hosts left out if no line says them.
+func (d describer) network(kind string, keys, vals []string) string {
+	var parts []string
+	for _, f := range []struct{ field, one, many string }{
+		{"hosts", "%s host", "%s hosts"}, {"vls", "%s VL", "%s VLs"}, {"packet_flits", "%s-flit packets", "%s-flit packets"},
+	} {
+		var vs []string
+		for _, r := range d.matches(kind, keys, vals) {
+			if v, ok := r.Text(f.field); ok && !slices.Contains(vs, v) {
+				vs = append(vs, v)
+			}
+		}
+		switch {
+		case len(vs) == 1 && vs[0] == "1":
+			parts = append(parts, fmt.Sprintf(f.one, vs[0]))
+		case len(vs) > 0:
+			parts = append(parts, fmt.Sprintf(f.many, strings.Join(vs, "/")))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// saturation returns the load the saturation search of row r of t found,
+// or NaN if the results hold none, or several that differ.
+func (d describer) saturation(t *Table, r Row) float64 {
+	sat := math.NaN()
+	for i, m := range d.matches(KindSaturation, t.RowKeys, r.Keys) {
+		v, _ := m.Number("saturation")
+		if i > 0 && v != sat {
+			return math.NaN()
+		}
+		sat = v
+	}
+	return sat
+}
+
+// title returns the title of a chart of kind's results: its keys, then
+// suffix if any, and the network's description below them.
+func (d describer) title(kind string, t *Table, keys []string, suffix string) string {
+	title := strings.Join(append(slices.Clone(keys), suffix), " — ")
+	if suffix == "" {
+		title = strings.Join(keys, " — ")
+	}
+	if n := d.network(kind, t.RowKeys[:len(keys)], keys); n != "" {
+		title += "\n" + n
+	}
+	return title
+}
+
 // rowSeries returns the series of row r of t, whose columns are numbers;
 // with positive set, values ≤ 0 are left out (for a log scale).
 func rowSeries(t *Table, r Row, name string, positive bool) Series {
-	s := Series{Name: name}
+	s := Series{Name: name, Saturation: math.NaN()}
 	for j, c := range r.Cells {
 		x, err := strconv.ParseFloat(t.Cols[j], 64)
 		if !c.OK || err != nil || math.IsNaN(c.Value) || math.IsInf(c.Value, 0) || positive && c.Value <= 0 {
@@ -190,15 +274,16 @@ func rowSeries(t *Table, r Row, name string, positive bool) Series {
 
 // throughputFigures draws accepted against offered load, with the ideal
 // y = x.
-func throughputFigures(t *Table) []*Figure {
+func throughputFigures(t *Table, d describer) []*Figure {
 	var figs []*Figure
 	for _, g := range groupRows(t, 2) {
-		f := newFigure("throughput-"+slug(g.keys[0])+"-"+slug(g.keys[1]), g.keys[0]+" — "+g.keys[1])
+		f := newFigure("throughput-"+slug(g.keys[0])+"-"+slug(g.keys[1]), d.title(KindPoint, t, g.keys, ""))
 		f.Plot.X.Label.Text, f.Plot.Y.Label.Text = labelOffered, labelAccepted
 		var series []Series
 		top := 0.0
 		for _, r := range g.rows {
 			s := rowSeries(t, r, seriesName(t, r, 2), false)
+			s.Saturation = d.saturation(t, r)
 			if len(s.X) > 0 {
 				top = math.Max(top, math.Max(slices.Max(s.X), slices.Max(s.Y)))
 				series = append(series, s)
@@ -216,6 +301,7 @@ func throughputFigures(t *Table) []*Figure {
 		}
 		f.addEntry("ideal (y = x)", ideal)
 		f.addUnstableEntry()
+		f.addSaturationEntry()
 		f.Plot.X.Min, f.Plot.Y.Min = 0, 0
 		f.Plot.X.Max, f.Plot.Y.Max = top, top
 		figs = append(figs, f)
@@ -226,17 +312,18 @@ func throughputFigures(t *Table) []*Figure {
 // latencyFigures draws average (solid) and 99th-percentile (dashed)
 // latency against offered load on a log scale; avg and p99 have the same
 // rows.
-func latencyFigures(avg, p99 *Table) []*Figure {
+func latencyFigures(avg, p99 *Table, d describer) []*Figure {
 	var figs []*Figure
 	tails := groupRows(p99, 2)
 	for gi, g := range groupRows(avg, 2) {
-		f := newFigure("latency-"+slug(g.keys[0])+"-"+slug(g.keys[1]), g.keys[0]+" — "+g.keys[1])
+		f := newFigure("latency-"+slug(g.keys[0])+"-"+slug(g.keys[1]), d.title(KindPoint, avg, g.keys, ""))
 		f.Plot.X.Label.Text, f.Plot.Y.Label.Text = labelOffered, labelLatency
 		lo, hi := math.Inf(1), math.Inf(-1)
 		n := 0
 		for ri, r := range g.rows {
 			name := seriesName(avg, r, 2)
 			a := rowSeries(avg, r, name+" avg", true)
+			a.Saturation = d.saturation(avg, r)
 			p := rowSeries(p99, tails[gi].rows[ri], name+" p99", true)
 			if len(a.X)+len(p.X) == 0 {
 				continue
@@ -257,6 +344,7 @@ func latencyFigures(avg, p99 *Table) []*Figure {
 		f.addEntry("solid: average", keyThumb(false))
 		f.addEntry("dashed: 99th percentile", keyThumb(true))
 		f.addUnstableEntry()
+		f.addSaturationEntry()
 		f.Plot.X.Min = 0
 		f.Plot.Y.Scale = plot.LogScale{}
 		f.Plot.Y.Tick.Marker = logTicks{}
@@ -268,10 +356,10 @@ func latencyFigures(avg, p99 *Table) []*Figure {
 
 // saturationFigures draws one grouped bar chart per topology: the patterns
 // as groups, one bar per routing, in % of link bandwidth.
-func saturationFigures(t *Table) []*Figure {
+func saturationFigures(t *Table, d describer) []*Figure {
 	var figs []*Figure
 	for _, g := range groupRows(t, 1) {
-		f := newFigure("saturation-"+slug(g.keys[0]), g.keys[0]+" — saturation")
+		f := newFigure("saturation-"+slug(g.keys[0]), d.title(KindSaturation, t, g.keys, "saturation"))
 		f.Plot.X.Label.Text, f.Plot.Y.Label.Text = "traffic pattern", labelSaturation
 		var cols []int // the patterns measured on this topology
 		for j := range t.Cols {

@@ -8,6 +8,7 @@ import (
 	"image/color"
 	_ "image/png"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -71,7 +72,7 @@ func TestFiguresByRouting(t *testing.T) {
 	if tp.Plot.X.Max != 1 || tp.Plot.Y.Max != 1 || tp.Plot.X.Min != 0 || tp.Plot.Y.Min != 0 {
 		t.Errorf("throughput range x %v..%v y %v..%v, want 0..1", tp.Plot.X.Min, tp.Plot.X.Max, tp.Plot.Y.Min, tp.Plot.Y.Max)
 	}
-	if tp.Plot.Title.Text != "flatfly 4x4 w1,1 c4 — uniform" {
+	if tp.Plot.Title.Text != "flatfly 4x4 w1,1 c4 — uniform\n2 VLs, 16-flit packets" {
 		t.Errorf("title %q", tp.Plot.Title.Text)
 	}
 
@@ -340,6 +341,56 @@ func TestFiguresMarkUnstable(t *testing.T) {
 		}
 		if want := slices.Contains(tc.unstable, true); slices.Contains(f.Entries, entry) != want {
 			t.Errorf("%s: legend %q, want the ring's entry: %v", tc.name, f.Entries, want)
+		}
+	}
+}
+
+// TestFiguresSayWhatTheyShow: a chart's title names the network's hosts,
+// VLs and packet size (the values its points hold), and the point its
+// saturation search found is marked on the throughput and latency charts,
+// with a legend entry; a row without a saturation result has no mark.
+func TestFiguresSayWhatTheyShow(t *testing.T) {
+	withHosts := func(l string) string { return strings.Replace(l, `"vls":2`, `"vls":2,"hosts":16`, 1) }
+	lines := []string{
+		withHosts(pointLine(ff4, "dor", "uniform", 0.25, 0.25, "20")),
+		withHosts(pointLine(ff4, "dor", "uniform", 0.5, 0.49, "40")),
+		strings.Replace(withHosts(pointLine(ff4, "dor", "uniform", 0.75, 0.55, "90")), `"stable":true`, `"stable":false`, 1),
+		satLine(ff4, "dor", "uniform", 0.5),
+		withHosts(pointLine(ff4, "ador", "uniform", 0.5, 0.5, "30")),
+		strings.Replace(pointLine(ff4, "dor", "complement", 0.25, 0.25, "25"), `"vls":2`, `"vls":4`, 1),
+		pointLine(ff4, "dor", "complement", 0.5, 0.25, "25"),
+	}
+	figs, err := Figures(fixture(t, lines), "pattern")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const entry = "square: saturation (highest stable load found)"
+	for _, tc := range []struct {
+		name, title string
+		sat         []float64 // of the series, in order
+	}{
+		{"throughput-flatfly_4x4_w1_1_c4-dor", "flatfly 4x4 w1,1 c4 — dor\n16 hosts, 2/4 VLs, 16-flit packets", []float64{0.5, math.NaN()}},
+		{"latency-flatfly_4x4_w1_1_c4-dor", "flatfly 4x4 w1,1 c4 — dor\n16 hosts, 2/4 VLs, 16-flit packets", []float64{0.5, math.NaN(), math.NaN(), math.NaN()}},
+		{"throughput-flatfly_4x4_w1_1_c4-ador", "flatfly 4x4 w1,1 c4 — ador\n16 hosts, 2 VLs, 16-flit packets", []float64{math.NaN()}},
+		{"saturation-flatfly_4x4_w1_1_c4", "flatfly 4x4 w1,1 c4 — saturation\n2 VLs, 16-flit packets", []float64{math.NaN()}},
+	} {
+		f := figureByName(t, figs, tc.name)
+		if f.Plot.Title.Text != tc.title {
+			t.Errorf("%s: title %q, want %q", tc.name, f.Plot.Title.Text, tc.title)
+		}
+		var sat []float64
+		for _, s := range f.Series {
+			sat = append(sat, s.Saturation)
+			if strings.HasPrefix(tc.name, "saturation") {
+				sat = []float64{math.NaN()} // bars: no mark
+				break
+			}
+		}
+		if !slices.EqualFunc(sat, tc.sat, func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }) {
+			t.Errorf("%s: saturation marks %v, want %v", tc.name, sat, tc.sat)
+		}
+		if want := !math.IsNaN(tc.sat[0]); slices.Contains(f.Entries, entry) != want {
+			t.Errorf("%s: legend %q, want the square's entry: %v", tc.name, f.Entries, want)
 		}
 	}
 }

@@ -108,7 +108,30 @@ func (f *Figure) addSeries(s Series, i int, dashed bool) {
 		return stable
 	}
 	f.Plot.Add(l, m)
+	if k := slices.Index(s.X, s.Saturation); k >= 0 {
+		sat := &plotter.Scatter{XYs: plotter.XYs{xys[k]}, GlyphStyle: saturationGlyph(i)}
+		f.Plot.Add(sat)
+	}
 	f.Series = append(f.Series, s)
+}
+
+// saturationGlyph returns the mark of series i's saturation point: a
+// hollow square around its marker.
+func saturationGlyph(i int) draw.GlyphStyle {
+	return draw.GlyphStyle{Color: palette(i), Radius: vg.Points(5.5), Shape: draw.SquareGlyph{}}
+}
+
+// addSaturationEntry adds the legend entry of the saturation mark if a
+// series of f has one.
+func (f *Figure) addSaturationEntry() {
+	for _, s := range f.Series {
+		if slices.Contains(s.X, s.Saturation) {
+			g := saturationGlyph(0)
+			g.Color = gray()
+			f.addEntry("square: saturation (highest stable load found)", thumb{glyph: &g})
+			return
+		}
+	}
 }
 
 // unstableGlyph returns the marker of an unstable point of series i: a
