@@ -36,8 +36,10 @@ const (
 	DefaultMeasure        = 10000         // [sim] measure
 	DefaultDeadlockWindow = 10000         // [sim] deadlock_window
 	DefaultMaxMeasure     = 4             // [sim] max_measure, times measure
-	DefaultResolution     = 128           // [sweep] resolution
-	DefaultTolerance      = 0.02          // [sweep] tolerance
+	DefaultReplications   = 1             // [sim] replications
+	maxReplications       = 1000
+	DefaultResolution     = 128  // [sweep] resolution
+	DefaultTolerance      = 0.02 // [sweep] tolerance
 )
 
 // parse decodes and checks the text of an experiment file that sweeps
@@ -440,6 +442,7 @@ func (d *decoder) sim(e *Experiment, t map[string]any) {
 	if m := s.Measure; m > 0 && (s.MaxMeasure%m != 0 || s.MaxMeasure/m > fabric.MaxMeasureFactor) {
 		d.fail(sec, "max_measure", "must be measure (%d cycles) times 1 to %d, got %d", m, fabric.MaxMeasureFactor, s.MaxMeasure)
 	}
+	s.Replications = int(d.intKey(t, sec, "replications"))
 	if e.Traffic.Kind == KindExchange {
 		for _, key := range []string{"warmup", "measure", "drain", "max_measure"} {
 			if _, ok := t[key]; ok {
@@ -506,10 +509,14 @@ func (d *decoder) crossChecks(e *Experiment) {
 // DisplayName returns the experiment's name, followed by its variant in
 // brackets when the file sweeps keys: "ff [routing.algorithm=dor]".
 func (e *Experiment) DisplayName() string {
-	if e.Variant == "" {
-		return e.Name
+	name := e.Name
+	if e.Variant != "" {
+		name += " [" + e.Variant + "]"
 	}
-	return e.Name + " [" + e.Variant + "]"
+	if e.Replication > 0 {
+		name += fmt.Sprintf(" (replication %d)", e.Replication)
+	}
+	return name
 }
 
 // String describes the experiment's configuration on one line.

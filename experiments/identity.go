@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"netsim/internal/numfmt"
@@ -64,26 +65,37 @@ const keySep = "|"
 // pointKey returns the identity of the point of e at pattern and load:
 // "EXPERIMENT|VARIANT|PATTERN|LOAD", the load in its shortest exact form.
 func (e *Experiment) pointKey(pattern string, load float64) string {
-	return strings.Join([]string{e.Name, e.Variant, pattern, numfmt.Decimal(load, -1)}, keySep)
+	return e.key(pattern, numfmt.Decimal(load, -1))
+}
+
+// key returns the key of e's result called what for pattern:
+// "EXPERIMENT|VARIANT|PATTERN|WHAT", then "|replication R" for a
+// replication R > 0.
+func (e *Experiment) key(pattern, what string) string {
+	k := strings.Join([]string{e.Name, e.Variant, pattern, what}, keySep)
+	if e.Replication > 0 {
+		k += keySep + fmt.Sprintf("replication %d", e.Replication)
+	}
+	return k
 }
 
 // saturationKey returns the identity of the saturation result of e for
 // pattern: "EXPERIMENT|VARIANT|PATTERN|saturation 1/RESOLUTION".
 func (e *Experiment) saturationKey(pattern string) string {
-	return strings.Join([]string{e.Name, e.Variant, pattern, fmt.Sprintf("saturation 1/%d", e.Sweep.Resolution)}, keySep)
+	return e.key(pattern, fmt.Sprintf("saturation 1/%d", e.Sweep.Resolution))
 }
 
 // followChain identifies the chain of saturation searches of pattern
 // index pattern in the variants of e's file under SearchFollow (variants
 // share their file's name, which no other file of a run has).
 func (e *Experiment) followChain(pattern int) string {
-	return e.Name + keySep + e.Traffic.Patterns[pattern]
+	return e.Name + keySep + e.Traffic.Patterns[pattern] + keySep + strconv.Itoa(e.Replication)
 }
 
 // ebbKey returns the identity of the exchange result of e for the
 // exchange pattern kind pattern: "EXPERIMENT|VARIANT|PATTERN|ebb".
 func (e *Experiment) ebbKey(pattern string) string {
-	return strings.Join([]string{e.Name, e.Variant, pattern, KindEBB}, keySep)
+	return e.key(pattern, KindEBB)
 }
 
 // Key returns the record's point key, the identity under which results

@@ -46,6 +46,7 @@ func (r Record) line() (results.Line, error) {
 		PacketFlits: e.Traffic.PacketFlits,
 		Seed:        r.Seed,
 		Variant:     e.Variant,
+		Replication: e.Replication,
 		Params:      paramsJSON(e.Params),
 		Point:       r.Key(),
 		Config:      e.config,

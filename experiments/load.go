@@ -28,6 +28,7 @@ func Parse(file string, data []byte) (*Experiment, error) {
 	if err != nil {
 		return nil, err
 	}
+	exps = slices.DeleteFunc(exps, func(e *Experiment) bool { return e.Replication > 0 })
 	if len(exps) > 1 {
 		keys := make([]string, len(exps[0].Params))
 		for i, p := range exps[0].Params {

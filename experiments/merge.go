@@ -123,7 +123,7 @@ func replay(exps []*Experiment, store *Store) ([]Record, []string, error) {
 		switch {
 		case r.Kind == KindError && errors.Is(r.Err, errNotStored):
 			missing = append(missing, r.Key())
-			incomplete[variantID(r.Experiment.Name, r.Experiment.Variant)+keySep+r.Pattern] = true
+			incomplete[r.Experiment.id()+keySep+r.Pattern] = true
 		case r.Kind == KindSaturation:
 			sats[r.Key()] = true
 			records = append(records, r)
@@ -137,7 +137,7 @@ func replay(exps []*Experiment, store *Store) ([]Record, []string, error) {
 	}
 	for _, t := range Plan(exps) {
 		e := t.Experiment
-		if t.Search && !sats[t.Key()] && incomplete[variantID(e.Name, e.Variant)+keySep+t.PatternName()] {
+		if t.Search && !sats[t.Key()] && incomplete[e.id()+keySep+t.PatternName()] {
 			missing = append(missing, t.Key())
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -29,6 +30,8 @@ type ResultLine struct {
 	Kind, Experiment, Variant, Pattern, Point, Config string
 	// Offered is the offered load of a point or failed point.
 	Offered float64
+	// Replication is the line's field replication (0 when absent).
+	Replication int
 
 	v results.Line
 }
@@ -96,7 +99,7 @@ func parseResultLine(text []byte) (*ResultLine, error) {
 		offered = 0
 	}
 	return &ResultLine{Text: bytes.Clone(text), Kind: v.Kind, Experiment: v.Experiment, Variant: v.Variant,
-		Pattern: v.Pattern, Point: v.Point, Config: v.Config, Offered: offered, v: v}, nil
+		Pattern: v.Pattern, Point: v.Point, Config: v.Config, Offered: offered, Replication: v.Replication, v: v}, nil
 }
 
 // record rebuilds the record of l for experiment e. Values come back as
@@ -146,7 +149,15 @@ type Store struct {
 }
 
 // variantID identifies an experiment variant among those of a run.
-func variantID(name, variant string) string { return name + keySep + variant }
+func variantID(name, variant string, replication int) string {
+	return name + keySep + variant + keySep + strconv.Itoa(replication)
+}
+
+// id returns e's identity among the experiments of a run (variantID).
+func (e *Experiment) id() string { return variantID(e.Name, e.Variant, e.Replication) }
+
+// id returns the identity of the experiment l belongs to (variantID).
+func (l *ResultLine) id() string { return variantID(l.Experiment, l.Variant, l.Replication) }
 
 // NewStore indexes lines for resuming a run of exps. A line of a variant
 // of exps whose configuration hash differs from the variant's (the
@@ -157,7 +168,7 @@ func variantID(name, variant string) string { return name + keySep + variant }
 func NewStore(exps []*Experiment, lines []ResultLine) (*Store, error) {
 	s := &Store{byKey: map[string]int{}, exps: map[string]*Experiment{}}
 	for _, e := range exps {
-		s.exps[variantID(e.Name, e.Variant)] = e
+		s.exps[e.id()] = e
 	}
 	var errs []error
 	stale := map[string]int{} // variant → lines computed with another configuration
@@ -170,8 +181,8 @@ func NewStore(exps []*Experiment, lines []ResultLine) (*Store, error) {
 			}
 			continue
 		}
-		if e, ok := s.exps[variantID(l.Experiment, l.Variant)]; ok && l.Config != e.config {
-			id := variantID(l.Experiment, l.Variant)
+		if e, ok := s.exps[l.id()]; ok && l.Config != e.config {
+			id := l.id()
 			if stale[id] == 0 {
 				staleOrder = append(staleOrder, l)
 			}
@@ -182,10 +193,10 @@ func NewStore(exps []*Experiment, lines []ResultLine) (*Store, error) {
 		s.lines = append(s.lines, l)
 	}
 	for _, l := range staleOrder {
-		e := s.exps[variantID(l.Experiment, l.Variant)]
+		e := s.exps[l.id()]
 		errs = append(errs, &InputError{File: l.Source, Line: l.Line,
 			Msg: fmt.Sprintf("%d result(s) of %s, from point %s on, were computed with another configuration (config %s, the experiment's is %s: %s changed since); remove them, or write to another directory",
-				stale[variantID(l.Experiment, l.Variant)], e.DisplayName(), l.Point, l.Config, e.config, e.File)})
+				stale[l.id()], e.DisplayName(), l.Point, l.Config, e.config, e.File)})
 	}
 	s.used = make([]bool, len(s.lines))
 	if len(errs) > 0 {
@@ -214,7 +225,7 @@ func (s *Store) take(e *Experiment, key string) (Record, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	i, ok := s.byKey[key]
-	if !ok || s.exps[variantID(s.lines[i].Experiment, s.lines[i].Variant)] != e {
+	if !ok || s.exps[s.lines[i].id()] != e {
 		return Record{}, false
 	}
 	s.used[i] = true
@@ -232,13 +243,13 @@ func (s *Store) takeSearch(e *Experiment, pattern string, skip []float64) (sat R
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	i, ok := s.byKey[e.saturationKey(pattern)]
-	if !ok || s.exps[variantID(s.lines[i].Experiment, s.lines[i].Variant)] != e {
+	if !ok || s.exps[s.lines[i].id()] != e {
 		return Record{}, nil, false
 	}
 	s.used[i] = true
 	for j := range s.lines {
 		l := &s.lines[j]
-		if (l.Kind == KindPoint || l.Kind == KindError) && l.Experiment == e.Name && l.Variant == e.Variant &&
+		if (l.Kind == KindPoint || l.Kind == KindError) && l.id() == e.id() &&
 			l.Pattern == pattern && !slices.Contains(skip, l.Offered) {
 			s.used[j] = true
 			points = append(points, l.record(e))

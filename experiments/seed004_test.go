@@ -428,11 +428,11 @@ func TestSeed004FullResults(t *testing.T) {
 	}
 	byVariant := map[string]*Experiment{}
 	for _, e := range exps {
-		byVariant[variantID(e.Name, e.Variant)] = e
+		byVariant[e.id()] = e
 	}
 	cheapest := map[string]*ResultLine{} // by experiment (topology file)
 	for i, l := range lines {
-		if byVariant[variantID(l.Experiment, l.Variant)] == nil {
+		if byVariant[l.id()] == nil {
 			t.Errorf("%s:%d: %s is not a point of the seed-004 files", l.Source, l.Line, l.Point)
 			continue
 		}
@@ -446,7 +446,7 @@ func TestSeed004FullResults(t *testing.T) {
 	for _, name := range slices.Sorted(maps.Keys(cheapest)) {
 		c := cheapest[name]
 		t.Run(name, func(t *testing.T) {
-			e := byVariant[variantID(c.Experiment, c.Variant)]
+			e := byVariant[c.id()]
 			pattern := slices.Index(e.Traffic.Patterns, c.Pattern)
 			rec, err := runPoint(context.Background(), fabric.Run, e, pattern, c.Offered)
 			if err != nil {
@@ -532,7 +532,7 @@ func readSeed004Searches(t *testing.T) (points map[searchKey]map[float64]searchR
 	lines := readSeed004Full(t)
 	points, sats = map[searchKey]map[float64]searchReading{}, map[searchKey]*ResultLine{}
 	for i, l := range lines {
-		s := searchKey{variantID(l.Experiment, l.Variant), l.Pattern}
+		s := searchKey{l.id(), l.Pattern}
 		switch l.Kind {
 		case KindPoint:
 			if points[s] == nil {
@@ -593,7 +593,7 @@ func TestSeed004FullSearchesReplay(t *testing.T) {
 		for _, e := range exps {
 			res := e.Sweep.Resolution
 			for pi, pattern := range e.Traffic.Patterns {
-				s := searchKey{variantID(e.Name, e.Variant), pattern}
+				s := searchKey{e.id(), pattern}
 				chain := e.followChain(pi)
 				hint, ok := hints[chain]
 				if e.Sweep.Search != SearchFollow || !ok {

@@ -60,6 +60,11 @@ type Experiment struct {
 	// Params are the swept keys' values in this variant, in canonical
 	// order.
 	Params []Param
+	// Replication numbers the copies of a variant that [sim] replications
+	// asks for, from 0 (the variant itself, seeded with Seed as without
+	// replications); replication r > 0 is seeded with ReplicaSeed(seed, r)
+	// and its result keys end in "|replication r".
+	Replication int
 
 	// Topology is the [topology] section, as topologies.Build takes it.
 	Topology topologies.Spec
@@ -192,6 +197,10 @@ type Sim struct {
 	// a multiple of Measure. It is hashed apart (configHash), only when
 	// it is not the default.
 	MaxMeasure int64 `json:"-"`
+	// Replications is how many times each point and search is run, each
+	// replication with its own seed (ReplicaSeed); it is not hashed: a
+	// replication's seed is.
+	Replications int `json:"-"`
 }
 
 // Sweep is the [sweep] section.

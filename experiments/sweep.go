@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"netsim/traffic"
 )
 
 // maxVariants bounds the variants one file may sweep: far beyond what can
@@ -285,7 +287,37 @@ func expand(file string, root map[string]any, src *sources, build bool) ([]*Expe
 		sortInputErrors(errs, src)
 		return nil, errors.Join(errs...)
 	}
-	return exps, nil
+	return replicate(exps)
+}
+
+// replicate returns exps with each experiment followed by its
+// replications 1 to N − 1 ([sim] replications = N): copies seeded with
+// ReplicaSeed, their patterns drawn from their seed (randperm's
+// permutation, say) and their configuration hashed with it.
+func replicate(exps []*Experiment) ([]*Experiment, error) {
+	var out []*Experiment
+	for _, e := range exps {
+		out = append(out, e)
+		for r := 1; r < e.Sim.Replications; r++ {
+			c := *e
+			c.Replication, c.Seed = r, ReplicaSeed(e.Seed, r)
+			if e.patterns != nil {
+				c.patterns = make([]traffic.Pattern, len(e.patterns))
+				for i, name := range e.Traffic.Patterns {
+					p, err := traffic.NewPattern(name, len(e.net.Hosts), c.Seed)
+					if err != nil {
+						return nil, fmt.Errorf("%s: replication %d: pattern %s: %w", e.File, r, name, err)
+					}
+					c.patterns[i] = p
+				}
+			}
+			if e.config != "" {
+				c.config = configHash(&c)
+			}
+			out = append(out, &c)
+		}
+	}
+	return out, nil
 }
 
 // inputErrors returns the *InputErrors of errs.

@@ -43,8 +43,9 @@ type Line struct {
 	PacketFlits   int             `json:"packet_flits" doc:"packet length in flits"`
 	Seed          uint64          `json:"seed" doc:"the point's seed (point, error, ebb), or the experiment seed (saturation)"`
 	Variant       string          `json:"variant" doc:"the variant's swept values, empty when the file sweeps nothing"`
+	Replication   int             `json:"replication" results:"omitnan,min=1" doc:"the replication of the point or search, 1 to N − 1 under [sim] replications = N (absent for the first, seeded as without replications)"`
 	Params        json.RawMessage `json:"params" results:"omitnan,outcome" doc:"the swept values as an object, {\"routing.algorithm\":\"dor\"} (absent without sweeps)"`
-	Point         string          `json:"point" results:"outcome" doc:"the result's key, unique in a run: EXPERIMENT|VARIANT|PATTERN|LOAD, ...|PATTERN|saturation 1/RESOLUTION, or ...|PATTERN|ebb"`
+	Point         string          `json:"point" results:"outcome" doc:"the result's key, unique in a run: EXPERIMENT|VARIANT|PATTERN|LOAD, ...|PATTERN|saturation 1/RESOLUTION, or ...|PATTERN|ebb, then |replication R for a replication R > 0"`
 	Config        string          `json:"config" results:"outcome" doc:"a hash of the variant's configuration (all but the patterns, loads and resolution): resuming refuses lines whose hash differs"`
 
 	Offered float64 `json:"offered" results:"point|error,required=point,places=-1,omitnan,min=0,max=1" label:"offered load (flits/host/cycle)" doc:"offered load, flits/host/cycle (not in the error line of a failed exchange)"`

@@ -51,6 +51,9 @@ type Series struct {
 	// Saturation is the X of a series of points that its saturation
 	// search found (NaN if none): a square marks it.
 	Saturation float64
+	// Half, if set, holds at each X the half-width of the 95 % interval
+	// of a mean over replications (NaN where there is none): error bars.
+	Half []float64
 }
 
 // addEntry adds a legend entry.
@@ -256,6 +259,14 @@ func (d describer) title(kind string, t *Table, keys []string, suffix string) st
 	return title
 }
 
+// nanZero returns x, or 0 if it is NaN.
+func nanZero(x float64) float64 {
+	if math.IsNaN(x) {
+		return 0
+	}
+	return x
+}
+
 // rowSeries returns the series of row r of t, whose columns are numbers;
 // with positive set, values ≤ 0 are left out (for a log scale).
 func rowSeries(t *Table, r Row, name string, positive bool) Series {
@@ -268,6 +279,7 @@ func rowSeries(t *Table, r Row, name string, positive bool) Series {
 		s.X = append(s.X, x)
 		s.Y = append(s.Y, c.Value)
 		s.Unstable = append(s.Unstable, c.Unstable)
+		s.Half = append(s.Half, c.Half)
 	}
 	return s
 }
@@ -302,6 +314,7 @@ func throughputFigures(t *Table, d describer) []*Figure {
 		f.addEntry("ideal (y = x)", ideal)
 		f.addUnstableEntry()
 		f.addSaturationEntry()
+		f.addIntervalEntry()
 		f.Plot.X.Min, f.Plot.Y.Min = 0, 0
 		f.Plot.X.Max, f.Plot.Y.Max = top, top
 		figs = append(figs, f)
@@ -345,6 +358,7 @@ func latencyFigures(avg, p99 *Table, d describer) []*Figure {
 		f.addEntry("dashed: 99th percentile", keyThumb(true))
 		f.addUnstableEntry()
 		f.addSaturationEntry()
+		f.addIntervalEntry()
 		f.Plot.X.Min = 0
 		f.Plot.Y.Scale = plot.LogScale{}
 		f.Plot.Y.Tick.Marker = logTicks{}
@@ -367,23 +381,28 @@ func saturationFigures(t *Table, d describer) []*Figure {
 				cols = append(cols, j)
 			}
 		}
-		top := 0.0
+		top, intervals := 0.0, false
 		for i, r := range g.rows {
 			s := Series{Name: seriesName(t, r, 1)}
 			b := &bars{index: i, count: len(g.rows), color: palette(i), labels: len(g.rows)*len(cols) <= maxBarLabels}
 			for x, j := range cols {
-				v := math.NaN()
+				v, h := math.NaN(), math.NaN()
 				if c := r.Cells[j]; c.OK {
-					v = 100 * c.Value
-					top = math.Max(top, v)
+					v, h = 100*c.Value, 100*c.Half
+					top = math.Max(top, v+nanZero(h))
 					s.X = append(s.X, float64(x))
 					s.Y = append(s.Y, v)
 				}
 				b.values = append(b.values, v)
+				b.halves = append(b.halves, h)
 			}
 			f.Series = append(f.Series, s)
 			f.Plot.Add(b)
 			f.addEntry(s.Name, b)
+			intervals = intervals || slices.ContainsFunc(b.halves, func(h float64) bool { return !math.IsNaN(h) })
+		}
+		if intervals {
+			f.addEntry("whiskers: 95 % interval of the mean over the replications", errorThumb{})
 		}
 		names := make([]string, len(cols))
 		for x, j := range cols {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	_ "image/png"
@@ -392,5 +393,47 @@ func TestFiguresSayWhatTheyShow(t *testing.T) {
 		if want := !math.IsNaN(tc.sat[0]); slices.Contains(f.Entries, entry) != want {
 			t.Errorf("%s: legend %q, want the square's entry: %v", tc.name, f.Entries, want)
 		}
+	}
+}
+
+// TestFiguresReplications: the means over replications are drawn with
+// their intervals — error bars on the lines, whiskers on the bars — and
+// the legends say so; without replications there are none.
+func TestFiguresReplications(t *testing.T) {
+	rep := func(l string, r int) string {
+		if r == 0 {
+			return l
+		}
+		l = strings.Replace(l, `"seed":7,`, fmt.Sprintf(`"seed":%d,"replication":%d,`, 10+r, r), 1)
+		return strings.Replace(l, `"seed":1,`, fmt.Sprintf(`"seed":%d,"replication":%d,`, 10+r, r), 1)
+	}
+	var lines []string
+	for r := range 3 {
+		lines = append(lines, rep(pointLine(ff4, "dor", "uniform", 0.25, 0.24+0.01*float64(r), "20"), r),
+			rep(satLine(ff4, "dor", "uniform", 0.25+float64(r)/128), r))
+	}
+	lines = append(lines, pointLine(ff4, "dor", "complement", 0.25, 0.25, "25"), satLine(ff4, "dor", "complement", 0.25))
+	figs, err := Figures(fixture(t, lines), "routing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, entry string
+		want        bool
+	}{
+		{"throughput-flatfly_4x4_w1_1_c4-uniform", "bars: 95 % interval of the mean over the replications", true},
+		// Equal latencies: an interval of width 0, drawn all the same.
+		{"latency-flatfly_4x4_w1_1_c4-uniform", "bars: 95 % interval of the mean over the replications", true},
+		{"throughput-flatfly_4x4_w1_1_c4-complement", "bars: 95 % interval of the mean over the replications", false},
+		{"saturation-flatfly_4x4_w1_1_c4", "whiskers: 95 % interval of the mean over the replications", true},
+	} {
+		f := figureByName(t, figs, tc.name)
+		if slices.Contains(f.Entries, tc.entry) != tc.want {
+			t.Errorf("%s: legend %q, want %q: %v", tc.name, f.Entries, tc.entry, tc.want)
+		}
+	}
+	tp := figureByName(t, figs, "throughput-flatfly_4x4_w1_1_c4-uniform")
+	if s := tp.Series[0]; len(s.Y) != 1 || math.Abs(s.Y[0]-0.25) > 1e-12 || math.Abs(s.Half[0]-4.302653*0.01/math.Sqrt(3)) > 1e-6 {
+		t.Errorf("uniform series %+v, want the mean 0.25 ± t(2)·0.01/√3", s)
 	}
 }

@@ -14,7 +14,23 @@ import (
 
 // Caption describes what the table shows, with units, in one sentence.
 func (t *Table) Caption() string {
-	return capitalize(valueName(t.Value)) + " by " + fieldName(t.ColKey) + "."
+	c := capitalize(valueName(t.Value)) + " by " + fieldName(t.ColKey) + "."
+	if t.replicated() {
+		c += " Mean ± 95 % confidence interval over the replications, where a cell has several."
+	}
+	return c
+}
+
+// replicated reports whether a cell of t holds replications.
+func (t *Table) replicated() bool {
+	for _, r := range t.Rows {
+		for _, c := range r.Cells {
+			if c.N > 1 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // valueName describes a value with its unit.
@@ -65,6 +81,9 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 			if c.OK {
 				v = formatValue(t.Value, c.Value, false)
 			}
+			if c.OK && c.N > 1 {
+				v += " ± " + formatHalf(t.Value, c.Half, false)
+			}
 			b.WriteString(" " + v + " |")
 		}
 		b.WriteString("\n")
@@ -80,7 +99,14 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 // the results file (saturation and EBB in %), and empty cells are empty.
 func (t *Table) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	rec := append(append([]string{}, t.RowKeys...), t.Cols...)
+	ci := t.replicated()
+	rec := append([]string{}, t.RowKeys...)
+	for _, c := range t.Cols {
+		rec = append(rec, c)
+		if ci {
+			rec = append(rec, c+" ±95%")
+		}
+	}
 	if err := cw.Write(rec); err != nil {
 		return fmt.Errorf("writing CSV table: %w", err)
 	}
@@ -92,6 +118,13 @@ func (t *Table) WriteCSV(w io.Writer) error {
 				v = formatValue(t.Value, c.Value, true)
 			}
 			rec = append(rec, v)
+			if ci {
+				h := ""
+				if c.OK && c.N > 1 {
+					h = formatHalf(t.Value, c.Half, true)
+				}
+				rec = append(rec, h)
+			}
 		}
 		if err := cw.Write(rec); err != nil {
 			return fmt.Errorf("writing CSV table: %w", err)
@@ -118,6 +151,15 @@ func formatValue(value string, v float64, precise bool) string {
 	// 81.25 % is 81.3 there); strconv would round 81.25 to even.
 	scale := math.Pow(10, float64(f.Show))
 	return strconv.FormatFloat(math.Round(v*scale)/scale, 'f', f.Show, 64)
+}
+
+// formatHalf renders the half-width of a cell's interval as formatValue
+// renders its value; "?" if it has none (one replication measured).
+func formatHalf(value string, h float64, precise bool) string {
+	if math.IsNaN(h) {
+		return "?"
+	}
+	return formatValue(value, h, precise)
 }
 
 // mdCell escapes text for a markdown table cell.

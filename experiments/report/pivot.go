@@ -2,10 +2,13 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
 	"netsim/results"
+
+	"netsim/internal/batchmeans"
 )
 
 // Values a table can hold (Spec.Value).
@@ -100,10 +103,18 @@ type Row struct {
 // marks the value of a point that did not sustain its load (its stable
 // field is false): past saturation its latencies count only the packets
 // delivered, so charts draw it apart.
+//
+// A cell of results that differ only in their replication ([sim]
+// replications) and seed holds their mean: N counts them (0 or 1 for a
+// cell of one result) and Half is the half-width of the 95 % confidence
+// interval of the mean, t(N−1)·s/√N (NaN for N < 2); Unstable is set if
+// any of them was.
 type Cell struct {
 	Value    float64
 	OK       bool
 	Unstable bool
+	N        int
+	Half     float64
 }
 
 // isMeasured reports whether field k is a measurement or an outcome, or a
@@ -294,7 +305,7 @@ func extension(conflicts []conflict) string {
 // build fills the table, and returns the conflicts found instead if any.
 func build(sel []Result, value string, rowKeys []string, colKey string) (*Table, []conflict) {
 	t := &Table{Value: value, RowKeys: rowKeys, ColKey: colKey}
-	cells := map[string]Result{} // the first result of each cell
+	cells := map[string][]Result{} // the results of each cell: one, or its replications
 	rowIndex := map[string]int{}
 	var rowVals [][]string
 	var conflicts []conflict
@@ -306,8 +317,13 @@ func build(sel []Result, value string, rowKeys []string, colKey string) (*Table,
 		col, _ := r.Text(colKey)
 		rk := strings.Join(keys, "\x00")
 		ck := rk + "\x01" + col
-		if first, ok := cells[ck]; ok {
+		if in, ok := cells[ck]; ok {
+			first := in[0]
 			diff := differ(first, r)
+			if replicates(in, r, diff) {
+				cells[ck] = append(in, r)
+				continue
+			}
 			va, oka := first.Measure(value)
 			vb, okb := r.Measure(value)
 			if len(diff) > 0 || oka != okb || va != vb {
@@ -315,7 +331,7 @@ func build(sel []Result, value string, rowKeys []string, colKey string) (*Table,
 			}
 			continue
 		}
-		cells[ck] = r
+		cells[ck] = []Result{r}
 		if _, ok := rowIndex[rk]; !ok {
 			rowIndex[rk] = len(rowVals)
 			rowVals = append(rowVals, keys)
@@ -333,15 +349,45 @@ func build(sel []Result, value string, rowKeys []string, colKey string) (*Table,
 		row := Row{Keys: keys, Cells: make([]Cell, len(t.Cols))}
 		rk := strings.Join(keys, "\x00")
 		for j, col := range t.Cols {
-			if first, ok := cells[rk+"\x01"+col]; ok {
-				v, ok := first.Measure(value)
-				stable, _ := first.Text("stable")
-				row.Cells[j] = Cell{Value: v, OK: ok, Unstable: first.Kind == KindPoint && stable == "false"}
+			if in, ok := cells[rk+"\x01"+col]; ok {
+				row.Cells[j] = cellOf(in, value)
 			}
 		}
 		t.Rows = append(t.Rows, row)
 	}
 	return t, nil
+}
+
+// replicates reports whether r, which differs from the results in of a
+// cell in diff, is another replication of them: they differ in their
+// replication and seed only, and none of them is r's replication.
+func replicates(in []Result, r Result, diff []string) bool {
+	if !slices.Contains(diff, "replication") || slices.ContainsFunc(diff, func(f string) bool { return f != "replication" && f != "seed" }) {
+		return false
+	}
+	rep, _ := r.Number("replication")
+	return !slices.ContainsFunc(in, func(x Result) bool { n, _ := x.Number("replication"); return n == rep })
+}
+
+// cellOf returns the cell of the results in, one or the replications of
+// one result, for value.
+func cellOf(in []Result, value string) Cell {
+	unstable := slices.ContainsFunc(in, func(r Result) bool {
+		stable, _ := r.Text("stable")
+		return r.Kind == KindPoint && stable == "false"
+	})
+	if len(in) == 1 {
+		v, ok := in[0].Measure(value)
+		return Cell{Value: v, OK: ok, Unstable: unstable, N: 1, Half: math.NaN()}
+	}
+	var vs []float64
+	for _, r := range in {
+		if v, ok := r.Measure(value); ok {
+			vs = append(vs, v)
+		}
+	}
+	mean, half := batchmeans.Mean(vs)
+	return Cell{Value: mean, OK: len(vs) > 0, Unstable: unstable, N: len(vs), Half: half}
 }
 
 // differ returns the fields, other than measurements, in which a and b

@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -397,5 +399,53 @@ func TestPivotNoSample(t *testing.T) {
 	}
 	if want := "| 0.5 | 0.0078 | — | — | — | yes |\n"; !strings.Contains(b.String(), want) {
 		t.Errorf("summary:\n%s\nwant a point row ending %q", b.String(), want)
+	}
+}
+
+// TestPivotReplications: results that differ only in their replication
+// (and seed) share a cell holding their mean and the 95 % interval of
+// it; the markdown shows "mean ± half", the CSV a column of half-widths
+// beside each column of means; a replication given twice is a conflict.
+func TestPivotReplications(t *testing.T) {
+	rep := func(l string, r int) string {
+		if r == 0 {
+			return l
+		}
+		return strings.Replace(l, `"seed":1,`, fmt.Sprintf(`"seed":%d,"replication":%d,`, 10+r, r), 1)
+	}
+	lines := []string{
+		rep(satLine(ff4, "dor", "uniform", 0.5), 0),
+		rep(satLine(ff4, "dor", "uniform", 0.625), 1),
+		rep(satLine(ff4, "dor", "uniform", 0.5625), 2),
+		satLine(ff4, "dor", "complement", 0.25),
+	}
+	tab, err := Pivot(fixture(t, lines), Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// uniform: mean 0.5625, s = 0.0625, half t(2)·s/√3.
+	half := 4.302653 * 0.0625 / math.Sqrt(3)
+	c := tab.Rows[0].Cells
+	if len(tab.Rows) != 1 || c[0].N != 3 || math.Abs(c[0].Value-0.5625) > 1e-12 || math.Abs(c[0].Half-half) > 1e-5 || c[1].N != 1 {
+		t.Fatalf("cells %+v (columns %v), want uniform 0.5625 ± %v over 3", c, tab.Cols, half)
+	}
+	var md, csv bytes.Buffer
+	if err := tab.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if err := tab.WriteCSV(&csv); err != nil {
+		t.Fatal(err)
+	}
+	wantMD := "Saturation (highest stable offered load, % of link bandwidth) by traffic pattern. Mean ± 95 % confidence interval over the replications, where a cell has several.\n\n" +
+		"| topology | routing | uniform | complement |\n|---|---|---:|---:|\n| flatfly 4x4 w1,1 c4 | dor | 56.3 ± 15.5 | 25.0 |\n"
+	if md.String() != wantMD {
+		t.Errorf("markdown:\n%s\nwant\n%s", md.String(), wantMD)
+	}
+	wantCSV := "topology,routing,uniform,uniform ±95%,complement,complement ±95%\n\"flatfly 4x4 w1,1 c4\",dor,56.25,15.525862,25,\n"
+	if csv.String() != wantCSV {
+		t.Errorf("CSV:\n%s\nwant\n%s", csv.String(), wantCSV)
+	}
+	if _, err := Pivot(fixture(t, append(lines, rep(satLine(ff4, "dor", "uniform", 0.75), 2))), Spec{}); err == nil {
+		t.Error("replication 2 twice: no conflict")
 	}
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"image/color"
+	"math"
 	"slices"
 
 	"gonum.org/v1/plot"
@@ -108,11 +109,31 @@ func (f *Figure) addSeries(s Series, i int, dashed bool) {
 		return stable
 	}
 	f.Plot.Add(l, m)
+	if slices.ContainsFunc(s.Half, func(h float64) bool { return !math.IsNaN(h) }) {
+		e := &plotter.YErrorBars{XYs: xys, YErrors: make(plotter.YErrors, len(xys)), LineStyle: lineStyle(i, false), CapWidth: vg.Points(5)}
+		for k, h := range s.Half {
+			// Latency charts have a log scale: the bar stays above 0.
+			h = nanZero(h)
+			e.YErrors[k] = struct{ Low, High float64 }{min(h, 0.9*s.Y[k]), h}
+		}
+		f.Plot.Add(e)
+	}
 	if k := slices.Index(s.X, s.Saturation); k >= 0 {
 		sat := &plotter.Scatter{XYs: plotter.XYs{xys[k]}, GlyphStyle: saturationGlyph(i)}
 		f.Plot.Add(sat)
 	}
 	f.Series = append(f.Series, s)
+}
+
+// addIntervalEntry adds the legend entry of the error bars if a series of
+// f has one.
+func (f *Figure) addIntervalEntry() {
+	for _, s := range f.Series {
+		if slices.ContainsFunc(s.Half, func(h float64) bool { return !math.IsNaN(h) }) {
+			f.addEntry("bars: 95 % interval of the mean over the replications", errorThumb{})
+			return
+		}
+	}
 }
 
 // saturationGlyph returns the mark of series i's saturation point: a
@@ -176,6 +197,21 @@ func (t thumb) Thumbnail(c *draw.Canvas) {
 	if t.glyph != nil {
 		c.DrawGlyph(*t.glyph, c.Center())
 	}
+}
+
+// errorThumb is the legend thumbnail of an error bar: a gray vertical
+// line with caps.
+type errorThumb struct{}
+
+// Thumbnail implements plot.Thumbnailer.
+func (errorThumb) Thumbnail(c *draw.Canvas) {
+	ls := lineStyle(0, false)
+	ls.Color = gray()
+	x, h := c.Center().X, (c.Max.Y-c.Min.Y)/2
+	lo, hi, w := c.Center().Y-h, c.Center().Y+h, vg.Points(3)
+	c.StrokeLine2(ls, x, lo, x, hi)
+	c.StrokeLine2(ls, x-w, lo, x+w, lo)
+	c.StrokeLine2(ls, x-w, hi, x+w, hi)
 }
 
 // lineThumb is the legend thumbnail of series i.
