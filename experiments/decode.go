@@ -443,6 +443,9 @@ func (d *decoder) sim(e *Experiment, t map[string]any) {
 		d.fail(sec, "max_measure", "must be measure (%d cycles) times 1 to %d, got %d", m, fabric.MaxMeasureFactor, s.MaxMeasure)
 	}
 	s.Replications = int(d.intKey(t, sec, "replications"))
+	if b := d.boolean(t, sec, "latency_distribution"); b != nil {
+		s.LatencyDistribution = *b
+	}
 	if e.Traffic.Kind == KindExchange {
 		for _, key := range []string{"warmup", "measure", "drain", "max_measure"} {
 			if _, ok := t[key]; ok {

@@ -40,7 +40,9 @@ func configHash(e *Experiment) string {
 		NIC         *NIC     `json:",omitempty"`
 		Traffic     *Traffic `json:",omitempty"`
 		MaxMeasure  int64    `json:",omitempty"`
-	}{e.Seed, topo, e.label, routing, e.FlowControl, sw, e.Traffic.PacketFlits, e.Sim, e.Sweep.Tolerance, e.nicHash(), e.exchangeHash(), e.maxMeasureHash()})
+		Latencies   bool     `json:",omitempty"`
+	}{e.Seed, topo, e.label, routing, e.FlowControl, sw, e.Traffic.PacketFlits, e.Sim, e.Sweep.Tolerance, e.nicHash(), e.exchangeHash(), e.maxMeasureHash(),
+		e.Sim.LatencyDistribution})
 	if err != nil {
 		b = fmt.Appendf(nil, "%v", err) // cannot happen: plain data
 	}

@@ -64,6 +64,10 @@ func (r Record) line() (results.Line, error) {
 		l.Measures = r.Stats.Measures
 		l.Hosts = r.Hosts
 		l.Stable = r.Stable
+		l.Distribution = results.NoDistribution()
+		if r.Stats.Distribution != nil {
+			l.Distribution = *r.Stats.Distribution
+		}
 		l.Verdict = r.Verdict
 		if r.Verdict.Outcome == "" {
 			l.Verdict = results.NoVerdict() // a record made without one

@@ -18,6 +18,7 @@ func (e *Experiment) Config(pattern int, load float64) fabric.Config {
 	c.Pattern = e.patterns[pattern]
 	c.Load = load
 	c.Warmup, c.Measure, c.Drain = e.Sim.Warmup, e.Sim.Measure, e.Sim.Drain
+	c.LatencyDistribution = e.Sim.LatencyDistribution
 	c.Seed = PointSeed(e.Seed, e.Traffic.Patterns[pattern], load)
 	return c
 }
@@ -97,6 +98,9 @@ func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, lo
 		return rec, nil
 	}
 	results.Quantize(&rec.Verdict)
+	if st.Distribution != nil {
+		results.Quantize(st.Distribution)
+	}
 	results.Quantize(&st.Measures)
 	rec.Stats = st
 	return rec, nil

@@ -115,6 +115,9 @@ func (l *ResultLine) record(e *Experiment) Record {
 		r.Hosts = v.Hosts
 		r.Verdict = v.Verdict
 		r.Stats = fabric.Stats{Offered: l.Offered, Measures: v.Measures, DrainSkipped: v.DrainSkipped}
+		if d := v.Distribution; d.LatencyCDF != nil {
+			r.Stats.Distribution = &d
+		}
 	case KindError:
 		r.Offered = l.Offered
 		r.Err = &storedError{msg: v.Error, deadlock: v.Deadlock}

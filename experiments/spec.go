@@ -201,6 +201,9 @@ type Sim struct {
 	// replication with its own seed (ReplicaSeed); it is not hashed: a
 	// replication's seed is.
 	Replications int `json:"-"`
+	// LatencyDistribution writes each point's latency distribution
+	// (results.Distribution); hashed apart, only when set.
+	LatencyDistribution bool `json:"-"`
 }
 
 // Sweep is the [sweep] section.

@@ -103,6 +103,9 @@ type Config struct {
 	// its receive buffer (nic.Params.ReceiveRate); 0 means 1.
 	ReceiveRate float64
 
+	// LatencyDistribution fills Stats.Distribution.
+	LatencyDistribution bool
+
 	// SkipDrain, if set, is called at the end of the measurement window,
 	// if there is a drain to run, with the statistics of the window, which are final then: Offered,
 	// Generated, Accepted, MeasuredPackets, QueueStart and QueueEnd (the
@@ -172,6 +175,9 @@ type Stats struct {
 	FlitHops int64
 	// Events is the number of kernel events processed.
 	Events int64
+	// Distribution is the latency distribution, with
+	// Config.LatencyDistribution (nil otherwise).
+	Distribution *results.Distribution
 	// Bins split the measurement window into BinsPerMeasure stretches per
 	// Measure cycles, in order: the verdict's batches.
 	Bins []Bin

@@ -1,5 +1,12 @@
 package fabric
 
+import (
+	"strconv"
+
+	"netsim/nic"
+	"netsim/results"
+)
+
 // queued returns the flits in the source queues now, flit by flit: those of
 // runs still going onto the links count as queued.
 func (p *point) queued() int64 {
@@ -40,6 +47,10 @@ func (p *point) fill(st *Stats) {
 	st.Accepted = float64(m.EjectedFlits) / hosts / window
 	st.LatencyAvg = m.LatencyAvg()
 	st.LatencyP99 = m.LatencyQuantile(0.99)
+	st.Distribution = nil
+	if p.cfg.LatencyDistribution {
+		st.Distribution = distribution(m)
+	}
 	st.HopsAvg = m.HopsAvg()
 	st.HopsMedium, st.HopsLow = m.HopsByPriority()
 	st.MeasuredPackets, st.Delivered = m.MeasuredPackets, m.Delivered
@@ -51,4 +62,45 @@ func (p *point) fill(st *Stats) {
 	}
 	st.Cycles = p.eng.Now()
 	st.Events = p.eng.Events()
+}
+
+// cdfSteps is how many quantiles, at fractions 1/cdfSteps to 1, a latency
+// distribution's CDF holds (besides the 99.9th percentile).
+const cdfSteps = 64
+
+// distribution returns the latency distribution of m's delivered measured
+// packets.
+func distribution(m *nic.Meter) *results.Distribution {
+	d := &results.Distribution{
+		LatencyP50: m.LatencyQuantile(0.5), LatencyP90: m.LatencyQuantile(0.9), LatencyP999: m.LatencyQuantile(0.999),
+		SourceAvg: m.WaitAvg(), NetworkAvg: m.LatencyAvg() - m.WaitAvg(),
+	}
+	var steps [][2]float64
+	add := func(q float64) {
+		lat := m.LatencyQuantile(q)
+		if n := len(steps); n > 0 && steps[n-1][0] == lat {
+			steps[n-1][1] = q // the later fraction at the same latency covers it
+			return
+		}
+		steps = append(steps, [2]float64{lat, q})
+	}
+	for i := 1; i <= cdfSteps && m.Delivered > 0; i++ {
+		if i == cdfSteps {
+			add(0.999) // between 63/64 and 1
+		}
+		add(float64(i) / cdfSteps)
+	}
+	b := []byte{'['}
+	for i, s := range steps {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = strconv.AppendFloat(b, s[0], 'f', -1, 64)
+		b = append(b, ',')
+		b = strconv.AppendFloat(b, s[1], 'f', -1, 64)
+		b = append(b, ']')
+	}
+	d.LatencyCDF = append(b, ']')
+	return d
 }

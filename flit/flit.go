@@ -18,8 +18,11 @@ type Packet struct {
 	Src, Dst int32
 	// DLID is the destination LID the source routing chose.
 	DLID int32
-	// Flits is the packet length.
-	Flits int32
+	// Flits is the packet length (at most 65,535 flits,
+	// switching.MaxPacketFlits).
+	Flits uint16
+	// Received counts the flits delivered to the destination so far.
+	Received uint16
 	// Created is the cycle the source generated the packet.
 	Created kernel.Time
 	// Hops counts the switches the packet's head has left (it stops at
@@ -30,8 +33,9 @@ type Packet struct {
 	// Dragonfly's adaptive routings, any non-minimal hop) in the switch's
 	// selection (they stop at 255): the rest took High, minimal, ports.
 	MediumHops, LowHops uint8
-	// Received counts the flits delivered to the destination so far.
-	Received int32
+	// Waited is the cycles the packet waited at its source, from its
+	// creation until its head left (it stops at 2³¹ − 1).
+	Waited int32
 	// Seq numbers the packets of a flow (an exchange between two NICs),
 	// so the destination can count those that arrive out of order; 0
 	// otherwise.

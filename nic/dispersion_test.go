@@ -43,7 +43,8 @@ func TestDispersionValidate(t *testing.T) {
 }
 
 // TestPacketSize keeps the packet record at 40 bytes: the route travels
-// in the DLID, the sequence number in padding.
+// in the DLID, the sequence number in padding, and the wait at the source
+// in the room 16-bit flit counts leave.
 func TestPacketSize(t *testing.T) {
 	if n := unsafe.Sizeof(flit.Packet{}); n != 40 {
 		t.Errorf("flit.Packet is %d bytes, want 40", n)

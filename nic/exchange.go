@@ -75,7 +75,7 @@ func (n *NIC) newExchange(now kernel.Time) int32 {
 	pi := n.pool.New()
 	p := n.pool.Get(pi)
 	p.Src, p.Dst, p.DLID, p.SL, p.VL = n.host, int32(x.Dst), dlid, uint8(sl), uint8(vl)
-	p.Flits = flits
+	p.Flits = uint16(flits)
 	p.Seq = n.xSeq
 	p.Created = now
 	p.Measured = n.meter.generated(now, flits)

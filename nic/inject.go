@@ -1,6 +1,10 @@
 package nic
 
-import "netsim/kernel"
+import (
+	"math"
+
+	"netsim/kernel"
+)
 
 // Generate creates one packet at now and schedules the next; the owner calls
 // it for every GenKind event addressed to the NIC.
@@ -13,7 +17,7 @@ func (n *NIC) Generate(now kernel.Time) {
 	pi := n.pool.New()
 	p := n.pool.Get(pi)
 	p.Src, p.Dst, p.DLID, p.SL, p.VL = n.host, int32(dst), dlid, uint8(sl), uint8(vl)
-	p.Flits = n.flits
+	p.Flits = uint16(n.flits)
 	p.Created = now
 	p.Measured = n.meter.generated(now, n.flits)
 	// A NIC stopped by flow control with a packet in progress, or with
@@ -137,6 +141,11 @@ func (n *NIC) Tick(now kernel.Time) {
 	}
 	arrive := now + n.latency
 	pi := n.cur
+	if n.curSent == 0 {
+		// The head leaves: the packet's wait at its source ends.
+		p := n.pool.Get(pi)
+		p.Waited = int32(min(now-p.Created, math.MaxInt32))
+	}
 	n.curSent += k
 	if n.stallFrom >= 0 {
 		n.stalled += now - n.stallFrom
@@ -196,7 +205,7 @@ func (n *NIC) start(now kernel.Time) bool {
 			n.chooseRoute(now, pi)
 		}
 		p := n.pool.Get(pi)
-		n.cur, n.curSent, n.curVL, n.curFlits = pi, 0, int32(vl), p.Flits
+		n.cur, n.curSent, n.curVL, n.curFlits = pi, 0, int32(vl), int32(p.Flits)
 		n.curDst = p.Dst
 		n.reserved = n.cutThrough && n.fc.Reserve(now, vl, need)
 		n.vlNext = qi + 1

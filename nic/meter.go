@@ -29,7 +29,7 @@ type Meter struct {
 	// Window counts.
 	GeneratedFlits, EjectedFlits int64
 	MeasuredPackets, Delivered   int64
-	latencySum, hopsSum          int64
+	latencySum, hopsSum, waitSum int64
 	mediumHopsSum, lowHopsSum    int64
 	latency                      []int64 // histogram: latency → packets
 
@@ -132,6 +132,7 @@ func (m *Meter) delivered(p *flit.Packet, t kernel.Time) {
 		b.LatencySum += lat
 	}
 	m.latencySum += lat
+	m.waitSum += int64(p.Waited)
 	m.hopsSum += int64(p.Hops)
 	m.mediumHopsSum += int64(p.MediumHops)
 	m.lowHopsSum += int64(p.LowHops)
@@ -164,6 +165,15 @@ func (m *Meter) LatencyQuantile(q float64) float64 {
 		}
 	}
 	return float64(len(m.latency) - 1)
+}
+
+// WaitAvg returns the mean cycles the delivered measured packets waited
+// at their source (flit.Packet.Waited).
+func (m *Meter) WaitAvg() float64 {
+	if m.Delivered == 0 {
+		return 0
+	}
+	return float64(m.waitSum) / float64(m.Delivered)
 }
 
 // HopsAvg returns the mean number of switches traversed by delivered

@@ -23,7 +23,7 @@ func (n *NIC) AcceptRun(_ kernel.Time, _, vl int, pi int32, arrive kernel.Time, 
 // arrive+1, …, arrive+k−1.
 func (n *NIC) consume(pi int32, arrive kernel.Time, k int) {
 	p := n.pool.Get(pi)
-	p.Received += int32(k)
+	p.Received += uint16(k)
 	n.meter.ejected(arrive, k)
 	if p.Received == p.Flits {
 		if p.Probe != 0 {
@@ -38,7 +38,7 @@ func (n *NIC) consume(pi int32, arrive kernel.Time, k int) {
 			}
 			return
 		}
-		n.received(p.Seq, p.Flits, arrive+kernel.Time(k-1))
+		n.received(p.Seq, int32(p.Flits), arrive+kernel.Time(k-1))
 		n.meter.delivered(p, arrive+kernel.Time(k-1))
 		n.pool.Release(pi)
 	}

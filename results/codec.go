@@ -184,7 +184,7 @@ func (f *Field) decode(r json.RawMessage, dst reflect.Value) error {
 			return bad
 		}
 	case reflect.Slice:
-		if r[0] != '{' {
+		if open := byte('{'); f.Array && r[0] != '[' || !f.Array && r[0] != open {
 			return bad
 		}
 	default:
@@ -256,7 +256,7 @@ func (f Field) Number(l *Line) (float64, bool) {
 // Quantize rounds the floats of m (a *Measures or *Exchange) to the
 // decimals a results line writes, so a record computed now and the same
 // record read back from a results file print alike everywhere.
-func Quantize[T Measures | Exchange | Verdict](m *T) {
+func Quantize[T Measures | Exchange | Verdict | Distribution](m *T) {
 	v := reflect.ValueOf(m).Elem()
 	sf, _ := reflect.TypeFor[Line]().FieldByName(v.Type().Name())
 	for i := range lineSchema.fields {

@@ -50,6 +50,7 @@ type Line struct {
 
 	Offered float64 `json:"offered" results:"point|error,required=point,places=-1,omitnan,min=0,max=1" label:"offered load (flits/host/cycle)" doc:"offered load, flits/host/cycle (not in the error line of a failed exchange)"`
 	Measures
+	Distribution
 	Stable bool `json:"stable" results:"point,outcome" doc:"whether the point sustained its load: verdict stable (in lines written before netsim gave verdicts: accepted within the tolerance of offered and source queues not growing)"`
 	Verdict
 	DrainSkipped bool `json:"drain_skipped" results:"point,omitnan,outcome" doc:"true (absent otherwise) when the point ended with its window: its verdict, which needs only the window, was unstable, so the drain was not run"`
@@ -95,6 +96,26 @@ type Measures struct {
 	MeasuredPackets int64 `json:"measured_packets" results:"point,outcome" doc:"packets created during the window"`
 	Cycles          int64 `json:"cycles" results:"point,outcome" doc:"simulated cycles"`
 	Window          int64 `json:"window" results:"point,omitnan,min=1,outcome" doc:"cycles measured: [sim] measure, or more when an undecided verdict extended the window (up to [sim] max_measure); absent from lines written before netsim extended windows"`
+}
+
+// Distribution is the latency distribution of a point's measured packets
+// delivered, written with [sim] latency_distribution = true (absent
+// otherwise): more quantiles, the latency split at the moment the head
+// left its source, and a CDF.
+type Distribution struct {
+	LatencyP50  float64 `json:"latency_p50" results:"point,places=3,omitnan,min=0,max=inf,outcome,sample" label:"median latency (cycles)" doc:"median latency of the measured packets delivered, in cycles"`
+	LatencyP90  float64 `json:"latency_p90" results:"point,places=3,omitnan,min=0,max=inf,outcome,sample" label:"90th-percentile latency (cycles)" doc:"90th-percentile latency, in cycles"`
+	LatencyP999 float64 `json:"latency_p999" results:"point,places=3,omitnan,min=0,max=inf,outcome,sample" label:"99.9th-percentile latency (cycles)" doc:"99.9th-percentile latency, in cycles"`
+	SourceAvg   float64 `json:"latency_source_avg" results:"point,places=3,omitnan,min=0,max=inf,outcome,sample" label:"average wait at the source (cycles)" doc:"mean cycles a measured packet delivered waited in its source queue, from its creation until its head left the NIC"`
+	NetworkAvg  float64 `json:"latency_network_avg" results:"point,places=3,omitnan,min=0,max=inf,outcome,sample" label:"average network latency (cycles)" doc:"mean cycles from the head leaving the NIC to the tail's arrival: latency_avg less latency_source_avg"`
+	// LatencyCDF is a JSON array of [latency, fraction] pairs.
+	LatencyCDF json.RawMessage `json:"latency_cdf" results:"point,omitnan,outcome,array" doc:"the latencies' distribution: [latency, fraction] pairs, the quantiles at fractions 1/64, 2/64, …, 1, and 0.999, in order of latency"`
+}
+
+// NoDistribution returns the Distribution of a line without one.
+func NoDistribution() Distribution {
+	nan := math.NaN()
+	return Distribution{LatencyP50: nan, LatencyP90: nan, LatencyP999: nan, SourceAvg: nan, NetworkAvg: nan}
 }
 
 // Verdicts of a point (field verdict).

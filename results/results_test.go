@@ -47,10 +47,13 @@ func TestRoundTrip(t *testing.T) {
 	point.Measures = Measures{Generated: 0.5, Accepted: 0.4912, LatencyAvg: math.NaN(), LatencyP99: 99.125,
 		HopsAvg: 2.5, HopsMedium: math.NaN(), HopsLow: math.NaN(), Delivered: 9, MeasuredPackets: 10, Cycles: 3000}
 	point.Verdict = NoVerdict() // as written before netsim gave verdicts
+	point.Distribution = NoDistribution()
 	judged := point
 	judged.Window = 2000
 	judged.Verdict = Verdict{Outcome: VerdictStable, Batches: 32, AcceptedCI: 0.0031, LatencyCI: 1.5,
 		Growth: -0.0004, GrowthCI: 0.0009, GrowthLimit: 0.01}
+	judged.Distribution = Distribution{LatencyP50: 30, LatencyP90: 60, LatencyP999: 95, SourceAvg: 2.5, NetworkAvg: 37.75,
+		LatencyCDF: []byte(`[[20,0.5],[99,1]]`)}
 	sat := id
 	sat.Kind, sat.Saturation, sat.Resolution, sat.Tolerance, sat.Selection = KindSaturation, 0.8125, 128, 0.02, "idle"
 	sat.Offered = 0.5 // not carried by saturation lines
@@ -65,7 +68,7 @@ func TestRoundTrip(t *testing.T) {
 		want string
 	}{
 		{point, `{"kind":"point","experiment":"e","topology":"flatfly 4x4 w1,1 c4","routing":"dor","pattern":"uniform","flow_control":"credit","switching":"cut-through","vls":2,"packet_flits":16,"seed":18446744073709551615,"variant":"","point":"e||uniform|0.5","config":"abc","offered":0.5,"generated":0.5,"accepted":0.4912,"latency_avg":null,"latency_p99":99.125,"hops_avg":2.5,"delivered":9,"measured_packets":10,"cycles":3000,"stable":true}`},
-		{judged, `{"kind":"point","experiment":"e","topology":"flatfly 4x4 w1,1 c4","routing":"dor","pattern":"uniform","flow_control":"credit","switching":"cut-through","vls":2,"packet_flits":16,"seed":18446744073709551615,"variant":"","point":"e||uniform|0.5","config":"abc","offered":0.5,"generated":0.5,"accepted":0.4912,"latency_avg":null,"latency_p99":99.125,"hops_avg":2.5,"delivered":9,"measured_packets":10,"cycles":3000,"window":2000,"stable":true,"verdict":"stable","batches":32,"accepted_ci":0.0031,"latency_ci":1.5,"growth":-0.0004,"growth_ci":0.0009,"growth_limit":0.01}`},
+		{judged, `{"kind":"point","experiment":"e","topology":"flatfly 4x4 w1,1 c4","routing":"dor","pattern":"uniform","flow_control":"credit","switching":"cut-through","vls":2,"packet_flits":16,"seed":18446744073709551615,"variant":"","point":"e||uniform|0.5","config":"abc","offered":0.5,"generated":0.5,"accepted":0.4912,"latency_avg":null,"latency_p99":99.125,"hops_avg":2.5,"delivered":9,"measured_packets":10,"cycles":3000,"window":2000,"latency_p50":30,"latency_p90":60,"latency_p999":95,"latency_source_avg":2.5,"latency_network_avg":37.75,"latency_cdf":[[20,0.5],[99,1]],"stable":true,"verdict":"stable","batches":32,"accepted_ci":0.0031,"latency_ci":1.5,"growth":-0.0004,"growth_ci":0.0009,"growth_limit":0.01}`},
 		{sat, `{"kind":"saturation","experiment":"e","topology":"flatfly 4x4 w1,1 c4","routing":"dor","pattern":"uniform","flow_control":"credit","switching":"cut-through","selection":"idle","vls":2,"packet_flits":16,"seed":18446744073709551615,"variant":"","point":"e||uniform|0.5","config":"abc","saturation":0.8125,"resolution":128,"tolerance":0.02}`},
 		{ebb, `{"kind":"ebb","experiment":"e","topology":"flatfly 4x4 w1,1 c4","routing":"dor","pattern":"uniform","flow_control":"credit","switching":"cut-through","vls":2,"packet_flits":16,"seed":18446744073709551615,"variant":"","params":{"nic.threshold":4},"point":"e||uniform|0.5","config":"abc","hosts":16,"dispersion":"adaptive","threshold":4,"probability":0.5,"patterns":3,"min":0.25,"avg":0.5,"max":0.75,"packets":100,"out_of_order":3,"max_displacement":0,"route_changes":0,"probes":0}`},
 		{fail, `{"kind":"error","experiment":"e","topology":"flatfly 4x4 w1,1 c4","routing":"dor","pattern":"uniform","flow_control":"credit","switching":"cut-through","vls":2,"packet_flits":16,"seed":18446744073709551615,"variant":"","point":"e||uniform|0.5","config":"abc","deadlock":true,"error":"deadlock \u003chere\u003e"}`},
@@ -152,6 +155,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"bool", `{"kind":"point",` + base + `,"offered":0.5,"stable":"yes"}`, `field stable: expected true or false, got "yes"`},
 		{"routing a number", `{"kind":"point","topology":"t","routing":3,"pattern":"p","offered":0.5}`, `field routing: expected text, got 3`},
 		{"params not object", `{"kind":"point",` + base + `,"offered":0.5,"params":[1]}`, `field params: expected an object, got [1]`},
+		{"cdf not array", `{"kind":"point",` + base + `,"offered":0.5,"latency_cdf":{}}`, `field latency_cdf: expected an array, got {}`},
 		{"seed negative", `{"kind":"point",` + base + `,"offered":0.5,"seed":-1}`, `field seed: expected an integer, got -1`},
 		{"hosts zero", `{"kind":"ebb",` + base + `,"hosts":0,"dispersion":"static","min":0,"avg":0,"max":0}`, `field hosts: expected an integer ≥ 1, got 0`},
 	}

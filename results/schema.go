@@ -39,6 +39,9 @@ type Field struct {
 	// those it keeps in CSV; Percent says it is a fraction shown in %.
 	Value, Show, Precise int
 	Percent              bool
+	// Array says a JSON field (json.RawMessage) holds an array, not an
+	// object.
+	Array bool
 
 	index    []int // of the struct field in Line
 	bit      uint  // of the field in Line.present
@@ -130,6 +133,8 @@ func (f Field) Type() string {
 		s = "text"
 	case t.Kind() == reflect.Bool:
 		s = "true or false"
+	case t.Kind() == reflect.Slice && f.Array: // json.RawMessage
+		s = "an array"
 	case t.Kind() == reflect.Slice: // json.RawMessage
 		s = "an object"
 	case f.Integer() && !math.IsInf(f.Min, -1):
@@ -227,6 +232,8 @@ func parseField(sf reflect.StructField) (Field, error) {
 			f.Precise, err = num()
 		case key == "percent" && !hasVal:
 			f.Percent = true
+		case key == "array" && !hasVal:
+			f.Array = true
 		default:
 			return f, fmt.Errorf("results tag: unknown option %q", opt)
 		}

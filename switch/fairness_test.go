@@ -99,7 +99,7 @@ func grantSequence(t *testing.T, tc fairnessCase, cycles kernel.Time) []int {
 			// overruns the buffer).
 			if h.next[p] <= now && h.in[p].Free(now, 0) >= tc.flits {
 				pi := h.pool.New()
-				h.pool.Get(pi).Flits = int32(tc.flits)
+				h.pool.Get(pi).Flits = uint16(tc.flits)
 				h.pool.Get(pi).DLID = int32(n)
 				from[pi] = p
 				h.injectRun(p, 0, pi, now, tc.flits)
@@ -107,7 +107,7 @@ func grantSequence(t *testing.T, tc fairnessCase, cycles kernel.Time) []int {
 		}
 		if bg := n + 1; tc.background > 0 && h.next[bg] <= now && h.in[bg].Free(now, 0) >= tc.background {
 			pi := h.pool.New()
-			h.pool.Get(pi).Flits = int32(tc.background)
+			h.pool.Get(pi).Flits = uint16(tc.background)
 			h.pool.Get(pi).DLID = int32(bg)
 			h.injectRun(bg, 0, pi, now, tc.background)
 		}

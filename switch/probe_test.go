@@ -81,7 +81,7 @@ func TestProbeSelectsAgainAtRunEnds(t *testing.T) {
 	send := func(port, vl int, src int32, flits int, at kernel.Time, probe bool) int32 {
 		pi := h.pool.New()
 		p := h.pool.Get(pi)
-		p.Src, p.Flits = src, int32(flits)
+		p.Src, p.Flits = src, uint16(flits)
 		if probe {
 			p.Probe = flit.Probe
 		}

@@ -103,7 +103,7 @@ func newHarness(t *testing.T, ports, vls, buffer int, mode Mode, speedup int, ca
 func (h *harness) inject(port, vl, flits int) int32 {
 	pi := h.pool.New()
 	p := h.pool.Get(pi)
-	p.Flits = int32(flits)
+	p.Flits = uint16(flits)
 	h.injectRun(port, vl, pi, 0, flits)
 	return pi
 }
@@ -487,7 +487,7 @@ func (dlidRouting) Route(_, _, _, _ int, dlid int32, out []routing.Candidate) []
 func (h *harness) injectTo(port, to, flits int) int32 {
 	pi := h.pool.New()
 	p := h.pool.Get(pi)
-	p.Flits, p.DLID = int32(flits), int32(to)
+	p.Flits, p.DLID = uint16(flits), int32(to)
 	h.injectRun(port, 0, pi, 0, flits)
 	return pi
 }

@@ -21,6 +21,9 @@ the paths written:
   latency-TOPOLOGY-PATTERN      average (solid) and 99th-percentile (dashed)
                                 latency against offered load, log scale
   saturation-TOPOLOGY           saturation per pattern, one bar per routing
+  cdf-TOPOLOGY-PATTERN-ROUTING  latency CDF, one line per load, log scale
+                                (points written with [sim]
+                                latency_distribution = true)
   ebb-PATTERN                   exchanges (seed 001 Figure 6): average
                                 effective bisection bandwidth against hosts,
                                 one line per dispersion, bars min to max
@@ -28,7 +31,8 @@ the paths written:
 Points not stable (unstable or undecided) are drawn as hollow rings on the
 throughput and latency charts, and the load a saturation search found is
 framed by a square, with legend entries saying so; titles name the
-network's hosts, VLs and packet size. Results
+network's hosts, VLs and packet size. The replications of [sim]
+replications are drawn as their means with 95 % intervals. Results
 that differ in another field (vls, say) get separate lines or bars named
 after it. Failed points are skipped with a note on stderr.
 

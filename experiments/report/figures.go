@@ -106,6 +106,7 @@ func Figures(results []Result, by string) ([]*Figure, error) {
 		net := netDescriber(results)
 		figs = append(figs, throughputFigures(acc, net)...)
 		figs = append(figs, latencyFigures(avg, p99, net)...)
+		figs = append(figs, cdfFigures(acc, net)...)
 	}
 	if has[KindSaturation] {
 		sat, err := Pivot(results, Spec{Value: ValueSaturation, Extend: true})

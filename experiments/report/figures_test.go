@@ -437,3 +437,39 @@ func TestFiguresReplications(t *testing.T) {
 		t.Errorf("uniform series %+v, want the mean 0.25 ± t(2)·0.01/√3", s)
 	}
 }
+
+// TestFiguresLatencyCDF: points that hold a latency distribution get a
+// CDF chart per topology, pattern and routing, one staircase per load in
+// order of load, named "(not stable)" where the point was not; points
+// without one get none.
+func TestFiguresLatencyCDF(t *testing.T) {
+	cdf := func(l, steps string) string {
+		return strings.Replace(l, `"stable":`, `"latency_cdf":`+steps+`,"stable":`, 1)
+	}
+	lines := []string{
+		cdf(pointLine(ff4, "dor", "uniform", 0.5, 0.49, "40"), "[[20,0.5],[60,1]]"),
+		cdf(pointLine(ff4, "dor", "uniform", 0.25, 0.25, "20"), "[[10,0.25],[15,0.999],[30,1]]"),
+		strings.Replace(cdf(pointLine(ff4, "dor", "uniform", 0.75, 0.55, "90"), "[[50,0.5],[300,1]]"), `"stable":true`, `"stable":false`, 1),
+		pointLine(ff4, "dor", "complement", 0.25, 0.25, "25"),
+	}
+	figs, err := Figures(fixture(t, lines), "routing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := figureByName(t, figs, "cdf-flatfly_4x4_w1_1_c4-uniform-dor")
+	if got := seriesNames(f); !slices.Equal(got, []string{"load 0.25", "load 0.5", "load 0.75 (not stable)"}) {
+		t.Errorf("series %q", got)
+	}
+	// A staircase: up at each latency from the fraction before.
+	if s := f.Series[0]; !slices.Equal(s.X, []float64{10, 10, 15, 15, 30, 30}) || !slices.Equal(s.Y, []float64{0, 0.25, 0.25, 0.999, 0.999, 1}) {
+		t.Errorf("load 0.25: x %v, y %v", s.X, s.Y)
+	}
+	if f.Plot.Title.Text != "flatfly 4x4 w1,1 c4 — uniform — dor\nlatency distribution, 2 VLs, 16-flit packets" {
+		t.Errorf("title %q", f.Plot.Title.Text)
+	}
+	for _, g := range figs {
+		if strings.HasPrefix(g.Name, "cdf-") && strings.Contains(g.Name, "complement") {
+			t.Errorf("%s drawn without a distribution", g.Name)
+		}
+	}
+}
