@@ -446,6 +446,11 @@ func (d *decoder) sim(e *Experiment, t map[string]any) {
 	if b := d.boolean(t, sec, "latency_distribution"); b != nil {
 		s.LatencyDistribution = *b
 	}
+	s.Timeline = d.intKey(t, sec, "timeline")
+	if run := s.Warmup + s.MaxMeasure + s.Drain; s.Timeline > 0 && run/s.Timeline >= fabric.MaxTimelineWindows {
+		d.fail(sec, "timeline", "a window of %d cycles splits warmup + max_measure + drain (%d cycles) into more than %d windows: give at least %d",
+			s.Timeline, run, fabric.MaxTimelineWindows, run/fabric.MaxTimelineWindows+1)
+	}
 	if e.Traffic.Kind == KindExchange {
 		for _, key := range []string{"warmup", "measure", "drain", "max_measure"} {
 			if _, ok := t[key]; ok {

@@ -41,8 +41,9 @@ func configHash(e *Experiment) string {
 		Traffic     *Traffic `json:",omitempty"`
 		MaxMeasure  int64    `json:",omitempty"`
 		Latencies   bool     `json:",omitempty"`
+		Timeline    int64    `json:",omitempty"`
 	}{e.Seed, topo, e.label, routing, e.FlowControl, sw, e.Traffic.PacketFlits, e.Sim, e.Sweep.Tolerance, e.nicHash(), e.exchangeHash(), e.maxMeasureHash(),
-		e.Sim.LatencyDistribution})
+		e.Sim.LatencyDistribution, e.Sim.Timeline})
 	if err != nil {
 		b = fmt.Appendf(nil, "%v", err) // cannot happen: plain data
 	}

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -64,6 +65,13 @@ func (r Record) line() (results.Line, error) {
 		l.Measures = r.Stats.Measures
 		l.Hosts = r.Hosts
 		l.Stable = r.Stable
+		if r.Stats.Timeline != nil {
+			b, err := json.Marshal(r.Stats.Timeline)
+			if err != nil {
+				return results.Line{}, fmt.Errorf("timeline of %s: %w", r.Key(), err)
+			}
+			l.Timeline = b
+		}
 		l.Distribution = results.NoDistribution()
 		if r.Stats.Distribution != nil {
 			l.Distribution = *r.Stats.Distribution

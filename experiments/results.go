@@ -3,6 +3,7 @@ package experiments
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -91,6 +92,12 @@ func parseResultLine(text []byte) (*ResultLine, error) {
 	if v.Point == "" || v.Experiment == "" {
 		return nil, errors.New("not a results line: no point or experiment field (written by an older netsim?)")
 	}
+	if v.Timeline != nil {
+		var tl results.Timeline
+		if err := json.Unmarshal(v.Timeline, &tl); err != nil || tl.Window < 1 || len(tl.Accepted) != len(tl.Generated) {
+			return nil, fmt.Errorf("not a results line: field timeline: expected {\"window\": CYCLES ≥ 1, \"warmup\": …, \"end\": …, \"generated\": […], \"accepted\": […]} with as many of each, got %s", v.Timeline)
+		}
+	}
 	offered := v.Offered
 	if v.Kind == KindError && !strings.HasSuffix(v.Point, keySep+KindEBB) && math.IsNaN(offered) {
 		return nil, fmt.Errorf("not a results line: %s without offered load", v.Kind)
@@ -115,6 +122,11 @@ func (l *ResultLine) record(e *Experiment) Record {
 		r.Hosts = v.Hosts
 		r.Verdict = v.Verdict
 		r.Stats = fabric.Stats{Offered: l.Offered, Measures: v.Measures, DrainSkipped: v.DrainSkipped}
+		if v.Timeline != nil {
+			var tl results.Timeline
+			_ = json.Unmarshal(v.Timeline, &tl) // checked by parseResultLine
+			r.Stats.Timeline = &tl
+		}
 		if d := v.Distribution; d.LatencyCDF != nil {
 			r.Stats.Distribution = &d
 		}

@@ -204,6 +204,9 @@ type Sim struct {
 	// LatencyDistribution writes each point's latency distribution
 	// (results.Distribution); hashed apart, only when set.
 	LatencyDistribution bool `json:"-"`
+	// Timeline, if positive, writes each point's load over time in
+	// windows of Timeline cycles; hashed apart, only when set.
+	Timeline int64 `json:"-"`
 }
 
 // Sweep is the [sweep] section.

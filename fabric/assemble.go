@@ -42,6 +42,9 @@ func assemble(cfg *Config) (*point, error) {
 	p.eng = kernel.NewEngine(p)
 	p.meter.From = kernel.Time(cfg.Warmup)
 	p.meter.To = kernel.Time(cfg.Warmup + cfg.Measure)
+	if cfg.Timeline > 0 {
+		p.meter.SetTimeline(cfg.Timeline, int((cfg.Warmup+cfg.maxMeasure()+cfg.Drain)/cfg.Timeline+1))
+	}
 	per := min(BinsPerMeasure, cfg.Measure)
 	p.meter.SetBins(cfg.Measure, per, int(per*(cfg.maxMeasure()/cfg.Measure)))
 	net := cfg.Net

@@ -105,6 +105,10 @@ type Config struct {
 
 	// LatencyDistribution fills Stats.Distribution.
 	LatencyDistribution bool
+	// Timeline, if positive, fills Stats.Timeline with the load generated
+	// and accepted over the whole run in windows of Timeline cycles (at
+	// most MaxTimelineWindows of them).
+	Timeline int64
 
 	// SkipDrain, if set, is called at the end of the measurement window,
 	// if there is a drain to run, with the statistics of the window, which are final then: Offered,
@@ -175,6 +179,9 @@ type Stats struct {
 	FlitHops int64
 	// Events is the number of kernel events processed.
 	Events int64
+	// Timeline is the run's load over time, with Config.Timeline (nil
+	// otherwise).
+	Timeline *results.Timeline
 	// Distribution is the latency distribution, with
 	// Config.LatencyDistribution (nil otherwise).
 	Distribution *results.Distribution

@@ -3,6 +3,7 @@ package fabric
 import (
 	"strconv"
 
+	"netsim/kernel"
 	"netsim/nic"
 	"netsim/results"
 )
@@ -50,6 +51,10 @@ func (p *point) fill(st *Stats) {
 	st.Distribution = nil
 	if p.cfg.LatencyDistribution {
 		st.Distribution = distribution(m)
+	}
+	st.Timeline = nil
+	if m.Timeline != nil {
+		st.Timeline = timeline(m, p.eng.Now(), hosts)
 	}
 	st.HopsAvg = m.HopsAvg()
 	st.HopsMedium, st.HopsLow = m.HopsByPriority()
@@ -103,4 +108,22 @@ func distribution(m *nic.Meter) *results.Distribution {
 	}
 	d.LatencyCDF = append(b, ']')
 	return d
+}
+
+// timeline returns the load generated and accepted in each window of m's
+// timeline up to cycle now (the last window as long as it ran), in
+// flits/host/cycle.
+func timeline(m *nic.Meter, now kernel.Time, hosts float64) *results.Timeline {
+	w := int64(m.TimelineCycles())
+	tl := &results.Timeline{Window: w, Warmup: int64(m.From), End: int64(m.To)}
+	for i, x := range m.Timeline {
+		start := int64(i) * w
+		if start >= int64(now) {
+			break
+		}
+		cycles := float64(min(w, int64(now)-start))
+		tl.Generated = append(tl.Generated, results.Round(float64(x.GeneratedFlits)/hosts/cycles, 6))
+		tl.Accepted = append(tl.Accepted, results.Round(float64(x.EjectedFlits)/hosts/cycles, 6))
+	}
+	return tl
 }

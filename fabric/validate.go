@@ -13,6 +13,10 @@ import (
 	switching "netsim/switch"
 )
 
+// MaxTimelineWindows bounds the windows of a run's timeline
+// (Config.Timeline).
+const MaxTimelineWindows = 10000
+
 // MaxMeasureFactor bounds how many times Measure the measurement window
 // may grow to (Config.MaxMeasure), which bounds its bins.
 const MaxMeasureFactor = 1024
@@ -90,6 +94,9 @@ func (c *Config) ValidateHardware() error {
 		return keyerr.New("max_measure", "must be measure (%d cycles) times 1 to %d, got %d", c.Measure, MaxMeasureFactor, c.MaxMeasure)
 	case c.Warmup+c.maxMeasure()+c.Drain > maxCycles:
 		return keyerr.New("max_measure", "warmup + max_measure + drain must not exceed %d cycles", int64(maxCycles))
+	case c.Timeline < 0 || c.Timeline > 0 && (c.Warmup+c.maxMeasure()+c.Drain)/c.Timeline >= MaxTimelineWindows:
+		return keyerr.New("timeline", "must be 0 (off) or a window of at least 1/%d of warmup + max_measure + drain (%d cycles), got %d",
+			MaxTimelineWindows, c.Warmup+c.maxMeasure()+c.Drain, c.Timeline)
 	case c.DeadlockWindow < 1:
 		return keyerr.New("deadlock_window", "must be at least 1 cycle, got %d", c.DeadlockWindow)
 	}

@@ -33,6 +33,11 @@ type Meter struct {
 	mediumHopsSum, lowHopsSum    int64
 	latency                      []int64 // histogram: latency → packets
 
+	// Timeline, if any (SetTimeline), counts the flits generated and
+	// ejected over the whole run in windows of timelineCycles cycles.
+	Timeline       []TimelineWindow
+	timelineCycles kernel.Time
+
 	// Bins, if any (SetBins), split the window and what may extend it
 	// into stretches; window flits are counted in them by the cycle they
 	// were created or arrived in.
@@ -41,6 +46,23 @@ type Meter struct {
 	// ⌊i·binCycles/perBins⌋ cycles after From.
 	binCycles, perBins int64
 }
+
+// TimelineWindow is one window of a run's timeline: the flits of the
+// packets generated in it (measured or not) and the flits that arrived at
+// a host in it.
+type TimelineWindow struct {
+	GeneratedFlits, EjectedFlits int64
+}
+
+// SetTimeline counts the run's flits in windows of cycles cycles, n of
+// them (those past the last are not counted).
+func (m *Meter) SetTimeline(cycles int64, n int) {
+	m.timelineCycles = kernel.Time(cycles)
+	m.Timeline = make([]TimelineWindow, n)
+}
+
+// TimelineCycles returns the windows' length of the timeline.
+func (m *Meter) TimelineCycles() kernel.Time { return m.timelineCycles }
 
 // Bin is one stretch of a measurement window.
 type Bin struct {
@@ -87,6 +109,11 @@ func (m *Meter) inWindow(t kernel.Time) bool { return t >= m.From && t < m.To }
 // generated records a packet of flits created at t and reports whether it is
 // measured.
 func (m *Meter) generated(t kernel.Time, flits int32) bool {
+	if m.Timeline != nil {
+		if i := int(t / m.timelineCycles); i < len(m.Timeline) {
+			m.Timeline[i].GeneratedFlits += int64(flits)
+		}
+	}
 	if !m.inWindow(t) {
 		return false
 	}
@@ -102,6 +129,17 @@ func (m *Meter) generated(t kernel.Time, flits int32) bool {
 // the window if it arrives in it, and in its bin if it has one.
 func (m *Meter) ejected(t kernel.Time, k int) {
 	m.Ejected += int64(k)
+	if m.Timeline != nil {
+		for lo, hi := t, t+kernel.Time(k); lo < hi; {
+			i := int(lo / m.timelineCycles)
+			if i >= len(m.Timeline) {
+				break
+			}
+			end := min(hi, kernel.Time(i+1)*m.timelineCycles)
+			m.Timeline[i].EjectedFlits += int64(end - lo)
+			lo = end
+		}
+	}
 	if lo, hi := max(t, m.From), min(t+kernel.Time(k), m.To); lo < hi {
 		m.EjectedFlits += int64(hi - lo)
 	}

@@ -55,6 +55,8 @@ type Line struct {
 	Verdict
 	DrainSkipped bool `json:"drain_skipped" results:"point,omitnan,outcome" doc:"true (absent otherwise) when the point ended with its window: its verdict, which needs only the window, was unstable, so the drain was not run"`
 
+	Timeline json.RawMessage `json:"timeline" results:"point,omitnan,outcome" doc:"with [sim] timeline = W: the load over the whole run in windows of W cycles, {\"window\":W,\"warmup\":CYCLE,\"end\":CYCLE,\"generated\":[...],\"accepted\":[...]} (flits/host/cycle; warmup and end bound the measurement window)"`
+
 	Deadlock bool   `json:"deadlock" results:"error,outcome" doc:"true when the network deadlocked"`
 	Error    string `json:"error" results:"error,outcome" doc:"the message, naming the point"`
 
@@ -110,6 +112,18 @@ type Distribution struct {
 	NetworkAvg  float64 `json:"latency_network_avg" results:"point,places=3,omitnan,min=0,max=inf,outcome,sample" label:"average network latency (cycles)" doc:"mean cycles from the head leaving the NIC to the tail's arrival: latency_avg less latency_source_avg"`
 	// LatencyCDF is a JSON array of [latency, fraction] pairs.
 	LatencyCDF json.RawMessage `json:"latency_cdf" results:"point,omitnan,outcome,array" doc:"the latencies' distribution: [latency, fraction] pairs, the quantiles at fractions 1/64, 2/64, …, 1, and 0.999, in order of latency"`
+}
+
+// Timeline is a point's load over time: generated and accepted in
+// flits/host/cycle in windows of Window cycles from cycle 0 to the end of
+// the run (the last window as long as it ran), with the warm-up's end
+// and the measurement window's.
+type Timeline struct {
+	Window    int64     `json:"window"`
+	Warmup    int64     `json:"warmup"`
+	End       int64     `json:"end"`
+	Generated []float64 `json:"generated"`
+	Accepted  []float64 `json:"accepted"`
 }
 
 // NoDistribution returns the Distribution of a line without one.

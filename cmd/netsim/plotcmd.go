@@ -24,6 +24,9 @@ the paths written:
   cdf-TOPOLOGY-PATTERN-ROUTING  latency CDF, one line per load, log scale
                                 (points written with [sim]
                                 latency_distribution = true)
+  timeline-TOPOLOGY-PATTERN-ROUTING
+                                accepted load over the run, one line per
+                                load (points written with [sim] timeline)
   ebb-PATTERN                   exchanges (seed 001 Figure 6): average
                                 effective bisection bandwidth against hosts,
                                 one line per dispersion, bars min to max

@@ -107,6 +107,7 @@ func Figures(results []Result, by string) ([]*Figure, error) {
 		figs = append(figs, throughputFigures(acc, net)...)
 		figs = append(figs, latencyFigures(avg, p99, net)...)
 		figs = append(figs, cdfFigures(acc, net)...)
+		figs = append(figs, timelineFigures(acc, net)...)
 	}
 	if has[KindSaturation] {
 		sat, err := Pivot(results, Spec{Value: ValueSaturation, Extend: true})

@@ -473,3 +473,36 @@ func TestFiguresLatencyCDF(t *testing.T) {
 		}
 	}
 }
+
+// TestFiguresTimeline: points that hold a timeline get a chart of the load
+// accepted over time per topology, pattern and routing, one line per load
+// at the middle of each window, and the end of the warm-up.
+func TestFiguresTimeline(t *testing.T) {
+	tl := func(l, acc string) string {
+		return strings.Replace(l, `"stable":`, `"timeline":{"window":100,"warmup":200,"end":500,"generated":[0.5,0.5,0.5],"accepted":`+acc+`},"stable":`, 1)
+	}
+	lines := []string{
+		tl(pointLine(ff4, "dor", "uniform", 0.5, 0.49, "40"), "[0.2,0.45,0.5]"),
+		strings.Replace(tl(pointLine(ff4, "dor", "uniform", 0.75, 0.55, "90"), "[0.3,0.6,0.5]"), `"stable":true`, `"stable":false`, 1),
+		pointLine(ff4, "dor", "complement", 0.25, 0.25, "25"),
+	}
+	figs, err := Figures(fixture(t, lines), "routing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := figureByName(t, figs, "timeline-flatfly_4x4_w1_1_c4-uniform-dor")
+	if got := seriesNames(f); !slices.Equal(got, []string{"load 0.5", "load 0.75 (not stable)"}) {
+		t.Errorf("series %q", got)
+	}
+	if s := f.Series[1]; !slices.Equal(s.X, []float64{50, 150, 250}) || !slices.Equal(s.Y, []float64{0.3, 0.6, 0.5}) {
+		t.Errorf("load 0.75: x %v, y %v", s.X, s.Y)
+	}
+	if !slices.Contains(f.Entries, "gray dashes: end of warm-up") || f.Plot.X.Max != 300 {
+		t.Errorf("legend %q, x to %v", f.Entries, f.Plot.X.Max)
+	}
+	for _, g := range figs {
+		if strings.HasPrefix(g.Name, "timeline-") && strings.Contains(g.Name, "complement") {
+			t.Errorf("%s drawn without a timeline", g.Name)
+		}
+	}
+}
