@@ -447,6 +447,9 @@ func (d *decoder) sim(e *Experiment, t map[string]any) {
 		s.LatencyDistribution = *b
 	}
 	s.Timeline = d.intKey(t, sec, "timeline")
+	if b := d.boolean(t, sec, "link_stats"); b != nil {
+		s.LinkStats = *b
+	}
 	if run := s.Warmup + s.MaxMeasure + s.Drain; s.Timeline > 0 && run/s.Timeline >= fabric.MaxTimelineWindows {
 		d.fail(sec, "timeline", "a window of %d cycles splits warmup + max_measure + drain (%d cycles) into more than %d windows: give at least %d",
 			s.Timeline, run, fabric.MaxTimelineWindows, run/fabric.MaxTimelineWindows+1)

@@ -104,7 +104,7 @@ pattern = "uniform"
 	if e.Sweep.Mode != ModeSaturation || e.Sweep.Resolution != DefaultResolution || e.Sweep.Tolerance != DefaultTolerance {
 		t.Errorf("sweep %+v, want saturation defaults", e.Sweep)
 	}
-	if e.Sim != (Sim{DefaultWarmup, DefaultMeasure, DefaultMeasure, DefaultDeadlockWindow, DefaultMaxMeasure * DefaultMeasure, DefaultReplications, false, 0}) {
+	if e.Sim != (Sim{DefaultWarmup, DefaultMeasure, DefaultMeasure, DefaultDeadlockWindow, DefaultMaxMeasure * DefaultMeasure, DefaultReplications, false, 0, false}) {
 		t.Errorf("sim %+v, want defaults", e.Sim)
 	}
 	if e.Traffic.Patterns[0] != "uniform" || e.Traffic.PacketFlits != DefaultPacketFlits {
@@ -168,7 +168,7 @@ func TestParseErrors(t *testing.T) {
 		{"stopgo buffer too small", edit(t, `kind = "credit"`, `kind = "stopgo"`, "buffer_flits = 32", "buffer_flits = 8", "[switch]", "[switch]\nlink_latency = 4", "packet_flits = 8", "packet_flits = 4"), "f.toml:11: [flow_control] buffer_flits: 8 is too small for stopgo (expected > 8"},
 		{"zero link latency", edit(t, "[switch]", "[switch]\nlink_latency = 0"), "f.toml:13: [switch] link_latency: 0 is out of range (expected 1..65536)"},
 		{"zero measure", edit(t, "measure = 1000", "measure = 0"), "f.toml:19: [sim] measure: 0 is out of range"},
-		{"unknown sim key", edit(t, "warmup = 100", "warmup = 100\ncycles = 5"), "f.toml:19: [sim] cycles: unknown key (accepted: warmup, measure, drain, deadlock_window, max_measure, replications, latency_distribution, timeline)"},
+		{"unknown sim key", edit(t, "warmup = 100", "warmup = 100\ncycles = 5"), "f.toml:19: [sim] cycles: unknown key (accepted: warmup, measure, drain, deadlock_window, max_measure, replications, latency_distribution, timeline, link_stats)"},
 		{"load above 1", edit(t, "loads = [0.25, 0.5]", "loads = [0.25, 1.5]"), "f.toml:22: [sweep] loads: element 2: 1.5 is out of range (expected 0 < load ≤ 1)"},
 		{"zero load", edit(t, "loads = [0.25, 0.5]", "loads = [0, 0.5]"), "f.toml:22: [sweep] loads: element 1: 0 is out of range"},
 		{"duplicate load", edit(t, "loads = [0.25, 0.5]", "loads = [0.25, 0.25]"), "f.toml:22: [sweep] loads: element 2: load 0.25 appears twice"},

@@ -42,8 +42,9 @@ func configHash(e *Experiment) string {
 		MaxMeasure  int64    `json:",omitempty"`
 		Latencies   bool     `json:",omitempty"`
 		Timeline    int64    `json:",omitempty"`
+		LinkStats   bool     `json:",omitempty"`
 	}{e.Seed, topo, e.label, routing, e.FlowControl, sw, e.Traffic.PacketFlits, e.Sim, e.Sweep.Tolerance, e.nicHash(), e.exchangeHash(), e.maxMeasureHash(),
-		e.Sim.LatencyDistribution, e.Sim.Timeline})
+		e.Sim.LatencyDistribution, e.Sim.Timeline, e.Sim.LinkStats})
 	if err != nil {
 		b = fmt.Appendf(nil, "%v", err) // cannot happen: plain data
 	}

@@ -18,7 +18,7 @@ func (e *Experiment) Config(pattern int, load float64) fabric.Config {
 	c.Pattern = e.patterns[pattern]
 	c.Load = load
 	c.Warmup, c.Measure, c.Drain = e.Sim.Warmup, e.Sim.Measure, e.Sim.Drain
-	c.LatencyDistribution, c.Timeline = e.Sim.LatencyDistribution, e.Sim.Timeline
+	c.LatencyDistribution, c.Timeline, c.LinkStats = e.Sim.LatencyDistribution, e.Sim.Timeline, e.Sim.LinkStats
 	c.Seed = PointSeed(e.Seed, e.Traffic.Patterns[pattern], load)
 	return c
 }

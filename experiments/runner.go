@@ -41,6 +41,10 @@ type Runner struct {
 	// its simulation ends, a saturation result when its search ends — in
 	// completion order, one call at a time. An error stops the run.
 	Finished func(Record) error
+	// Links, if set, receives the links' load of every point simulated
+	// with [sim] link_stats, as soon as its simulation ends (one call at
+	// a time); the record keeps none of it. An error stops the run.
+	Links func(Record, *fabric.LinkStats) error
 	// Progress, if set, receives the run's progress whenever a simulation
 	// starts or a point is done, one call at a time.
 	Progress func(Progress)
@@ -141,6 +145,19 @@ func (gr *group) point(ctx context.Context, rn *run, load float64) (Record, erro
 	if m.err != nil {
 		rn.update(func(p *Progress) { p.Running-- })
 		return m.rec, m.err
+	}
+	if links := m.rec.Stats.Links; links != nil {
+		m.rec.Stats.Links = nil
+		if rn.Links != nil {
+			rn.mu.Lock()
+			err := rn.Links(m.rec, links)
+			rn.mu.Unlock()
+			if err != nil {
+				rn.update(func(p *Progress) { p.Running-- })
+				m.err = fmt.Errorf("writing the links of %s: %w", key, err)
+				return m.rec, m.err
+			}
+		}
 	}
 	m.err = rn.finished(m.rec, func(p *Progress) { p.Running--; p.Done++ })
 	return m.rec, m.err

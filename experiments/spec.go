@@ -207,6 +207,9 @@ type Sim struct {
 	// Timeline, if positive, writes each point's load over time in
 	// windows of Timeline cycles; hashed apart, only when set.
 	Timeline int64 `json:"-"`
+	// LinkStats measures every link's load over each point's window
+	// (fabric.LinkStats, Runner.Links); hashed apart, only when set.
+	LinkStats bool `json:"-"`
 }
 
 // Sweep is the [sweep] section.

@@ -30,6 +30,9 @@ type point struct {
 	deferred bool
 	tickRNG  kernel.RNG
 	ticks    []int32
+
+	// links meters the links, with Config.LinkStats.
+	links *linkMeter
 }
 
 func assemble(cfg *Config) (*point, error) {

@@ -61,6 +61,15 @@ func BenchmarkFlatFly4096(b *testing.B) {
 	benchPoint(b, topologies.Spec{Kind: "flatfly", Dims: []int{8, 8, 8}, HostsPerSwitch: 8}, 8, 0.5, 5000)
 }
 
+// BenchmarkFlatFly4096Observed is BenchmarkFlatFly4096 with every
+// observation on: latency distribution, a timeline in windows of 100
+// cycles, and the links' flits and stalls (issue 38: at most 20 % more
+// CPU than without).
+func BenchmarkFlatFly4096Observed(b *testing.B) {
+	benchRouting(b, topologies.Spec{Kind: "flatfly", Dims: []int{8, 8, 8}, HostsPerSwitch: 8}, "dor", "uniform", 8, 0.5, 5000,
+		func(c *Config) { c.LatencyDistribution, c.Timeline, c.LinkStats = true, 100, true })
+}
+
 // BenchmarkFlatFly4096Switch is BenchmarkFlatFly4096 under each buffer
 // organisation and allocator, and with dynamic VL choice: their cost per
 // flit-hop against fifo's.

@@ -103,6 +103,9 @@ type Config struct {
 	// its receive buffer (nic.Params.ReceiveRate); 0 means 1.
 	ReceiveRate float64
 
+	// LinkStats fills Stats.Links with every link's load over the
+	// measurement window.
+	LinkStats bool
 	// LatencyDistribution fills Stats.Distribution.
 	LatencyDistribution bool
 	// Timeline, if positive, fills Stats.Timeline with the load generated
@@ -179,6 +182,9 @@ type Stats struct {
 	FlitHops int64
 	// Events is the number of kernel events processed.
 	Events int64
+	// Links are the links' load over the window, with Config.LinkStats
+	// (nil otherwise).
+	Links *LinkStats
 	// Timeline is the run's load over time, with Config.Timeline (nil
 	// otherwise).
 	Timeline *results.Timeline

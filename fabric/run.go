@@ -25,7 +25,15 @@ func (p *point) runTo(ctx context.Context, end kernel.Time, stop func() bool) er
 		if stop != nil && stop() {
 			return nil
 		}
-		if err := p.eng.Run(min(end, p.eng.Now()+chunk)); err != nil {
+		step := min(end, p.eng.Now()+chunk)
+		if l := p.links; l != nil && l.next < l.end {
+			if p.eng.Now() == l.next {
+				p.sampleLinks(l.next)
+				l.next += LinkSampleCycles
+			}
+			step = min(step, l.next)
+		}
+		if err := p.eng.Run(step); err != nil {
 			if errors.Is(err, kernel.ErrStopped) {
 				for _, s := range p.switches {
 					if s.Err() != nil {
@@ -105,6 +113,11 @@ func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
 		return fail(err)
 	}
 	st.QueueStart = p.queued()
+	if cfg.LinkStats {
+		p.links = p.newLinkMeter()
+		p.links.end = kernel.Time(cfg.Warmup + cfg.Measure)
+		p.startLinks()
+	}
 	if err := p.checkMemory(); flush && err != nil {
 		return fail(err)
 	}
@@ -123,11 +136,17 @@ func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
 		}
 		window = min(2*window, cfg.maxMeasure())
 		p.meter.Extend(kernel.Time(cfg.Warmup + window))
+		if p.links != nil {
+			p.links.end = kernel.Time(cfg.Warmup + window)
+		}
 		if err := p.runTo(ctx, kernel.Time(cfg.Warmup+window), nil); err != nil {
 			return fail(err)
 		}
 	}
 	st.QueueEnd = p.queued()
+	if p.links != nil {
+		st.Links = p.linkStats(kernel.Time(cfg.Warmup + window))
+	}
 	arrived := func() bool { return p.meter.Delivered == p.meter.MeasuredPackets }
 	if cfg.SkipDrain != nil && cfg.Drain > 0 && !arrived() {
 		p.fill(&st)

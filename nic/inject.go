@@ -164,6 +164,9 @@ func (n *NIC) Tick(now kernel.Time) {
 	n.meter.Queued -= int64(k)
 	n.meter.Injected += int64(k)
 	n.meter.FlitHops += int64(k)
+	if n.linkFlits != nil {
+		n.linkFlits[vl] += int64(k)
+	}
 	n.eng.ProgressUntil(n.freeAt - 1)
 	n.to.AcceptRun(now, int(n.toPort), vl, pi, arrive, int(k))
 	if n.cur >= 0 || n.queued > 0 || n.xLeft > 0 || n.pipe.Len() > 0 {

@@ -160,6 +160,8 @@ type NIC struct {
 	routeOf []int32  // Adaptive: the current route per destination, −1 none
 	stopped []uint16 // Adaptive: packets stopped per destination since the last decision
 	stopHit bool     // flow control stopped the NIC since the last packet ended
+	// linkFlits counts the flits sent on each VL (CountLinkFlits).
+	linkFlits []int64
 	// stallFrom is when the current stop began (−1: not stopped), and
 	// stalled the cycles cur has been stopped so far.
 	stallFrom, stalled kernel.Time

@@ -89,6 +89,9 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 	}
 	o.to.AcceptRun(now, int(o.toPort), int(l.outVL), f.Pkt, arrive, k)
 	s.FlitHops += int64(k)
+	if s.linkFlits != nil {
+		s.linkFlits[p*s.vls+int32(l.outVL)] += int64(k)
+	}
 	s.eng.ProgressUntil(end - 1)
 	if !tail {
 		o.rr = int16(ai) // stay with this packet while it can move

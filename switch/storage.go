@@ -125,7 +125,9 @@ type Switch struct {
 
 	// FlitHops counts flits this switch has sent.
 	FlitHops int64
-	err      error
+	// linkFlits counts them by output port and VL (CountLinkFlits).
+	linkFlits []int64
+	err       error
 }
 
 // Err returns the first routing failure the switch met, if any; the switch

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"netsim/experiments"
+	"netsim/experiments/report"
+	"netsim/fabric"
 )
 
 // env is what a command runs with: its output streams and, for tests, the
@@ -118,6 +120,12 @@ func runCommand(ctx context.Context, cmd *Command, ev env, f runFlags) int {
 	if f.dryRun {
 		return dryRun(f, exps, stdout, stderr)
 	}
+	for _, e := range exps {
+		if e.Sim.LinkStats && f.outDir == "" {
+			fmt.Fprintf(stderr, "%s: [sim] link_stats needs -o DIR: the links' files go into DIR/links/\n", e.File)
+			return exitUsage
+		}
+	}
 
 	now := ev.now
 	if now == nil {
@@ -136,6 +144,7 @@ func runCommand(ctx context.Context, cmd *Command, ev env, f runFlags) int {
 	runner := experiments.Runner{Jobs: f.jobs, Simulate: ev.simulate, Shard: f.shard, Progress: pr.update}
 	if rf != nil {
 		runner.Resume, runner.Finished = rf.Store, rf.Append
+		runner.Links = linkWriter(filepath.Join(f.outDir, "links"))
 	}
 	runErr := runner.Run(ctx, exps, out.write)
 	pr.finish()
@@ -244,4 +253,17 @@ func (o *outputs) close(complete bool) error {
 	}
 	errs = append(errs, writeReport(o.outDir))
 	return errors.Join(errs...)
+}
+
+// linkWriter returns the Runner.Links hook that writes each point's links
+// into dir (report.WriteLinks), named after the point's key.
+func linkWriter(dir string) func(experiments.Record, *fabric.LinkStats) error {
+	return func(r experiments.Record, ls *fabric.LinkStats) error {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		title := fmt.Sprintf("%s — %s — load %v", r.Experiment.DisplayName(), r.Pattern, r.Offered)
+		_, err := report.WriteLinks(dir, report.Slug(r.Key()), title, r.Experiment.Network(), ls)
+		return err
+	}
 }

@@ -433,6 +433,10 @@ func uniqueNames(figs []*Figure) {
 	}
 }
 
+// Slug turns a label into a file name part, as chart names are made:
+// lower case letters, digits, '.', '+', and '_' for every other run.
+func Slug(s string) string { return slug(s) }
+
 // slug turns a label into a file name part: lower case letters, digits,
 // '.' and '+', other runs of characters replaced by '_'.
 func slug(s string) string {
