@@ -76,10 +76,10 @@ func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, lo
 	// The verdict needs only the window's statistics: an undecided point
 	// runs on, and one the growth of its backlog did not pass ends with
 	// its window instead of running its whole drain.
-	tol, hosts := e.Sweep.Tolerance, e.Hosts()
+	tol, hosts, measure := e.Sweep.Tolerance, e.Hosts(), e.Sim.Measure
 	cfg.MaxMeasure = e.Sim.MaxMeasure
-	cfg.Extend = func(w fabric.Stats) bool { return judge(w, tol, hosts).Outcome == results.VerdictUndecided }
-	cfg.SkipDrain = func(w fabric.Stats) bool { return !judge(w, tol, hosts).GrowthPassed() }
+	cfg.Extend = func(w fabric.Stats) bool { return judge(w, tol, hosts, measure).Outcome == results.VerdictUndecided }
+	cfg.SkipDrain = func(w fabric.Stats) bool { return !judge(w, tol, hosts, measure).GrowthPassed() }
 	st, err := sim(ctx, cfg)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -89,7 +89,7 @@ func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, lo
 		rec.Err = fmt.Errorf("experiment %s, pattern %s, load %v: %w", e.DisplayName(), rec.Pattern, load, err)
 		return rec, nil
 	}
-	rec.Verdict = judge(st, tol, hosts)
+	rec.Verdict = judge(st, tol, hosts, measure)
 	rec.Stable = rec.Verdict.Outcome == results.VerdictStable
 	if rec.Verdict.Outcome == results.VerdictUndecided && rec.Verdict.GrowthPassed() && st.Delivered < MinVerdictPackets {
 		rec.Kind = KindError

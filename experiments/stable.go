@@ -10,11 +10,12 @@ import (
 
 // judge returns the verdict of a point from the bins of its window
 // (fabric.Stats.Bins) and its basis, at stability tolerance tol for
-// hosts hosts:
+// hosts hosts and [sim] measure cycles:
 //
 //   - the bins are grouped into batches of equal length, as many as there
-//     are bins per [sim] measure (fabric.BinsPerMeasure), so a window
-//     extended to m times measure has batches m times longer;
+//     are bins per measure cycles (fabric.BinsPerMeasure, or measure if
+//     fewer), so a window extended to m times measure has batches m
+//     times longer;
 //   - accepted load and latency get the 95 % confidence intervals of batch
 //     means: the mean of the batches' values ± t(b−1)·s/√b, latency per
 //     batch over the packets created in it;
@@ -27,12 +28,12 @@ import (
 //     interval lies below it, unstable if above, undecided if it holds
 //     it. A stable point must also have delivered MinVerdictPackets
 //     measured packets, or it is undecided.
-func judge(s fabric.Stats, tol float64, hosts int) results.Verdict {
+func judge(s fabric.Stats, tol float64, hosts int, measure int64) results.Verdict {
 	v := results.NoVerdict()
 	v.Outcome = results.VerdictUndecided
 	bins := s.Bins
-	nb := min(len(bins), fabric.BinsPerMeasure)
-	if nb < 4 || len(bins)%nb != 0 {
+	nb := int(min(measure, fabric.BinsPerMeasure))
+	if nb < 4 || len(bins) == 0 || len(bins)%nb != 0 {
 		return v // a window of 3 cycles or fewer tells nothing
 	}
 	per := len(bins) / nb

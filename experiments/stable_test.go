@@ -72,7 +72,7 @@ func TestJudge(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			v := judge(tc.st, 0.02, 10)
+			v := judge(tc.st, 0.02, 10, 3200)
 			if v.Outcome != tc.want {
 				t.Fatalf("verdict %s (growth %v ± %v, limit %v), want %s", v.Outcome, v.Growth, v.GrowthCI, v.GrowthLimit, tc.want)
 			}
@@ -100,5 +100,17 @@ func TestJudge(t *testing.T) {
 				t.Errorf("latency interval %v, want %v", v.LatencyCI, want)
 			}
 		})
+	}
+}
+
+// TestJudgeShortMeasure: with [sim] measure below fabric.BinsPerMeasure
+// a window has measure bins per measure cycles, and an extended one is
+// judged over as many batches of several bins.
+func TestJudgeShortMeasure(t *testing.T) {
+	s := windowOf(func(int) float64 { return 0.5 }, func(int) float64 { return 0.5 })
+	s.Bins = append(s.Bins, s.Bins[:8]...) // 40 bins: measure 10, window 40
+	v := judge(s, 0.02, 10, 10)
+	if v.Outcome != results.VerdictStable || v.Batches != 10 {
+		t.Errorf("verdict %s over %d batches, want stable over 10", v.Outcome, v.Batches)
 	}
 }
