@@ -455,7 +455,7 @@ func (d *decoder) sim(e *Experiment, t map[string]any) {
 			s.Timeline, run, fabric.MaxTimelineWindows, run/fabric.MaxTimelineWindows+1)
 	}
 	if e.Traffic.Kind == KindExchange {
-		for _, key := range []string{"warmup", "measure", "drain", "max_measure"} {
+		for _, key := range []string{"warmup", "measure", "drain", "max_measure", "latency_distribution", "timeline", "link_stats"} {
 			if _, ok := t[key]; ok {
 				d.fail(sec, key, "not used with kind = %q (an exchange runs until every flit has arrived)", KindExchange)
 			}

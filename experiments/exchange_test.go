@@ -126,6 +126,7 @@ func TestExchangeErrors(t *testing.T) {
 		{"message packets", `message_bytes = 4096`, `message_bytes = 1099511627776`, "ebb.toml:21: [traffic] message_bytes: 1099511627776 bytes are 1073741824 packets of mtu_bytes = 1024, more than the 1048576 a message may have"},
 		{"packet_flits", `messages = 4`, "messages = 4\npacket_flits = 3", "ebb.toml:21: [traffic] packet_flits: not used with kind"},
 		{"sim phase", `messages = 4`, "messages = 4\n[sim]\nwarmup = 100", "ebb.toml:22: [sim] warmup: not used with kind = \"bisection_exchange\""},
+		{"link stats", `messages = 4`, "messages = 4\n[sim]\nlink_stats = true", "ebb.toml:22: [sim] link_stats: not used with kind = \"bisection_exchange\""},
 		{"sweep", `messages = 4`, "messages = 4\n[sweep]\nmode = \"saturation\"", "ebb.toml:22: [sweep] mode: not used with kind = \"bisection_exchange\""},
 		{"exchange key on load", `kind = "bisection_exchange"`, `kind = "load"`, "[traffic] messages: only used with kind = \"bisection_exchange\""},
 		{"not multipath", `algorithm = "source"`, `algorithm = "distance"`, "ebb.toml:16: [nic] dispersion: sweep value 2 (random): random needs a multipath source routing"},

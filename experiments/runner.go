@@ -76,8 +76,9 @@ type run struct {
 	sim  Simulator
 	exch ExchangeSimulator
 
-	mu   sync.Mutex // serializes the hooks and guards prog
-	prog Progress
+	mu      sync.Mutex // serializes the hooks and guards prog
+	prog    Progress
+	linksMu sync.Mutex // serializes the Links hook
 }
 
 // group is the work of one (experiment, pattern) pair within the shard:
@@ -149,9 +150,9 @@ func (gr *group) point(ctx context.Context, rn *run, load float64) (Record, erro
 	if links := m.rec.Stats.Links; links != nil {
 		m.rec.Stats.Links = nil
 		if rn.Links != nil {
-			rn.mu.Lock()
+			rn.linksMu.Lock()
 			err := rn.Links(m.rec, links)
-			rn.mu.Unlock()
+			rn.linksMu.Unlock()
 			if err != nil {
 				rn.update(func(p *Progress) { p.Running-- })
 				m.err = fmt.Errorf("writing the links of %s: %w", key, err)
@@ -385,10 +386,14 @@ func (gr *group) runSearch(ctx context.Context, rn *run, hint int) error {
 	if err == nil && k+2 <= res && !tested[k+2] {
 		// The search assumes the verdicts monotone in the load; the step
 		// past the unstable one above the answer checks it where a
-		// verdict near the limit is least sure.
-		var ok bool
-		if ok, _, err = probe(k + 2); ok {
+		// verdict near the limit is least sure. A failed point there
+		// (its error line says why) leaves the answer as it is.
+		ok, _, perr := probe(k + 2)
+		if ok {
 			contrary = 1
+		}
+		if perr != nil && !errors.Is(perr, errSearchFailed) {
+			err = perr
 		}
 	}
 	if errors.Is(err, errSearchFailed) {

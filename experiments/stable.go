@@ -19,8 +19,9 @@ import (
 //   - accepted load and latency get the 95 % confidence intervals of batch
 //     means: the mean of the batches' values ± t(b−1)·s/√b, latency per
 //     batch over the packets created in it;
-//   - the backlog, the flits generated in the window and not yet
-//     delivered, is sampled at the batch boundaries of the window's
+//   - the backlog, the flits generated and not yet delivered (in the
+//     source queues and the network), is sampled at the batch boundaries
+//     of the window's
 //     second half (the first half is left to the warm-up's transient) and
 //     its least-squares slope is the growth, with a 95 % interval widened
 //     for the residuals' autocorrelation (batchmeans.Slope);

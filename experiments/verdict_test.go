@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"netsim/fabric"
@@ -21,6 +22,7 @@ func TestSearchReportsDoubt(t *testing.T) {
 		sat                 float64
 		nUndecided, nContra int
 		tested              []int // loads past the answer the search tests, in steps
+		failing             int   // a load k/32 whose simulation fails
 	}{
 		// Bisection at 1/32 up to 13/32: 16 unstable, 8, 12 stable, 14
 		// unstable, 13 stable; then 15, untested, checks.
@@ -31,12 +33,18 @@ func TestSearchReportsDoubt(t *testing.T) {
 		// below it (10, 11 stable), and the check two steps above the
 		// answer finds 13 stable.
 		{name: "undecided below", undecided: map[int]bool{12: true}, sat: 11.0 / 32, nUndecided: 1, nContra: 1, tested: []int{10, 11, 13}},
+		// The check's point fails (a deadlock, say): its error line says
+		// so, and the answer stands.
+		{name: "check fails", failing: 15, sat: 13.0 / 32},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var tested []int
 			sim := func(_ context.Context, c fabric.Config) (fabric.Stats, error) {
 				k := int(c.Load*32 + 0.5)
 				tested = append(tested, k)
+				if k == tc.failing {
+					return fabric.Stats{}, errors.New("deadlock")
+				}
 				thr := 13.0 / 32
 				if tc.stable[k] {
 					thr = 1
@@ -52,6 +60,7 @@ func TestSearchReportsDoubt(t *testing.T) {
 				return s, nil
 			}
 			var sat Record
+			failed := 0
 			var verdicts = map[int]string{}
 			err := Runner{Jobs: 1, Simulate: sim}.Run(context.Background(), []*Experiment{e}, func(r Record) error {
 				switch r.Kind {
@@ -60,7 +69,10 @@ func TestSearchReportsDoubt(t *testing.T) {
 				case KindPoint:
 					verdicts[int(r.Offered*32+0.5)] = r.Verdict.Outcome
 				case KindError:
-					t.Errorf("failed point: %v", r.Err)
+					if int(r.Offered*32+0.5) != tc.failing || tc.failing == 0 {
+						t.Errorf("failed point: %v", r.Err)
+					}
+					failed++
 				}
 				return nil
 			})
@@ -70,6 +82,9 @@ func TestSearchReportsDoubt(t *testing.T) {
 			if sat.Saturation != tc.sat || sat.Undecided != tc.nUndecided || sat.Contrary != tc.nContra {
 				t.Errorf("saturation %v, %d undecided, %d contrary; want %v, %d, %d (verdicts %v)",
 					sat.Saturation, sat.Undecided, sat.Contrary, tc.sat, tc.nUndecided, tc.nContra, verdicts)
+			}
+			if tc.failing != 0 && failed != 1 {
+				t.Errorf("%d failed points, want the check's", failed)
 			}
 			for _, k := range tc.tested {
 				if verdicts[k] == "" {

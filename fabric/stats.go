@@ -111,17 +111,17 @@ func distribution(m *nic.Meter) *results.Distribution {
 }
 
 // timeline returns the load generated and accepted in each window of m's
-// timeline up to cycle now (the last window as long as it ran), in
-// flits/host/cycle.
+// timeline that ended by cycle now, in flits/host/cycle (a window the run
+// ended in is left out: the flits of runs under way at the end are
+// counted already).
 func timeline(m *nic.Meter, now kernel.Time, hosts float64) *results.Timeline {
 	w := int64(m.TimelineCycles())
 	tl := &results.Timeline{Window: w, Warmup: int64(m.From), End: int64(m.To)}
 	for i, x := range m.Timeline {
-		start := int64(i) * w
-		if start >= int64(now) {
+		if int64(i+1)*w > int64(now) {
 			break
 		}
-		cycles := float64(min(w, int64(now)-start))
+		cycles := float64(w)
 		tl.Generated = append(tl.Generated, results.Round(float64(x.GeneratedFlits)/hosts/cycles, 6))
 		tl.Accepted = append(tl.Accepted, results.Round(float64(x.EjectedFlits)/hosts/cycles, 6))
 	}

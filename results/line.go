@@ -55,7 +55,7 @@ type Line struct {
 	Verdict
 	DrainSkipped bool `json:"drain_skipped" results:"point,omitnan,outcome" doc:"true (absent otherwise) when the point ended with its window: its verdict, which needs only the window, was unstable, so the drain was not run"`
 
-	Timeline json.RawMessage `json:"timeline" results:"point,omitnan,outcome" doc:"with [sim] timeline = W: the load over the whole run in windows of W cycles, {\"window\":W,\"warmup\":CYCLE,\"end\":CYCLE,\"generated\":[...],\"accepted\":[...]} (flits/host/cycle; warmup and end bound the measurement window)"`
+	Timeline json.RawMessage `json:"timeline" results:"point,omitnan,outcome" doc:"with [sim] timeline = W: the load over the whole run in windows of W cycles (those that ended by the run's end), {\"window\":W,\"warmup\":CYCLE,\"end\":CYCLE,\"generated\":[...],\"accepted\":[...]} (flits/host/cycle; warmup and end bound the measurement window)"`
 
 	Deadlock bool   `json:"deadlock" results:"error,outcome" doc:"true when the network deadlocked"`
 	Error    string `json:"error" results:"error,outcome" doc:"the message, naming the point"`
@@ -64,7 +64,7 @@ type Line struct {
 	Resolution int     `json:"resolution" results:"saturation,min=1" doc:"the search's resolution: loads are multiples of 1/resolution"`
 	Tolerance  float64 `json:"tolerance" results:"saturation,places=-1,min=0,max=1" doc:"the stability tolerance of the search"`
 	Undecided  int     `json:"undecided" results:"saturation,omitnan,min=0,outcome" doc:"loads the search tested whose verdict stayed undecided at max_measure, counted as not stable (absent when none)"`
-	Contrary   int     `json:"contrary" results:"saturation,omitnan,min=0,outcome" doc:"points of the pattern whose verdict contradicts the saturation, a stable load above it or an unstable one at or below it: the verdicts are not monotone in the load (absent when none)"`
+	Contrary   int     `json:"contrary" results:"saturation,omitnan,min=0,outcome" doc:"1 when the load two steps above the saturation, which the search tests unless it did, was stable against the unstable step between: the verdicts are not monotone in the load (absent otherwise)"`
 
 	Hosts       int      `json:"hosts" results:"point|saturation|ebb,required=ebb,omitnan,min=1" doc:"hosts of the network (absent from point and saturation lines written before netsim wrote it there)"`
 	Dispersion  string   `json:"dispersion" results:"ebb,required" doc:"how the NICs chose among routes (static, source, random, adaptive, probing, ...)"`
@@ -115,9 +115,9 @@ type Distribution struct {
 }
 
 // Timeline is a point's load over time: generated and accepted in
-// flits/host/cycle in windows of Window cycles from cycle 0 to the end of
-// the run (the last window as long as it ran), with the warm-up's end
-// and the measurement window's.
+// flits/host/cycle in windows of Window cycles from cycle 0, every window
+// that ended by the end of the run, with the warm-up's end and the
+// measurement window's.
 type Timeline struct {
 	Window    int64     `json:"window"`
 	Warmup    int64     `json:"warmup"`

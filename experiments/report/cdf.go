@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -59,6 +60,9 @@ func cdfFigures(t *Table, d describer) []*Figure {
 			load, _ := m.Number("offered")
 			stable, _ := m.Text("stable")
 			name := "load " + strconv.FormatFloat(load, 'f', -1, 64)
+			if rep, ok := m.Number("replication"); ok && rep > 0 {
+				name += fmt.Sprintf(" (replication %v)", rep)
+			}
 			if stable == "false" {
 				name += " (not stable)"
 			}

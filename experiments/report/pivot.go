@@ -319,6 +319,9 @@ func build(sel []Result, value string, rowKeys []string, colKey string) (*Table,
 		ck := rk + "\x01" + col
 		if in, ok := cells[ck]; ok {
 			first := in[0]
+			if j := sameReplication(in, r); j >= 0 {
+				first = in[j] // a line read twice is compared with itself
+			}
 			diff := differ(first, r)
 			if replicates(in, r, diff) {
 				cells[ck] = append(in, r)
@@ -367,6 +370,13 @@ func replicates(in []Result, r Result, diff []string) bool {
 	}
 	rep, _ := r.Number("replication")
 	return !slices.ContainsFunc(in, func(x Result) bool { n, _ := x.Number("replication"); return n == rep })
+}
+
+// sameReplication returns the index in in of the result of r's
+// replication, or −1.
+func sameReplication(in []Result, r Result) int {
+	rep, _ := r.Number("replication")
+	return slices.IndexFunc(in, func(x Result) bool { n, _ := x.Number("replication"); return n == rep })
 }
 
 // cellOf returns the cell of the results in, one or the replications of

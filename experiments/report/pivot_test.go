@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -444,6 +445,12 @@ func TestPivotReplications(t *testing.T) {
 	wantCSV := "topology,routing,uniform,uniform ±95%,complement,complement ±95%\n\"flatfly 4x4 w1,1 c4\",dor,56.25,15.525862,25,\n"
 	if csv.String() != wantCSV {
 		t.Errorf("CSV:\n%s\nwant\n%s", csv.String(), wantCSV)
+	}
+	// The same lines read twice (a file and its merge, say) count once.
+	twice, err := Pivot(fixture(t, append(slices.Clone(lines), lines...)), Spec{})
+	if err != nil || !reflect.DeepEqual(twice.Rows[0].Keys, tab.Rows[0].Keys) || twice.Rows[0].Cells[0].N != 3 ||
+		twice.Rows[0].Cells[0].Value != c[0].Value || len(twice.Rows) != 1 {
+		t.Errorf("lines twice: %+v, %v; want the table of once", twice, err)
 	}
 	if _, err := Pivot(fixture(t, append(lines, rep(satLine(ff4, "dor", "uniform", 0.75), 2))), Spec{}); err == nil {
 		t.Error("replication 2 twice: no conflict")

@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -29,6 +30,7 @@ func timelineFigures(t *Table, d describer) []*Figure {
 		type line struct {
 			load   float64
 			stable bool
+			rep    float64
 			tl     results.Timeline
 		}
 		var lines []line
@@ -43,7 +45,8 @@ func timelineFigures(t *Table, d describer) []*Figure {
 			}
 			load, _ := m.Number("offered")
 			stable, _ := m.Text("stable")
-			lines = append(lines, line{load, stable != "false", tl})
+			rep, _ := m.Number("replication")
+			lines = append(lines, line{load, stable != "false", rep, tl})
 		}
 		if len(lines) == 0 {
 			continue
@@ -62,6 +65,9 @@ func timelineFigures(t *Table, d describer) []*Figure {
 		top, end := 0.0, 0.0
 		for n, l := range lines {
 			name := "load " + strconv.FormatFloat(l.load, 'f', -1, 64)
+			if l.rep > 0 {
+				name += fmt.Sprintf(" (replication %v)", l.rep)
+			}
 			if !l.stable {
 				name += " (not stable)"
 			}
