@@ -174,34 +174,9 @@ func (g heatGrid) Y(r int) float64    { return float64(r) }
 // switches over the switches' first two coordinates, averaged over the
 // others; nil if the switches have fewer than two.
 func linkHeatmap(name, title string, net *topologies.Network, ls *fabric.LinkStats) *Figure {
-	cols, rows := 0, 0
-	for _, s := range net.Switches {
-		if len(s.Coord) < 2 {
-			return nil
-		}
-		cols, rows = max(cols, int(s.Coord[0])+1), max(rows, int(s.Coord[1])+1)
-	}
-	if len(net.Switches) == 0 || cols*rows > 1<<20 {
+	g, hi, ok := switchGrid(net, ls)
+	if !ok {
 		return nil
-	}
-	u := switchUtilisation(net, ls)
-	sum, n := make([]float64, cols*rows), make([]int, cols*rows)
-	for i, s := range net.Switches {
-		if !math.IsNaN(u[i]) {
-			k := int(s.Coord[1])*cols + int(s.Coord[0])
-			sum[k] += u[i]
-			n[k]++
-		}
-	}
-	g := heatGrid{cols: cols, rows: rows, z: sum}
-	hi := 0.0
-	for k := range g.z {
-		if n[k] == 0 {
-			g.z[k] = math.NaN()
-		} else {
-			g.z[k] /= float64(n[k])
-			hi = math.Max(hi, g.z[k])
-		}
 	}
 	pal := moreland.SmoothBlueRed().Palette(64)
 	f := newFigure(name+"-heatmap", title+"\nmean utilisation of each switch's links to switches")
@@ -217,9 +192,43 @@ func linkHeatmap(name, title string, net *topologies.Network, ls *fabric.LinkSta
 		c := pal.Colors()[int(frac*float64(len(pal.Colors())-1))]
 		f.addEntry(strconv.FormatFloat(frac*h.Max, 'f', 3, 64), swatch{c})
 	}
-	f.Plot.X.Min, f.Plot.X.Max = -0.5, float64(cols)-0.5
-	f.Plot.Y.Min, f.Plot.Y.Max = -0.5, float64(rows)-0.5
+	f.Plot.X.Min, f.Plot.X.Max = -0.5, float64(g.cols)-0.5
+	f.Plot.Y.Min, f.Plot.Y.Max = -0.5, float64(g.rows)-0.5
 	return f
+}
+
+// switchGrid returns the grid of linkHeatmap and its highest value; ok is
+// false if a switch has fewer than two coordinates.
+func switchGrid(net *topologies.Network, ls *fabric.LinkStats) (g heatGrid, hi float64, ok bool) {
+	cols, rows := 0, 0
+	for _, s := range net.Switches {
+		if len(s.Coord) < 2 {
+			return g, 0, false
+		}
+		cols, rows = max(cols, int(s.Coord[0])+1), max(rows, int(s.Coord[1])+1)
+	}
+	if len(net.Switches) == 0 || cols*rows > 1<<20 {
+		return g, 0, false
+	}
+	u := switchUtilisation(net, ls)
+	sum, n := make([]float64, cols*rows), make([]int, cols*rows)
+	for i, s := range net.Switches {
+		if !math.IsNaN(u[i]) {
+			k := int(s.Coord[1])*cols + int(s.Coord[0])
+			sum[k] += u[i]
+			n[k]++
+		}
+	}
+	g = heatGrid{cols: cols, rows: rows, z: sum}
+	for k := range g.z {
+		if n[k] == 0 {
+			g.z[k] = math.NaN()
+		} else {
+			g.z[k] /= float64(n[k])
+			hi = math.Max(hi, g.z[k])
+		}
+	}
+	return g, hi, true
 }
 
 // swatch is a legend thumbnail: a square of one colour.
