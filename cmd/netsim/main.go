@@ -14,6 +14,7 @@
 //	netsim topo recover FILE [--as flatfly|dragonfly] [--json]
 //	netsim check FILE.toml ... [-j N] [--set SECTION.KEY=VALUE]...
 //	netsim load FILE.toml ... [--json] [-j N] [--set SECTION.KEY=VALUE]...
+//	netsim bench [--case NAME,...] [--scale X] [--json]
 //	netsim version
 //	netsim help [COMMAND]
 //
@@ -55,6 +56,7 @@ func commands() []*Command {
 		topoCmd(),
 		checkCmd(),
 		loadCmd(),
+		benchCmd(),
 		versionCmd(),
 		helpCmd(),
 	}

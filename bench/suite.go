@@ -1,0 +1,180 @@
+// Package bench is netsim's fixed benchmark suite: simulation points whose
+// cost per flit-hop, kernel events and memory two builds of netsim are
+// compared on (netsim bench), each one experiment file's point, built as
+// netsim run builds it.
+package bench
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"netsim/experiments"
+	"netsim/fabric"
+)
+
+// Case is one point of the suite.
+type Case struct {
+	// Name identifies the case on the command line and in results.
+	Name string
+	// Doc says what the case stands for.
+	Doc string
+	// File is the experiment file the point belongs to; its first
+	// pattern is simulated at Load, without drain.
+	File string
+	// Load is the offered load.
+	Load float64
+	// Cycles is the run's length at scale 1: a fifth warm-up, the rest
+	// measured.
+	Cycles int64
+}
+
+// hw is the hardware of the seed-004 experiments (studies/seed004/common/hw.toml).
+const hw = `seed = 1
+[flow_control]
+kind = "credit"
+vls = 8
+buffer_flits = 64
+[switch]
+switching = "cut-through"
+`
+
+// Suite returns the cases, in the order netsim bench runs them: the
+// networks netsim has been measured on against BookSim and at seed 004's
+// scale, from 64 to 16,384 hosts, all on the seed-004 hardware (credits,
+// 8 VLs of 64 flits, virtual cut-through).
+func Suite() []Case {
+	return []Case{
+		{Name: "torus-8x8-1flit", Doc: "torus 8×8, 1 host per switch (64 hosts), DOR, uniform, 1-flit packets, load 0.3",
+			File: `name = "torus-8x8-1flit"
+` + hw + `[topology]
+kind = "torus"
+dims = [8, 8]
+hosts_per_switch = 1
+[routing]
+algorithm = "dor"
+[traffic]
+pattern = "uniform"
+packet_flits = 1
+`, Load: 0.3, Cycles: 200000},
+		{Name: "flatfly-8x8-c8-1flit", Doc: "FlatFly 8×8, 8 hosts per switch (512 hosts), DOR, uniform, 1-flit packets, load 0.5",
+			File: `name = "flatfly-8x8-c8-1flit"
+` + hw + `[topology]
+kind = "flatfly"
+dims = [8, 8]
+hosts_per_switch = 8
+[routing]
+algorithm = "dor"
+[traffic]
+pattern = "uniform"
+packet_flits = 1
+`, Load: 0.5, Cycles: 20000},
+		{Name: "flatfly-16x16-c16", Doc: "FlatFly 16×16, 16 hosts per switch (4,096 hosts), DOR, uniform, 16-flit packets, load 0.5",
+			File: `name = "flatfly-16x16-c16"
+` + hw + `[topology]
+kind = "flatfly"
+dims = [16, 16]
+hosts_per_switch = 16
+[routing]
+algorithm = "dor"
+[traffic]
+pattern = "uniform"
+packet_flits = 16
+`, Load: 0.5, Cycles: 5000},
+		{Name: "seed004-flatfly", Doc: "seed 004's FlatFly 4×8×8×8, widths 2,1,1,1, 8 hosts per switch (16,384 hosts), DOR, uniform, 16-flit packets, load 0.5",
+			File: `name = "seed004-flatfly"
+` + hw + `[topology]
+preset = "flatfly"
+[routing]
+algorithm = "dor"
+[traffic]
+pattern = "uniform"
+packet_flits = 16
+`, Load: 0.5, Cycles: 5000},
+		{Name: "seed004-dragonfly", Doc: "seed 004's Dragonfly (16,384 hosts), GSID, uniform, 16-flit packets, load 0.5",
+			File: `name = "seed004-dragonfly"
+` + hw + `[topology]
+preset = "dragonfly"
+[routing]
+algorithm = "GSID"
+[traffic]
+pattern = "uniform"
+packet_flits = 16
+`, Load: 0.5, Cycles: 5000},
+	}
+}
+
+// Lookup returns the case called name.
+func Lookup(name string) (Case, bool) {
+	for _, c := range Suite() {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Case{}, false
+}
+
+// Names returns the cases' names, in order.
+func Names() []string {
+	var ns []string
+	for _, c := range Suite() {
+		ns = append(ns, c.Name)
+	}
+	return ns
+}
+
+// Point is what a case's simulation measured: the network's hosts, the
+// cycles simulated, the flit-hops (flits across links, host links
+// included) and kernel events, the CPU time (every thread, the garbage
+// collector's included) and wall time of the simulation alone, the wall
+// time of building the network and its routing before it, and the
+// process's peak resident memory (0 where the system does not say, and
+// CPU then the wall time). Run it in a process of its own for the memory
+// to be the case's (netsim bench does).
+type Point struct {
+	Hosts    int     `json:"hosts"`
+	Cycles   int64   `json:"cycles"`
+	FlitHops int64   `json:"flit_hops"`
+	Events   int64   `json:"events"`
+	CPU      float64 `json:"cpu_seconds"`
+	Wall     float64 `json:"wall_seconds"`
+	Build    float64 `json:"build_seconds"`
+	PeakRSS  int64   `json:"peak_rss_bytes"`
+}
+
+// Run builds and simulates case c, its length Cycles·scale (at least 10
+// cycles).
+func Run(ctx context.Context, c Case, scale float64) (Point, error) {
+	t0 := time.Now()
+	e, err := experiments.Parse(c.Name+".toml", []byte(c.File))
+	if err != nil {
+		return Point{}, fmt.Errorf("case %s: %w", c.Name, err)
+	}
+	cycles := max(int64(float64(c.Cycles)*scale), 10)
+	cfg := e.Config(0, c.Load)
+	cfg.Warmup, cfg.Measure, cfg.Drain = cycles/5, cycles-cycles/5, 0
+	build := time.Since(t0).Seconds()
+	cpu0, _, _ := usage()
+	t1 := time.Now()
+	st, err := fabric.Run(ctx, cfg)
+	if err != nil {
+		return Point{}, fmt.Errorf("case %s: %w", c.Name, err)
+	}
+	p := Point{Hosts: e.Hosts(), Cycles: st.Cycles, FlitHops: st.FlitHops, Events: st.Events,
+		Wall: time.Since(t1).Seconds(), Build: build}
+	p.CPU = p.Wall
+	if cpu1, peak, ok := usage(); ok {
+		p.CPU, p.PeakRSS = (cpu1 - cpu0).Seconds(), peak
+	}
+	return p, nil
+}
+
+// Doc returns the suite's description, one line per case.
+func Doc() string {
+	var b strings.Builder
+	for _, c := range Suite() {
+		fmt.Fprintf(&b, "  %-22s %s, %d cycles\n", c.Name, c.Doc, c.Cycles)
+	}
+	return b.String()
+}

@@ -1,0 +1,33 @@
+package bench
+
+import (
+	"context"
+	"testing"
+)
+
+// TestSuite: the cases have distinct names, and each builds and runs as
+// netsim bench runs it (shortened), on the hosts its description names.
+func TestSuite(t *testing.T) {
+	hosts := map[string]int{"torus-8x8-1flit": 64, "flatfly-8x8-c8-1flit": 512, "flatfly-16x16-c16": 4096,
+		"seed004-flatfly": 16384, "seed004-dragonfly": 16384}
+	seen := map[string]bool{}
+	for _, c := range Suite() {
+		if seen[c.Name] {
+			t.Errorf("case %s twice", c.Name)
+		}
+		seen[c.Name] = true
+		if got, ok := Lookup(c.Name); !ok || got.Name != c.Name {
+			t.Errorf("Lookup(%s) = %v, %v", c.Name, got.Name, ok)
+		}
+		p, err := Run(context.Background(), c, 10/float64(c.Cycles))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Hosts != hosts[c.Name] || p.Cycles != 10 || p.FlitHops <= 0 || !(p.CPU > 0) {
+			t.Errorf("%s: %+v, want %d hosts over 10 cycles", c.Name, p, hosts[c.Name])
+		}
+	}
+	if len(seen) != len(hosts) {
+		t.Errorf("%d cases, want %d", len(seen), len(hosts))
+	}
+}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestBench runs two cases of netsim bench, shortened, each in a process
+// of its own: a JSON line per case with the point's measurements and the
+// rates derived from them, and the table; an unknown case is refused.
+func TestBench(t *testing.T) {
+	code, out, errs := netsim(t, "bench", "--case", "torus-8x8-1flit,flatfly-8x8-c8-1flit", "--scale", "0.01", "--json")
+	if code != exitOK {
+		t.Fatalf("bench: exit %d, %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d lines:\n%s", len(lines), out)
+	}
+	for i, want := range []struct {
+		name   string
+		hosts  int
+		cycles int64
+	}{{"torus-8x8-1flit", 64, 2000}, {"flatfly-8x8-c8-1flit", 512, 200}} {
+		var r benchResult
+		if err := json.Unmarshal([]byte(lines[i]), &r); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		if r.Case != want.name || r.Hosts != want.hosts || r.Cycles != want.cycles || r.FlitHops <= 0 || r.Events <= 0 ||
+			!(r.CPU > 0) || r.PeakRSS <= 0 || r.NsPerFlitHop != r.CPU*1e9/float64(r.FlitHops) ||
+			r.FlitHopsPerCPUSecond != float64(r.FlitHops)/r.CPU || !strings.HasPrefix(r.Build, "netsim ") {
+			t.Errorf("line %d: %+v, want %s on %d hosts over %d cycles", i+1, r, want.name, want.hosts, want.cycles)
+		}
+	}
+	code, out, _ = netsim(t, "bench", "--case", "torus-8x8-1flit", "--scale", "0.005")
+	if code != exitOK || !strings.HasPrefix(out, "case ") || !strings.Contains(out, "\ntorus-8x8-1flit             64     1000 ") {
+		t.Errorf("table: exit %d\n%s", code, out)
+	}
+	if code, _, errs := netsim(t, "bench", "--case", "nope"); code != exitUsage || !strings.Contains(errs, `no case "nope"`) {
+		t.Errorf("unknown case: exit %d, %s", code, errs)
+	}
+}
