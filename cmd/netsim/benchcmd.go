@@ -165,4 +165,3 @@ func benchRun(ctx context.Context, ev env, f benchFlags, names []string) int {
 // childEnv marks a child process of netsim bench; the tests' binary reads
 // it to act as netsim (TestMain).
 const childEnv = "NETSIM_BENCH_CHILD"
-
