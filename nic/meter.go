@@ -45,6 +45,9 @@ type Meter struct {
 	// binCycles and perBins define the bins' bounds: bin i starts
 	// ⌊i·binCycles/perBins⌋ cycles after From.
 	binCycles, perBins int64
+	// last is the bin found last, [lastLo, lastHi) its cycles.
+	last           int
+	lastLo, lastHi kernel.Time
 }
 
 // TimelineWindow is one window of a run's timeline: the flits of the
@@ -90,8 +93,14 @@ func (m *Meter) BinStart(i int) kernel.Time {
 
 // bin returns the bin holding cycle t ≥ From, or len(Bins) past the last.
 func (m *Meter) bin(t kernel.Time) int {
-	i := ((int64(t-m.From)+1)*m.perBins - 1) / m.binCycles
-	return int(min(i, int64(len(m.Bins))))
+	if t >= m.lastLo && t < m.lastHi {
+		return m.last // time moves on: most flits fall in the bin before
+	}
+	i := int(min(((int64(t-m.From)+1)*m.perBins-1)/m.binCycles, int64(len(m.Bins))))
+	if i < len(m.Bins) {
+		m.last, m.lastLo, m.lastHi = i, m.BinStart(i), m.BinStart(i+1)
+	}
+	return i
 }
 
 // Extend moves the end of the window to to, past To: the flits that
@@ -152,7 +161,7 @@ func (m *Meter) ejected(t kernel.Time, k int) {
 		if i == len(m.Bins) {
 			break
 		}
-		end := min(hi, m.BinStart(i+1))
+		end := min(hi, m.lastHi) // bin cached bin i
 		m.Bins[i].EjectedFlits += int64(end - lo)
 		lo = end
 	}
