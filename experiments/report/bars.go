@@ -76,12 +76,6 @@ func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return xmin, xmax, 0, ymax
 }
 
-// Thumbnail implements plot.Thumbnailer: a filled square next to the
-// legend text.
-func (b *bars) Thumbnail(c *draw.Canvas) {
-	y := c.Center().Y
-	h := (c.Max.Y - c.Min.Y) / 2
-	x := c.Max.X - 1.8*h
-	pts := []vg.Point{{X: x - h, Y: y - h}, {X: x - h, Y: y + h}, {X: x + h, Y: y + h}, {X: x + h, Y: y - h}}
-	c.FillPolygon(b.color, pts)
-}
+// Thumbnail implements plot.Thumbnailer: a filled square of the bars'
+// colour next to the legend text.
+func (b *bars) Thumbnail(c *draw.Canvas) { swatch{b.color}.Thumbnail(c) }

@@ -2,14 +2,9 @@ package report
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
-	"slices"
-	"strconv"
-	"strings"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 )
 
 // labelFraction is the axis of a CDF.
@@ -25,48 +20,20 @@ const labelFraction = "fraction of packets delivered"
 func cdfFigures(t *Table, d describer) []*Figure {
 	var figs []*Figure
 	for _, r := range t.Rows {
-		var rows []Result
-		for _, m := range d.matches(KindPoint, t.RowKeys, r.Keys) {
-			if _, ok := m.Text("latency_cdf"); ok {
-				rows = append(rows, m)
-			}
-		}
-		if len(rows) == 0 {
+		lines := d.rowLines(t, r, "latency_cdf")
+		if len(lines) == 0 {
 			continue
 		}
-		slices.SortStableFunc(rows, func(a, b Result) int {
-			x, _ := a.Number("offered")
-			y, _ := b.Number("offered")
-			return compareFloat(x, y)
-		})
-		parts := make([]string, len(r.Keys))
-		for i, k := range r.Keys {
-			parts[i] = slug(k)
-		}
-		title := strings.Join(r.Keys, " — ") + "\nlatency distribution"
-		if net := d.network(KindPoint, t.RowKeys, r.Keys); net != "" {
-			title += ", " + net
-		}
-		f := newFigure("cdf-"+strings.Join(parts, "-"), title)
+		f := d.rowFigure(t, r, "cdf", "latency distribution")
 		f.Plot.X.Label.Text, f.Plot.Y.Label.Text = labelLatency, labelFraction
 		lo, hi := math.Inf(1), math.Inf(-1)
 		n := 0
-		for _, m := range rows {
-			text, _ := m.Text("latency_cdf")
+		for _, l := range lines {
 			var steps [][2]float64
-			if err := json.Unmarshal([]byte(text), &steps); err != nil || len(steps) == 0 {
+			if err := json.Unmarshal([]byte(l.text), &steps); err != nil || len(steps) == 0 {
 				continue
 			}
-			load, _ := m.Number("offered")
-			stable, _ := m.Text("stable")
-			name := "load " + strconv.FormatFloat(load, 'f', -1, 64)
-			if rep, ok := m.Number("replication"); ok && rep > 0 {
-				name += fmt.Sprintf(" (replication %v)", rep)
-			}
-			if stable == "false" {
-				name += " (not stable)"
-			}
-			s := Series{Name: name, Saturation: math.NaN()}
+			s := Series{Name: l.name}
 			prev := 0.0
 			for _, st := range steps {
 				// A CDF is a staircase: up at each latency from the
@@ -76,13 +43,7 @@ func cdfFigures(t *Table, d describer) []*Figure {
 				prev = st[1]
 				lo, hi = math.Min(lo, x), math.Max(hi, x)
 			}
-			xys := make(plotter.XYs, len(s.X))
-			for k := range s.X {
-				xys[k].X, xys[k].Y = s.X[k], s.Y[k]
-			}
-			f.Plot.Add(&plotter.Line{XYs: xys, LineStyle: lineStyle(n, stable == "false")})
-			f.Series = append(f.Series, s)
-			f.addEntry(name, thumb{line: lineStyle(n, stable == "false")})
+			f.addPlainLine(s, l.name, n, !l.stable)
 			n++
 		}
 		if n == 0 {
@@ -95,15 +56,4 @@ func cdfFigures(t *Table, d describer) []*Figure {
 		figs = append(figs, f)
 	}
 	return figs
-}
-
-// compareFloat orders two numbers.
-func compareFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

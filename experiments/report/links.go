@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"image/color"
@@ -120,17 +121,12 @@ func sortedLinks(name, title string, ls *fabric.LinkStats) *Figure {
 		if len(c.us) == 0 {
 			continue
 		}
-		slices.SortFunc(c.us, func(a, b float64) int { return compareFloat(b, a) })
-		s := Series{Name: c.name, Saturation: math.NaN()}
-		xys := make(plotter.XYs, len(c.us))
+		slices.SortFunc(c.us, func(a, b float64) int { return cmp.Compare(b, a) })
+		s := Series{Name: c.name}
 		for k, u := range c.us {
-			x := (float64(k) + 0.5) / float64(len(c.us))
-			xys[k].X, xys[k].Y = x, u
-			s.X, s.Y = append(s.X, x), append(s.Y, u)
+			s.X, s.Y = append(s.X, (float64(k)+0.5)/float64(len(c.us))), append(s.Y, u)
 		}
-		f.Plot.Add(&plotter.Line{XYs: xys, LineStyle: lineStyle(n, false)})
-		f.Series = append(f.Series, s)
-		f.addEntry(fmt.Sprintf("%s (%d)", c.name, len(c.us)), thumb{line: lineStyle(n, false)})
+		f.addPlainLine(s, fmt.Sprintf("%s (%d)", c.name, len(c.us)), n, false)
 		n++
 	}
 	f.Plot.X.Min, f.Plot.X.Max, f.Plot.Y.Min = 0, 1, 0
@@ -231,7 +227,7 @@ func switchGrid(net *topologies.Network, ls *fabric.LinkStats) (g heatGrid, hi f
 	return g, hi, true
 }
 
-// swatch is a legend thumbnail: a square of one colour.
+// swatch is a legend thumbnail: a square of one colour next to the text.
 type swatch struct{ c color.Color }
 
 // Thumbnail implements plot.Thumbnailer.
