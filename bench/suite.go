@@ -30,78 +30,47 @@ type Case struct {
 	Cycles int64
 }
 
-// hw is the hardware of the seed-004 experiments (studies/seed004/common/hw.toml).
-const hw = `seed = 1
+// point returns the experiment file of a case: the seed-004 hardware
+// (studies/seed004/common/hw.toml: credits, 8 VLs of 64 flits, virtual
+// cut-through), topology, routing algorithm and uniform traffic of
+// packetFlits-flit packets.
+func point(name, topology, algorithm string, packetFlits int) string {
+	return fmt.Sprintf(`name = %q
+seed = 1
 [flow_control]
 kind = "credit"
 vls = 8
 buffer_flits = 64
 [switch]
 switching = "cut-through"
-`
+[topology]
+%s
+[routing]
+algorithm = %q
+[traffic]
+pattern = "uniform"
+packet_flits = %d
+`, name, topology, algorithm, packetFlits)
+}
 
 // Suite returns the cases, in the order netsim bench runs them: the
 // networks netsim has been measured on against BookSim and at seed 004's
-// scale, from 64 to 16,384 hosts, all on the seed-004 hardware (credits,
-// 8 VLs of 64 flits, virtual cut-through).
+// scale, from 64 to 16,384 hosts, all on the seed-004 hardware.
 func Suite() []Case {
+	c := func(name, doc, topology, algorithm string, packetFlits int, load float64, cycles int64) Case {
+		return Case{Name: name, Doc: doc, File: point(name, topology, algorithm, packetFlits), Load: load, Cycles: cycles}
+	}
 	return []Case{
-		{Name: "torus-8x8-1flit", Doc: "torus 8×8, 1 host per switch (64 hosts), DOR, uniform, 1-flit packets, load 0.3",
-			File: `name = "torus-8x8-1flit"
-` + hw + `[topology]
-kind = "torus"
-dims = [8, 8]
-hosts_per_switch = 1
-[routing]
-algorithm = "dor"
-[traffic]
-pattern = "uniform"
-packet_flits = 1
-`, Load: 0.3, Cycles: 200000},
-		{Name: "flatfly-8x8-c8-1flit", Doc: "FlatFly 8×8, 8 hosts per switch (512 hosts), DOR, uniform, 1-flit packets, load 0.5",
-			File: `name = "flatfly-8x8-c8-1flit"
-` + hw + `[topology]
-kind = "flatfly"
-dims = [8, 8]
-hosts_per_switch = 8
-[routing]
-algorithm = "dor"
-[traffic]
-pattern = "uniform"
-packet_flits = 1
-`, Load: 0.5, Cycles: 20000},
-		{Name: "flatfly-16x16-c16", Doc: "FlatFly 16×16, 16 hosts per switch (4,096 hosts), DOR, uniform, 16-flit packets, load 0.5",
-			File: `name = "flatfly-16x16-c16"
-` + hw + `[topology]
-kind = "flatfly"
-dims = [16, 16]
-hosts_per_switch = 16
-[routing]
-algorithm = "dor"
-[traffic]
-pattern = "uniform"
-packet_flits = 16
-`, Load: 0.5, Cycles: 5000},
-		{Name: "seed004-flatfly", Doc: "seed 004's FlatFly 4×8×8×8, widths 2,1,1,1, 8 hosts per switch (16,384 hosts), DOR, uniform, 16-flit packets, load 0.5",
-			File: `name = "seed004-flatfly"
-` + hw + `[topology]
-preset = "flatfly"
-[routing]
-algorithm = "dor"
-[traffic]
-pattern = "uniform"
-packet_flits = 16
-`, Load: 0.5, Cycles: 5000},
-		{Name: "seed004-dragonfly", Doc: "seed 004's Dragonfly (16,384 hosts), GSID, uniform, 16-flit packets, load 0.5",
-			File: `name = "seed004-dragonfly"
-` + hw + `[topology]
-preset = "dragonfly"
-[routing]
-algorithm = "GSID"
-[traffic]
-pattern = "uniform"
-packet_flits = 16
-`, Load: 0.5, Cycles: 5000},
+		c("torus-8x8-1flit", "torus 8×8, 1 host per switch (64 hosts), DOR, uniform, 1-flit packets, load 0.3",
+			"kind = \"torus\"\ndims = [8, 8]\nhosts_per_switch = 1", "dor", 1, 0.3, 200000),
+		c("flatfly-8x8-c8-1flit", "FlatFly 8×8, 8 hosts per switch (512 hosts), DOR, uniform, 1-flit packets, load 0.5",
+			"kind = \"flatfly\"\ndims = [8, 8]\nhosts_per_switch = 8", "dor", 1, 0.5, 20000),
+		c("flatfly-16x16-c16", "FlatFly 16×16, 16 hosts per switch (4,096 hosts), DOR, uniform, 16-flit packets, load 0.5",
+			"kind = \"flatfly\"\ndims = [16, 16]\nhosts_per_switch = 16", "dor", 16, 0.5, 5000),
+		c("seed004-flatfly", "seed 004's FlatFly 4×8×8×8, widths 2,1,1,1, 8 hosts per switch (16,384 hosts), DOR, uniform, 16-flit packets, load 0.5",
+			"preset = \"flatfly\"", "dor", 16, 0.5, 5000),
+		c("seed004-dragonfly", "seed 004's Dragonfly (16,384 hosts), GSID, uniform, 16-flit packets, load 0.5",
+			"preset = \"dragonfly\"", "GSID", 16, 0.5, 5000),
 	}
 }
 
