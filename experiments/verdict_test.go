@@ -153,3 +153,38 @@ resolution = 32
 		t.Errorf("saturation %v with 5,000 measured cycles, %v with 20,000: want them within 1/32", sat[5000], sat[20000])
 	}
 }
+
+// TestMaxMeasureKey: [sim] max_measure bounds how far a point's window
+// grows from a file: with the default some point of the small crossbar
+// runs on past its 1,000 cycles, undecided at first; with max_measure =
+// measure none does, and those points stay undecided.
+func TestMaxMeasureKey(t *testing.T) {
+	for _, tc := range []struct {
+		key  string
+		grow bool
+	}{{"", true}, {"\nmax_measure = 1000", false}} {
+		e := mustParse(t, "m.toml", edit(t, "measure = 1000", "measure = 1000"+tc.key))
+		grew, undecided := false, 0
+		err := Runner{Jobs: 2}.Run(context.Background(), []*Experiment{e}, func(r Record) error {
+			if r.Kind != KindPoint {
+				return nil
+			}
+			if r.Stats.Window > 1000 {
+				grew = true
+			}
+			if r.Stats.Window > e.Sim.MaxMeasure || r.Stats.Window%1000 != 0 {
+				t.Errorf("max_measure %d: window of %d cycles", e.Sim.MaxMeasure, r.Stats.Window)
+			}
+			if r.Verdict.Outcome == results.VerdictUndecided {
+				undecided++
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if grew != tc.grow || !tc.grow && undecided == 0 {
+			t.Errorf("max_measure %d: a window grew %v, %d undecided; want growth %v", e.Sim.MaxMeasure, grew, undecided, tc.grow)
+		}
+	}
+}
