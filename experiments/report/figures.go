@@ -103,7 +103,7 @@ func Figures(results []Result, by string) ([]*Figure, error) {
 		if err != nil {
 			return nil, err
 		}
-		net := netDescriber(results)
+		net := describer{results: results}
 		figs = append(figs, throughputFigures(acc, net)...)
 		figs = append(figs, latencyFigures(avg, p99, net)...)
 		figs = append(figs, cdfFigures(acc, net)...)
@@ -114,7 +114,7 @@ func Figures(results []Result, by string) ([]*Figure, error) {
 		if err != nil {
 			return nil, err
 		}
-		figs = append(figs, saturationFigures(sat, netDescriber(results))...)
+		figs = append(figs, saturationFigures(sat, describer{results: results})...)
 	}
 	if has[KindEBB] {
 		ebb, err := ebbFigures(results)
@@ -186,8 +186,6 @@ func shortVariant(variant string, shown []string) string {
 type describer struct {
 	results []Result
 }
-
-func netDescriber(results []Result) describer { return describer{results: results} }
 
 // matches returns the results of kind kind whose fields keys hold vals.
 func (d describer) matches(kind string, keys, vals []string) []Result {
