@@ -96,11 +96,16 @@ func (m *Meter) bin(t kernel.Time) int {
 	if t >= m.lastLo && t < m.lastHi {
 		return m.last // time moves on: most flits fall in the bin before
 	}
-	i := int(min(((int64(t-m.From)+1)*m.perBins-1)/m.binCycles, int64(len(m.Bins))))
+	i := m.binAt(t)
 	if i < len(m.Bins) {
 		m.last, m.lastLo, m.lastHi = i, m.BinStart(i), m.BinStart(i+1)
 	}
 	return i
+}
+
+// binAt is bin without the cache.
+func (m *Meter) binAt(t kernel.Time) int {
+	return int(min(((int64(t-m.From)+1)*m.perBins-1)/m.binCycles, int64(len(m.Bins))))
 }
 
 // Extend moves the end of the window to to, past To: the flits that
@@ -174,7 +179,7 @@ func (m *Meter) delivered(p *flit.Packet, t kernel.Time) {
 	m.Delivered++
 	lat := int64(t - p.Created)
 	if m.Bins != nil {
-		b := &m.Bins[m.bin(p.Created)]
+		b := &m.Bins[m.binAt(p.Created)] // an older bin: the cache stays with the arrivals
 		b.Delivered++
 		b.LatencySum += lat
 	}
