@@ -31,3 +31,27 @@ func TestSuite(t *testing.T) {
 		t.Errorf("%d cases, want %d", len(seen), len(hosts))
 	}
 }
+
+// BenchmarkSuite runs each case at scale 1 (one point per iteration) and
+// reports flit-hops per second and nanoseconds per flit-hop, for profiling
+// a case with go test's -cpuprofile and -memprofile:
+//
+//	go test -run '^$' -bench 'Suite/flatfly-8x8-c8-1flit$' -benchtime 1x -cpuprofile cpu.out ./bench
+func BenchmarkSuite(b *testing.B) {
+	for _, c := range Suite() {
+		b.Run(c.Name, func(b *testing.B) {
+			var hops int64
+			var cpu float64
+			for b.Loop() {
+				p, err := Run(context.Background(), c, 1)
+				if err != nil {
+					b.Fatal(err)
+				}
+				hops += p.FlitHops
+				cpu += p.Wall
+			}
+			b.ReportMetric(float64(hops)/cpu, "flit-hops/s")
+			b.ReportMetric(cpu*1e9/float64(hops), "ns/flit-hop")
+		})
+	}
+}

@@ -96,9 +96,16 @@ func gallop(resolution, hint int, stable func(k int) (bool, error)) (int, error)
 // any probe, as for bisect, the answer k was tested stable (or is 0) and
 // k+1 was tested unstable (or k is the resolution).
 func guided(resolution, hint int, probe func(k int) (stable bool, accepted float64, err error)) (int, error) {
+	return guidedTo(resolution, resolution, hint, probe)
+}
+
+// guidedTo is guided with the answer known to lie in [0, ceil], ceil ≤
+// resolution: loads above ceil are never tested, and a bisection's
+// first middle is ceil's half.
+func guidedTo(resolution, ceil, hint int, probe func(k int) (stable bool, accepted float64, err error)) (int, error) {
 	const maxMisses = 3
 	var accepted float64
-	b := bracket{lo: 0, hi: resolution, stable: func(k int) (bool, error) {
+	b := bracket{lo: 0, hi: ceil, stable: func(k int) (bool, error) {
 		ok, a, err := probe(k)
 		accepted = a
 		return ok, err
@@ -111,7 +118,7 @@ func guided(resolution, hint int, probe func(k int) (stable bool, accepted float
 		check
 		up
 	)
-	k, kind := (resolution+1)/2, middle
+	k, kind := (ceil+1)/2, middle
 	if hint >= 0 {
 		k, kind = hint, guess
 	}
@@ -145,10 +152,21 @@ func guided(resolution, hint int, probe func(k int) (stable bool, accepted float
 
 // search returns the largest stable k in [0, resolution]: by bisect, or
 // by gallop from hint if hint ≥ 0; with guide, by guided (from hint if
-// hint ≥ 0). probe is as for guided.
-func search(resolution, hint int, guide bool, probe func(k int) (bool, float64, error)) (int, error) {
+// hint ≥ 0). probe is as for guided. With ceil < resolution the answer
+// is known to be at most ceil (the channel-load bound): loads above it
+// are not tested, and without a hint the search starts at ceil.
+func search(resolution, ceil, hint int, guide bool, probe func(k int) (bool, float64, error)) (int, error) {
+	ceil = min(max(ceil, 0), resolution)
+	if ceil < resolution {
+		if ceil == 0 {
+			return 0, nil // no load is stable
+		}
+		if hint < 0 || hint > ceil {
+			hint = ceil
+		}
+	}
 	if guide {
-		return guided(resolution, hint, probe)
+		return guidedTo(resolution, ceil, hint, probe)
 	}
 	stable := func(k int) (bool, error) {
 		ok, _, err := probe(k)
@@ -157,5 +175,5 @@ func search(resolution, hint int, guide bool, probe func(k int) (bool, float64, 
 	if hint < 0 {
 		return bisect(resolution, stable)
 	}
-	return gallop(resolution, hint, stable)
+	return gallop(ceil, hint, stable)
 }

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -267,6 +268,44 @@ func TestGuidedStopsAtError(t *testing.T) {
 			})
 			if !errors.Is(err, boom) || calls != fail {
 				t.Errorf("hint %d, failing call %d: got %v after %d calls", hint, fail, err, calls)
+			}
+		}
+	}
+}
+
+// TestSearchUnderBound checks search with a ceiling (the channel-load
+// bound): for a monotone stability whose threshold is at most the
+// ceiling, every search, from any hint, finds the threshold, tests no
+// load above the ceiling nor any twice, and without a hint starts at the
+// ceiling, so a threshold at the ceiling costs one point; a ceiling of 0
+// tests nothing.
+func TestSearchUnderBound(t *testing.T) {
+	const res = 32
+	for _, guide := range []bool{false, true} {
+		for ceil := 0; ceil <= res; ceil++ {
+			for threshold := 0; threshold <= ceil; threshold++ {
+				for hint := -1; hint <= res; hint++ {
+					name := fmt.Sprintf("guide %v ceil %d threshold %d hint %d", guide, ceil, threshold, hint)
+					var order []int
+					got, err := search(res, ceil, hint, guide, func(k int) (bool, float64, error) {
+						if k < 1 || k > ceil || slices.Contains(order, k) {
+							t.Fatalf("%s: tested %d after %v", name, k, order)
+						}
+						order = append(order, k)
+						return k <= threshold, float64(min(k, threshold)) / res, nil
+					})
+					if err != nil || got != threshold {
+						t.Fatalf("%s: got %d, %v; tested %v", name, got, err, order)
+					}
+					switch {
+					case ceil == 0 && len(order) > 0:
+						t.Errorf("%s: tested %v", name, order)
+					case ceil > 0 && ceil < res && (hint < 0 || hint > ceil) && order[0] != ceil:
+						t.Errorf("%s: started at %d", name, order[0])
+					case ceil > 0 && ceil < res && threshold == ceil && (hint < 0 || hint >= ceil) && len(order) != 1:
+						t.Errorf("%s: tested %v for a threshold at the bound", name, order)
+					}
+				}
 			}
 		}
 	}

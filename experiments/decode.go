@@ -450,12 +450,15 @@ func (d *decoder) sim(e *Experiment, t map[string]any) {
 	if b := d.boolean(t, sec, "link_stats"); b != nil {
 		s.LinkStats = *b
 	}
+	if b := d.boolean(t, sec, "stop_early"); b != nil {
+		s.StopEarly = *b
+	}
 	if run := s.Warmup + s.MaxMeasure + s.Drain; s.Timeline > 0 && run/s.Timeline >= fabric.MaxTimelineWindows {
 		d.fail(sec, "timeline", "a window of %d cycles splits warmup + max_measure + drain (%d cycles) into more than %d windows: give at least %d",
 			s.Timeline, run, fabric.MaxTimelineWindows, run/fabric.MaxTimelineWindows+1)
 	}
 	if e.Traffic.Kind == KindExchange {
-		for _, key := range []string{"warmup", "measure", "drain", "max_measure", "latency_distribution", "timeline", "link_stats"} {
+		for _, key := range []string{"warmup", "measure", "drain", "max_measure", "latency_distribution", "timeline", "link_stats", "stop_early"} {
 			if _, ok := t[key]; ok {
 				d.fail(sec, key, "not used with kind = %q (an exchange runs until every flit has arrived)", KindExchange)
 			}
@@ -503,6 +506,12 @@ func (d *decoder) sweep(e *Experiment, t map[string]any) {
 	s.Guide = d.choiceKey(t, sec, "guide")
 	if _, ok := t["guide"]; ok && s.Mode != ModeSaturation {
 		d.fail(sec, "guide", "only used with mode = \"saturation\"")
+	}
+	if b := d.boolean(t, sec, "bound"); b != nil {
+		s.Bound = *b
+		if s.Mode != ModeSaturation {
+			d.fail(sec, "bound", "only used with mode = \"saturation\"")
+		}
 	}
 	s.Tolerance = d.numberKey(t, sec, "tolerance")
 }

@@ -43,8 +43,9 @@ func configHash(e *Experiment) string {
 		Latencies   bool     `json:",omitempty"`
 		Timeline    int64    `json:",omitempty"`
 		LinkStats   bool     `json:",omitempty"`
+		StopEarly   bool     `json:",omitempty"`
 	}{e.Seed, topo, e.label, routing, e.FlowControl, sw, e.Traffic.PacketFlits, e.Sim, e.Sweep.Tolerance, e.nicHash(), e.exchangeHash(), e.maxMeasureHash(),
-		e.Sim.LatencyDistribution, e.Sim.Timeline, e.Sim.LinkStats})
+		e.Sim.LatencyDistribution, e.Sim.Timeline, e.Sim.LinkStats, e.Sim.StopEarly})
 	if err != nil {
 		b = fmt.Appendf(nil, "%v", err) // cannot happen: plain data
 	}

@@ -87,6 +87,10 @@ func (r Record) line() (results.Line, error) {
 		l.Resolution = e.Sweep.Resolution
 		l.Tolerance = e.Sweep.Tolerance
 		l.Undecided, l.Contrary = r.Undecided, r.Contrary
+		if r.Bound > 0 {
+			b := r.Bound
+			l.Bound = &b
+		}
 	case KindError:
 		if r.Err != nil {
 			l.Error = r.Err.Error()

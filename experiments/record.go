@@ -49,6 +49,9 @@ type Record struct {
 	// undecided at max_measure; Contrary is 1 if the load two steps above
 	// the saturation was stable, against the unstable one between them.
 	Undecided, Contrary int
+	// Bound is the channel-load bound that capped the search ([sweep]
+	// bound), or 0 if none did.
+	Bound float64
 	// EBB is the result of an exchange (KindEBB).
 	EBB fabric.EBB
 	// Err is why a point failed.

@@ -137,6 +137,9 @@ func (l *ResultLine) record(e *Experiment) Record {
 		r.Saturation = v.Saturation
 		r.Hosts = v.Hosts
 		r.Undecided, r.Contrary = v.Undecided, v.Contrary
+		if v.Bound != nil {
+			r.Bound = *v.Bound
+		}
 	case KindEBB:
 		r.EBB = v.Exchange
 	}

@@ -366,6 +366,18 @@ func (gr *group) runSearch(ctx context.Context, rn *run, hint int) error {
 		return nil
 	}
 	res := e.Sweep.Resolution
+	ceil, bound := res, 0.0
+	if e.Sweep.Bound {
+		b, ok, err := channelBound(ctx, e, gr.pattern)
+		if err != nil {
+			return err
+		}
+		if ok {
+			// A load within a millionth above a step counts as that step:
+			// the bound of a link carrying 4 flows is 1/4 exactly.
+			ceil, bound = min(int(math.Floor(b*float64(res)+1e-6)), res), b
+		}
+	}
 	tested := map[int]bool{}
 	probe := func(k int) (bool, float64, error) {
 		rec, err := gr.point(ctx, rn, float64(k)/float64(res))
@@ -381,9 +393,9 @@ func (gr *group) runSearch(ctx context.Context, rn *run, hint int) error {
 		// search reads what the uninterrupted one read.
 		return rec.Stable, rec.Stats.Accepted, nil
 	}
-	k, err := search(res, hint, e.Sweep.Guide == GuideAccepted, probe)
+	k, err := search(res, ceil, hint, e.Sweep.Guide == GuideAccepted, probe)
 	contrary := 0
-	if err == nil && k+2 <= res && !tested[k+2] {
+	if err == nil && k+2 <= ceil && !tested[k+2] {
 		// The search assumes the verdicts monotone in the load; the step
 		// past the unstable one above the answer checks it where a
 		// verdict near the limit is least sure. A failed point there
@@ -417,6 +429,7 @@ func (gr *group) runSearch(ctx context.Context, rn *run, hint int) error {
 		Saturation: float64(k) / float64(res),
 		Undecided:  undecided,
 		Contrary:   contrary,
+		Bound:      bound,
 	}
 	return rn.finished(*gr.sat, func(*Progress) {})
 }

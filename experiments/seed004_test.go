@@ -610,7 +610,7 @@ func TestSeed004FullSearchesReplay(t *testing.T) {
 				found := false
 				for m := range methods {
 					asked := map[float64]bool{}
-					got, err := search(res, hint, m == 0, func(k int) (bool, float64, error) {
+					got, err := search(res, res, hint, m == 0, func(k int) (bool, float64, error) {
 						load := float64(k) / float64(res)
 						r, ok := points[s][load]
 						if !ok {

@@ -210,6 +210,10 @@ type Sim struct {
 	// LinkStats measures every link's load over each point's window
 	// (fabric.LinkStats, Runner.Links); hashed apart, only when set.
 	LinkStats bool `json:"-"`
+	// StopEarly ends each point's measurement window at the first interim
+	// look (fabric.InterimLooks) at which its verdict is unstable at the
+	// interim level (InterimQuantile); hashed apart, only when set.
+	StopEarly bool `json:"-"`
 }
 
 // Sweep is the [sweep] section.
@@ -227,6 +231,9 @@ type Sweep struct {
 	Search string
 	// Guide is GuideNone or GuideAccepted.
 	Guide string
+	// Bound caps each search at the channel-load bound of its routing
+	// and pattern where that is a bound (channelBound).
+	Bound bool
 }
 
 // Hosts returns the number of hosts of the experiment's network.

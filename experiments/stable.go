@@ -29,11 +29,34 @@ import (
 //     interval lies below it, unstable if above, undecided if it holds
 //     it. A stable point must also have delivered MinVerdictPackets
 //     measured packets, or it is undecided.
+//
+// A window cut short at an interim look ([sim] stop_early: fewer bins
+// than one measure cycles have) has a batch per bin.
 func judge(s fabric.Stats, tol float64, hosts int, measure int64) results.Verdict {
+	return judgeAt(s, tol, hosts, measure, 0)
+}
+
+// InterimQuantile is the t quantile of the growth's interval at an
+// interim look ([sim] stop_early): a two-sided 99.9 % interval, as in a
+// Haybittle–Peto group-sequential design. With at most six interim looks
+// at that level and the final one at 95 %, as without them, the chance
+// that stopping early gives a verdict the whole window would not have
+// given is at most a few in a thousand for a point whose growth is near
+// the limit, and vanishing for one far from it.
+const InterimQuantile = 0.9995
+
+// judgeAt is judge with the growth's interval at the t quantile q, or
+// judge's 95 % (T975) if q is 0: the verdict at an interim look
+// (InterimQuantile). Only Outcome depends on q: the record keeps the
+// 95 % intervals.
+func judgeAt(s fabric.Stats, tol float64, hosts int, measure int64, q float64) results.Verdict {
 	v := results.NoVerdict()
 	v.Outcome = results.VerdictUndecided
 	bins := s.Bins
 	nb := int(min(measure, fabric.BinsPerMeasure))
+	if len(bins) < nb {
+		nb = len(bins) // cut short at an interim look
+	}
 	if nb < 4 || len(bins) == 0 || len(bins)%nb != 0 {
 		return v // a window of 3 cycles or fewer tells nothing
 	}
@@ -64,10 +87,15 @@ func judge(s fabric.Stats, tol float64, hosts int, measure int64) results.Verdic
 	_, v.LatencyCI = batchmeans.Mean(lat)
 	v.Growth, v.GrowthCI = batchmeans.Slope(ts[nb/2:], backlog[nb/2:])
 	v.GrowthLimit = tol * s.Generated
+	half := v.GrowthCI
+	if q > 0 {
+		_, se, df := batchmeans.SlopeSE(ts[nb/2:], backlog[nb/2:])
+		half = batchmeans.T(q, df) * se
+	}
 	switch {
-	case v.Growth-v.GrowthCI > v.GrowthLimit:
+	case v.Growth-half > v.GrowthLimit:
 		v.Outcome = results.VerdictUnstable
-	case v.Growth+v.GrowthCI <= v.GrowthLimit && s.Delivered >= MinVerdictPackets:
+	case v.Growth+half <= v.GrowthLimit && s.Delivered >= MinVerdictPackets:
 		v.Outcome = results.VerdictStable
 	}
 	return v

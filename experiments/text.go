@@ -91,9 +91,13 @@ func windowText(w int64) string {
 }
 
 // saturationNotes says what makes a saturation result less than sure: the
-// loads its search left undecided and a contrary verdict above it.
+// loads its search left undecided and a contrary verdict above it; and
+// the channel-load bound that capped the search, if one did.
 func saturationNotes(r Record) string {
 	var notes []string
+	if r.Bound > 0 {
+		notes = append(notes, fmt.Sprintf("channel-load bound %.1f%%: no load above it tested", 100*r.Bound))
+	}
 	if r.Undecided > 0 {
 		notes = append(notes, fmt.Sprintf("%d load(s) undecided at max_measure, counted as not stable", r.Undecided))
 	}

@@ -89,6 +89,15 @@ type Config struct {
 	// SkipDrain) when the window may grow; true doubles it. Callers extend
 	// a point whose verdict the window has not decided.
 	Extend func(window Stats) bool
+	// Decided, if not nil, is asked at the interim looks of the
+	// measurement window (InterimLooks: every LookBins bins from the
+	// FirstLookBins-th on, before the window's end) whether the window so
+	// far decides the point; true ends the window there, at a bin
+	// boundary, as if Measure had been that long (Stats.Window says how
+	// long it was), and it is neither extended nor looked at again.
+	// Callers end a point whose verdict is sure enough at a stricter level
+	// than the final one, so that stopping early rarely changes it.
+	Decided func(window Stats) bool
 	// DeadlockWindow is the number of cycles without any flit moving, while
 	// flits are in flight, after which the run stops with a deadlock error.
 	DeadlockWindow int64
@@ -149,6 +158,30 @@ type Config struct {
 // measurement window are split into (each Measure cycles if Measure is
 // shorter).
 const BinsPerMeasure = 32
+
+// FirstLookBins and LookBins place the interim looks at the window
+// (Config.Decided): after its FirstLookBins-th bin, then every LookBins
+// bins, the last before the window's BinsPerMeasure-th. A window of
+// fewer than BinsPerMeasure bins (Measure below BinsPerMeasure cycles)
+// has no interim look.
+const (
+	FirstLookBins = 8
+	LookBins      = 4
+)
+
+// InterimLooks returns the cycles into a measurement window of measure
+// cycles at which Config.Decided is asked: the starts of its bins
+// FirstLookBins, FirstLookBins + LookBins, … below BinsPerMeasure.
+func InterimLooks(measure int64) []int64 {
+	if measure < BinsPerMeasure {
+		return nil
+	}
+	var at []int64
+	for b := int64(FirstLookBins); b < BinsPerMeasure; b += LookBins {
+		at = append(at, b*measure/BinsPerMeasure)
+	}
+	return at
+}
 
 // Bin is one stretch of a measurement window: what was generated,
 // accepted and delivered in it.

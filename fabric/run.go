@@ -121,14 +121,32 @@ func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
 	if err := p.checkMemory(); flush && err != nil {
 		return fail(err)
 	}
-	if err := p.runTo(ctx, kernel.Time(cfg.Warmup+cfg.Measure), nil); err != nil {
+	window, decided := cfg.Measure, false
+	if cfg.Decided != nil {
+		for _, at := range InterimLooks(cfg.Measure) {
+			if err := p.runTo(ctx, kernel.Time(cfg.Warmup+at), nil); err != nil {
+				return fail(err)
+			}
+			p.meter.Truncate(kernel.Time(cfg.Warmup + at))
+			p.fill(&st)
+			st.QueueEnd = p.queued()
+			if decided = cfg.Decided(st); decided {
+				window = at
+				break
+			}
+			p.meter.Extend(kernel.Time(cfg.Warmup + cfg.Measure))
+		}
+	}
+	if p.links != nil {
+		p.links.end = kernel.Time(cfg.Warmup + window)
+	}
+	if err := p.runTo(ctx, kernel.Time(cfg.Warmup+window), nil); err != nil {
 		return fail(err)
 	}
 	if err := p.checkMemory(); flush && err != nil {
 		return fail(err)
 	}
-	window := cfg.Measure
-	for cfg.Extend != nil && window < cfg.maxMeasure() {
+	for cfg.Extend != nil && !decided && window < cfg.maxMeasure() {
 		p.fill(&st)
 		st.QueueEnd = p.queued()
 		if !cfg.Extend(st) {

@@ -118,6 +118,19 @@ func (m *Meter) Extend(to kernel.Time) {
 	m.To = to
 }
 
+// Truncate ends the window at to, a bin boundary no later than the
+// current cycle (nothing at or after to has been created yet, though
+// flits of runs already under way may be recorded as arriving after it):
+// the flits accepted in the window are then those its bins hold. Extend
+// undoes it.
+func (m *Meter) Truncate(to kernel.Time) {
+	m.To = to
+	m.EjectedFlits = 0
+	for i := 0; i < len(m.Bins) && m.BinStart(i) < to; i++ {
+		m.EjectedFlits += m.Bins[i].EjectedFlits
+	}
+}
+
 func (m *Meter) inWindow(t kernel.Time) bool { return t >= m.From && t < m.To }
 
 // generated records a packet of flits created at t and reports whether it is

@@ -60,11 +60,12 @@ type Line struct {
 	Deadlock bool   `json:"deadlock" results:"error,outcome" doc:"true when the network deadlocked"`
 	Error    string `json:"error" results:"error,outcome" doc:"the message, naming the point"`
 
-	Saturation float64 `json:"saturation" results:"saturation,required,places=-1,min=0,max=1,outcome,value=1,show=1,precise=6,percent" label:"saturation (highest stable offered load, % of link bandwidth)" doc:"the highest stable load found, a fraction of the link bandwidth"`
-	Resolution int     `json:"resolution" results:"saturation,min=1" doc:"the search's resolution: loads are multiples of 1/resolution"`
-	Tolerance  float64 `json:"tolerance" results:"saturation,places=-1,min=0,max=1" doc:"the stability tolerance of the search"`
-	Undecided  int     `json:"undecided" results:"saturation,omitnan,min=0,outcome" doc:"loads the search tested whose verdict stayed undecided at max_measure, counted as not stable (absent when none)"`
-	Contrary   int     `json:"contrary" results:"saturation,omitnan,min=0,outcome" doc:"1 when the load two steps above the saturation, which the search tests unless it did, was stable against the unstable step between: the verdicts are not monotone in the load (absent otherwise)"`
+	Saturation float64  `json:"saturation" results:"saturation,required,places=-1,min=0,max=1,outcome,value=1,show=1,precise=6,percent" label:"saturation (highest stable offered load, % of link bandwidth)" doc:"the highest stable load found, a fraction of the link bandwidth"`
+	Resolution int      `json:"resolution" results:"saturation,min=1" doc:"the search's resolution: loads are multiples of 1/resolution"`
+	Tolerance  float64  `json:"tolerance" results:"saturation,places=-1,min=0,max=1" doc:"the stability tolerance of the search"`
+	Undecided  int      `json:"undecided" results:"saturation,omitnan,min=0,outcome" doc:"loads the search tested whose verdict stayed undecided at max_measure, counted as not stable (absent when none)"`
+	Bound      *float64 `json:"bound" results:"saturation,places=-1,min=0,max=1" doc:"with [sweep] bound: the channel-load bound of the routing under the pattern (netsim load), which capped the search: loads above it were not tested (absent when the search had no bound)"`
+	Contrary   int      `json:"contrary" results:"saturation,omitnan,min=0,outcome" doc:"1 when the load two steps above the saturation, which the search tests unless it did, was stable against the unstable step between: the verdicts are not monotone in the load (absent otherwise)"`
 
 	Hosts       int      `json:"hosts" results:"point|saturation|ebb,required=ebb,omitnan,min=1" doc:"hosts of the network (absent from point and saturation lines written before netsim wrote it there)"`
 	Dispersion  string   `json:"dispersion" results:"ebb,required" doc:"how the NICs chose among routes (static, source, random, adaptive, probing, ...)"`

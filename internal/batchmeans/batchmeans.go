@@ -60,9 +60,31 @@ func Mean(xs []float64) (mean, half float64) {
 // √((1+ρ)/(1−ρ)) of an AR(1) series, ρ the residuals' lag-1
 // autocorrelation (0 if negative, at most MaxRho).
 func Slope(ts, ys []float64) (slope, half float64) {
+	slope, se, widen, df := slopeParts(ts, ys)
+	if df < 1 {
+		return slope, se
+	}
+	return slope, T975(df) * se * widen
+}
+
+// SlopeSE returns what Slope computes before its quantile: the slope, its
+// standard error widened for the residuals' autocorrelation, and the
+// degrees of freedom (len(ts) − 2) of the t quantile an interval at any
+// level multiplies the error by (T). Slope's half-width is T975(df)·se.
+// For fewer than 3 points or ts all equal, slope and se are NaN and df 0.
+func SlopeSE(ts, ys []float64) (slope, se float64, df int) {
+	slope, se, widen, df := slopeParts(ts, ys)
+	return slope, se * widen, df
+}
+
+// slopeParts returns the slope, its textbook standard error, the factor
+// widening it for autocorrelation and the degrees of freedom, kept apart
+// so that Slope multiplies them in the order it always has (its
+// intervals to the last bit).
+func slopeParts(ts, ys []float64) (slope, se, widen float64, df int) {
 	n := len(ts)
 	if n < 3 || len(ys) != n {
-		return math.NaN(), math.NaN()
+		return math.NaN(), math.NaN(), math.NaN(), 0
 	}
 	var tm, ym float64
 	for i := range ts {
@@ -77,7 +99,7 @@ func Slope(ts, ys []float64) (slope, half float64) {
 		sty += (ts[i] - tm) * (ys[i] - ym)
 	}
 	if stt == 0 {
-		return math.NaN(), math.NaN()
+		return math.NaN(), math.NaN(), math.NaN(), 0
 	}
 	slope = sty / stt
 	var ss, lag float64
@@ -94,8 +116,95 @@ func Slope(ts, ys []float64) (slope, half float64) {
 	if ss > 0 {
 		rho = min(max(lag/ss, 0), MaxRho)
 	}
-	se := math.Sqrt(ss / float64(n-2) / stt)
-	return slope, T975(n-2) * se * math.Sqrt((1+rho)/(1-rho))
+	return slope, math.Sqrt(ss / float64(n-2) / stt), math.Sqrt((1 + rho) / (1 - rho)), n - 2
+}
+
+// T returns the p quantile of Student's t distribution with df ≥ 1
+// degrees of freedom, for 0.5 ≤ p < 1: the factor of a two-sided
+// interval at level 2p − 1 (T(0.9995, df) for 99.9 %). It inverts the
+// distribution function, computed from the regularized incomplete beta
+// function, by bisection, to about 1e-10 relative; T975 is a faster
+// approximation of T(0.975, df) that Slope and Mean keep so their
+// intervals do not move. NaN outside that domain.
+func T(p float64, df int) float64 {
+	if df < 1 || !(p >= 0.5 && p < 1) {
+		return math.NaN()
+	}
+	lo, hi := 0.0, 1.0
+	for tCDF(hi, df) < p {
+		lo, hi = hi, 2*hi
+	}
+	for range 200 {
+		mid := (lo + hi) / 2
+		if tCDF(mid, df) < p {
+			lo = mid
+		} else {
+			hi = mid
+		}
+		if hi-lo <= 1e-12*hi {
+			break
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// tCDF is Student's t distribution function at t ≥ 0 for df degrees of
+// freedom: 1 − I_x(df/2, 1/2)/2 with x = df/(df + t²).
+func tCDF(t float64, df int) float64 {
+	v := float64(df)
+	return 1 - betaInc(v/2, 0.5, v/(v+t*t))/2
+}
+
+// betaInc is the regularized incomplete beta function I_x(a, b), by its
+// continued fraction (Lentz's method), for a, b > 0 and x in [0, 1].
+func betaInc(a, b, x float64) float64 {
+	switch {
+	case x <= 0:
+		return 0
+	case x >= 1:
+		return 1
+	}
+	la, _ := math.Lgamma(a + b)
+	lb, _ := math.Lgamma(a)
+	lc, _ := math.Lgamma(b)
+	front := math.Exp(la - lb - lc + a*math.Log(x) + b*math.Log1p(-x))
+	if x > (a+1)/(a+b+2) {
+		return 1 - front*betaFraction(b, a, 1-x)/b
+	}
+	return front * betaFraction(a, b, x) / a
+}
+
+// betaFraction evaluates the continued fraction of betaInc.
+func betaFraction(a, b, x float64) float64 {
+	const tiny, eps = 1e-300, 1e-15
+	c, d := 1.0, 1-(a+b)*x/(a+1)
+	if math.Abs(d) < tiny {
+		d = tiny
+	}
+	d = 1 / d
+	f := d
+	for m := 1; m <= 1000; m++ {
+		fm := float64(m)
+		for _, num := range [2]float64{
+			fm * (b - fm) * x / ((a + 2*fm - 1) * (a + 2*fm)),
+			-(a + fm) * (a + b + fm) * x / ((a + 2*fm) * (a + 2*fm + 1)),
+		} {
+			d = 1 + num*d
+			if math.Abs(d) < tiny {
+				d = tiny
+			}
+			c = 1 + num/c
+			if math.Abs(c) < tiny {
+				c = tiny
+			}
+			d = 1 / d
+			f *= c * d
+		}
+		if math.Abs(c*d-1) < eps {
+			break
+		}
+	}
+	return f
 }
 
 // MaxRho caps the lag-1 autocorrelation Slope corrects for: a series more

@@ -84,3 +84,54 @@ func TestSlope(t *testing.T) {
 		t.Errorf("two points: Slope = %v ± %v, want NaN", s, h)
 	}
 }
+
+// TestT: exact quantiles (R's qt(p, df)) at the levels the verdict's
+// interim looks and the final one use, and T975 within its stated error
+// of T(0.975, ·).
+func TestT(t *testing.T) {
+	for _, tc := range []struct {
+		p    float64
+		df   int
+		want float64
+	}{
+		{0.975, 1, 12.706205}, {0.975, 2, 4.302653}, {0.975, 10, 2.228139}, {0.975, 100, 1.983972},
+		{0.9995, 1, 636.619249}, {0.9995, 2, 31.599055}, {0.9995, 3, 12.923979}, {0.9995, 6, 5.958816},
+		{0.9995, 14, 4.140454}, {0.9995, 30, 3.645959}, {0.9995, 1000, 3.300283},
+		{0.5, 5, 0}, {0.95, 4, 2.131847},
+	} {
+		if got := T(tc.p, tc.df); math.Abs(got-tc.want) > 1e-6*max(1, tc.want) {
+			t.Errorf("T(%v, %d) = %.6f, want %.6f", tc.p, tc.df, got, tc.want)
+		}
+	}
+	for df := 1; df <= 200; df++ {
+		tol := 1e-4
+		if df < 10 {
+			tol = 1e-3
+		}
+		if e, a := T(0.975, df), T975(df); math.Abs(a-e) > tol*e {
+			t.Errorf("T975(%d) = %.6f, T(0.975) = %.6f", df, a, e)
+		}
+	}
+	for _, bad := range []struct {
+		p  float64
+		df int
+	}{{0.4, 3}, {1, 3}, {0.9, 0}, {math.NaN(), 2}} {
+		if !math.IsNaN(T(bad.p, bad.df)) {
+			t.Errorf("T(%v, %d) is a number", bad.p, bad.df)
+		}
+	}
+}
+
+// TestSlopeSE: Slope's half-width is T975(df) times SlopeSE's error.
+func TestSlopeSE(t *testing.T) {
+	ts := []float64{0, 1, 2, 3, 4, 5, 6}
+	ys := []float64{0, 1.5, 1.7, 3.9, 3.8, 6.1, 5.7}
+	s, h := Slope(ts, ys)
+	s2, se, df := SlopeSE(ts, ys)
+	if s != s2 || df != 5 || math.Abs(h-T975(5)*se) > 1e-15 {
+		t.Errorf("Slope = %v ± %v, SlopeSE = %v, %v, %d", s, h, s2, se, df)
+	}
+	if _, se, df := SlopeSE(ts[:2], ys[:2]); !math.IsNaN(se) || df != 0 {
+		t.Errorf("two points: se %v, df %d", se, df)
+	}
+}
