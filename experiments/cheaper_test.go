@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"netsim/fabric"
 	"netsim/nic"
+	"netsim/results"
 )
 
 // cheaperFile is a FlatFly 4×4 with 2 hosts per switch under DOR (one
@@ -183,5 +185,34 @@ func TestCheaperKeysHash(t *testing.T) {
 	}
 	if h := hashOf(strings.Replace(cheaperFile, "drain = 1000\n", "drain = 1000\nstop_early = true\n", 1)); h == plain {
 		t.Error("stop_early = true left the hash")
+	}
+}
+
+// TestInterimMargin: at an interim look a backlog growing at twice the
+// limit does not end the window (InterimMargin), at five times it does;
+// the final verdict calls both unstable; and no look calls a point
+// stable early.
+func TestInterimMargin(t *testing.T) {
+	const hosts, measure, load = 16, 1000, 0.5
+	window := func(over float64, bins int) fabric.Stats {
+		s := fabric.Stats{Measures: results.Measures{Generated: load, Delivered: 1000, Window: int64(bins) * measure / fabric.BinsPerMeasure}}
+		per := int64(measure / fabric.BinsPerMeasure)
+		for range bins {
+			g := int64(load * hosts * float64(per))
+			s.Bins = append(s.Bins, fabric.Bin{Cycles: per, Bin: nic.Bin{GeneratedFlits: g,
+				EjectedFlits: g - int64(over*0.02*load*hosts*float64(per)), Delivered: 30, LatencySum: 300}})
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		over          float64 // growth, in limits
+		interim, full string
+	}{{2, "undecided", "unstable"}, {5, "unstable", "unstable"}, {0, "undecided", "stable"}} {
+		if got := judgeAt(window(tc.over, 8), 0.02, hosts, measure, InterimQuantile, InterimMargin).Outcome; got != tc.interim {
+			t.Errorf("growth %v× the limit, look after 8 bins: %s, want %s", tc.over, got, tc.interim)
+		}
+		if got := judge(window(tc.over, fabric.BinsPerMeasure), 0.02, hosts, measure).Outcome; got != tc.full {
+			t.Errorf("growth %v× the limit, whole window: %s, want %s", tc.over, got, tc.full)
+		}
 	}
 }

@@ -81,16 +81,16 @@ func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, lo
 	cfg.Extend = func(w fabric.Stats) bool { return judge(w, tol, hosts, measure).Outcome == results.VerdictUndecided }
 	cfg.SkipDrain = func(w fabric.Stats) bool { return !judge(w, tol, hosts, measure).GrowthPassed() }
 	if e.Sim.StopEarly {
-		// Only an unstable verdict ends a window early: near saturation
-		// a backlog may grow slowly at first and faster later, as the
-		// buffers behind a bottleneck fill (the scaled FlatFly's
-		// mixed-dor under shuffle at 5/32: growth 0.0015 ± 0.0004
-		// against a limit of 0.0031 after 6,250 cycles, 0.0038 ± 0.0004
-		// after 10,000), so a stable look is no forecast of the window's
-		// verdict, while a backlog growing beyond the limit at 99.9 % has
-		// a load the network does not deliver.
+		// Only an unstable verdict, by a wide margin, ends a window
+		// early: near saturation a backlog may grow slowly at first and
+		// faster later, as the buffers behind a bottleneck fill (the
+		// scaled FlatFly's mixed-dor under shuffle at 5/32: growth
+		// 0.0015 ± 0.0004 against a limit of 0.0031 after 6,250 cycles,
+		// 0.0038 ± 0.0004 after 10,000), so a stable look is no forecast
+		// of the window's verdict; nor is one a little above the limit
+		// (InterimMargin).
 		cfg.Decided = func(w fabric.Stats) bool {
-			return judgeAt(w, tol, hosts, measure, InterimQuantile).Outcome == results.VerdictUnstable
+			return judgeAt(w, tol, hosts, measure, InterimQuantile, InterimMargin).Outcome == results.VerdictUnstable
 		}
 	}
 	st, err := sim(ctx, cfg)

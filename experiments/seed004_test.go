@@ -99,7 +99,8 @@ func TestSeed004Files(t *testing.T) {
 				exps               []*Experiment
 				minHosts, maxHosts int
 				resolution         int
-			}{{full, 16384, 16384, 128}, {scaled, 256, 1024, 32}} {
+				cheaper            bool // [sim] stop_early and [sweep] bound
+			}{{full, 16384, 16384, 128, false}, {scaled, 256, 1024, 32, true}} {
 				var got []string
 				for _, e := range c.exps {
 					got = append(got, e.Routing)
@@ -118,6 +119,12 @@ func TestSeed004Files(t *testing.T) {
 					// studies/seed004/README.md, "Warm-up": 10,000 + 10,000 cycles at
 					// both scales, the scaled files differing only in
 					// their drain.
+					// The scaled table's searches end unstable points
+					// early and stop at the channel-load bound
+					// (common/scaled.toml); the full-scale run predates them.
+					if e.Sim.StopEarly != c.cheaper || e.Sweep.Bound != c.cheaper {
+						t.Errorf("%s: stop_early %v, bound %v, want %v", e, e.Sim.StopEarly, e.Sweep.Bound, c.cheaper)
+					}
 					if e.Sim.Warmup != 10000 || e.Sim.Measure != 10000 {
 						t.Errorf("%s: %d warm-up + %d measured cycles, want 10000 + 10000", e, e.Sim.Warmup, e.Sim.Measure)
 					}
