@@ -31,6 +31,10 @@ type point struct {
 	tickRNG  kernel.RNG
 	ticks    []int32
 
+	// calls holds the calls between switches back, with
+	// Config.deferCalls (nil otherwise).
+	calls *callQueue
+
 	// links meters the links, with Config.LinkStats.
 	links *linkMeter
 }
@@ -42,6 +46,9 @@ func assemble(cfg *Config) (*point, error) {
 		return nil, fmt.Errorf("load: %w", err)
 	}
 	p := &point{cfg: cfg, tickRNG: kernel.NewRNG(cfg.Seed, 3)}
+	if cfg.deferCalls {
+		p.calls = &callQueue{}
+	}
 	p.eng = kernel.NewEngine(p)
 	p.meter.From = kernel.Time(cfg.Warmup)
 	p.meter.To = kernel.Time(cfg.Warmup + cfg.Measure)
@@ -115,11 +122,16 @@ func assemble(cfg *Config) (*point, error) {
 			switch port.Kind {
 			case topologies.SwitchPort:
 				peer := p.switches[port.Peer]
-				fc, err := peer.ConnectIn(int(port.PeerPort), cfg.linkParams(fd), p.switches[si].Sender(pi))
+				var to flit.Receiver = peer
+				from := p.switches[si].Sender(pi)
+				if p.calls != nil {
+					to, from = deferredReceiver{to: peer, q: p.calls}, deferredSender{to: from, q: p.calls}
+				}
+				fc, err := peer.ConnectIn(int(port.PeerPort), cfg.linkParams(fd), from)
 				if err != nil {
 					return nil, err
 				}
-				p.switches[si].ConnectOut(pi, fc, peer, int(port.PeerPort))
+				p.switches[si].ConnectOut(pi, fc, to, int(port.PeerPort))
 			case topologies.HostPort:
 				n := p.nics[port.Peer]
 				up, err := p.switches[si].ConnectIn(pi, cfg.linkParams(cfg.LinkLatency), n)

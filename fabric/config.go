@@ -152,6 +152,12 @@ type Config struct {
 	// cycle (tests check that the order of the ticks in a cycle changes
 	// nothing).
 	shuffleTicks bool
+	// deferCalls holds back the calls a switch makes on another across
+	// their link (a run arriving, room reported upstream) until the
+	// event that made them has been handled, and then makes them in
+	// reverse order (callQueue): what partitioning the network among
+	// threads would do to the calls crossing partitions.
+	deferCalls bool
 }
 
 // BinsPerMeasure is how many bins (Stats.Bins) every Measure cycles of a

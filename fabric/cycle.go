@@ -62,6 +62,9 @@ func (p *point) Handle(now kernel.Time, ev kernel.Event) {
 		}
 		p.eng.Schedule(now+1, ev)
 	}
+	if p.calls != nil {
+		p.calls.deliver()
+	}
 }
 
 // batch makes sure a batch event runs later in this cycle.

@@ -409,3 +409,43 @@ func TestTickOrderChangesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestDeferredCallsChangeNothing: holding back the calls a switch makes
+// on its neighbours (a run arriving, room reported upstream) until the
+// event that made them has been handled, and making them then in reverse
+// order (Config.deferCalls), changes no result: within a cycle a switch
+// acts only on what its neighbours did in earlier cycles, which is what a
+// network partitioned among threads, exchanging the calls that cross
+// partitions after each cycle's ticks, needs.
+func TestDeferredCallsChangeNothing(t *testing.T) {
+	rng := kernel.NewRNG(2029)
+	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
+	torus := topologies.Spec{Kind: "torus", Dims: []int{4, 4}, HostsPerSwitch: 2}
+	for i := 0; i < 24; i++ {
+		v := variedConfig{topo: flatfly4x4, topoName: "flatfly", seed: uint64(i), alloc: switching.Allocators()[i%3], buffers: switching.BuffersKinds()[i/3%3], dynamic: i/4%2 == 1}
+		v.alg = pick("dor", "ador", "deflection+2", "distance+2")
+		if i%3 == 1 {
+			v.topo, v.topoName, v.alg = torus, "torus", "dor"
+		}
+		v.sel = pick("credits", "idle")
+		v.pat = pick("uniform", "complement", "transpose")
+		v.fc, v.sw = pick("credit", "stopgo"), pick("cut-through", "wormhole")
+		v.speedup, v.delay = 1+rng.IntN(3), rng.IntN(3)
+		v.load = []float64{0.4, 0.7, 1}[rng.IntN(3)]
+		sameResults(t, v.String(), "deferring the calls between switches", func(deferCalls bool) Config {
+			cfg := v.config(t)
+			cfg.deferCalls = deferCalls
+			return cfg
+		})
+	}
+	yes := true
+	df := topologies.Spec{Kind: "dragonfly", GroupSize: 4, GlobalPerSwitch: 2, HostsPerSwitch: 4, OmitOneGlobal: &yes}
+	for _, alg := range []string{"G", "GSID", "deflection+4"} {
+		sameResults(t, alg, "deferring the calls between switches", func(deferCalls bool) Config {
+			cfg := testConfig(t, df, alg, "uniform", 8)
+			cfg.Load, cfg.PacketFlits, cfg.BufferFlits = 0.8, 16, 64
+			cfg.deferCalls = deferCalls
+			return cfg
+		})
+	}
+}

@@ -1,0 +1,61 @@
+package fabric
+
+import (
+	"netsim/flit"
+	"netsim/kernel"
+)
+
+// callQueue holds the calls across links between switches that
+// Config.deferCalls holds back: made during an event, they reach their
+// switch after it, in reverse order. A network partitioned among threads
+// would deliver the calls crossing partitions so, after the cycle's
+// ticks, in an order of its own; the results must not depend on that
+// (TestDeferredCallsChangeNothing).
+type callQueue struct {
+	calls []call
+}
+
+// call is one held-back call: AcceptRun on a receiver (to not nil) or
+// Unblock on a sender.
+type call struct {
+	to          flit.Receiver
+	from        flit.Sender
+	now, arrive kernel.Time
+	port, vl, k int
+	pkt         int32
+}
+
+// deferredReceiver is a flit.Receiver whose calls wait in a callQueue.
+type deferredReceiver struct {
+	to flit.Receiver
+	q  *callQueue
+}
+
+// AcceptRun implements flit.Receiver.
+func (d deferredReceiver) AcceptRun(now kernel.Time, port, vl int, pkt int32, arrive kernel.Time, k int) {
+	d.q.calls = append(d.q.calls, call{to: d.to, now: now, port: port, vl: vl, pkt: pkt, arrive: arrive, k: k})
+}
+
+// deferredSender is a flit.Sender whose calls wait in a callQueue.
+type deferredSender struct {
+	to flit.Sender
+	q  *callQueue
+}
+
+// Unblock implements flit.Sender.
+func (d deferredSender) Unblock(vl int, at kernel.Time) {
+	d.q.calls = append(d.q.calls, call{from: d.to, vl: vl, arrive: at})
+}
+
+// deliver makes the held-back calls, the last first.
+func (q *callQueue) deliver() {
+	for len(q.calls) > 0 {
+		c := q.calls[len(q.calls)-1]
+		q.calls = q.calls[:len(q.calls)-1]
+		if c.to != nil {
+			c.to.AcceptRun(c.now, c.port, c.vl, c.pkt, c.arrive, c.k)
+		} else {
+			c.from.Unblock(c.vl, c.arrive)
+		}
+	}
+}
