@@ -154,25 +154,37 @@ func guidedTo(resolution, ceil, hint int, probe func(k int) (stable bool, accept
 // by gallop from hint if hint ≥ 0; with guide, by guided (from hint if
 // hint ≥ 0). probe is as for guided. With ceil < resolution the answer
 // is known to be at most ceil (the channel-load bound): loads above it
-// are not tested, and without a hint the search starts at ceil.
+// are not tested, and without a hint the search tests ceil first (where
+// a routing's saturation is its bound, the whole search), then, if it is
+// unstable, guided searches read its accepted load as they read any
+// unstable point's and the others bisect below it.
 func search(resolution, ceil, hint int, guide bool, probe func(k int) (bool, float64, error)) (int, error) {
 	ceil = min(max(ceil, 0), resolution)
-	if ceil < resolution {
-		if ceil == 0 {
-			return 0, nil // no load is stable
-		}
-		if hint < 0 || hint > ceil {
-			hint = ceil
-		}
+	capped := ceil < resolution
+	if capped && ceil == 0 {
+		return 0, nil // no load is stable
+	}
+	if capped && hint > ceil {
+		hint = ceil
 	}
 	if guide {
+		if capped && hint < 0 {
+			hint = ceil
+		}
 		return guidedTo(resolution, ceil, hint, probe)
 	}
 	stable := func(k int) (bool, error) {
 		ok, _, err := probe(k)
 		return ok, err
 	}
-	if hint < 0 {
+	switch {
+	case capped && hint < 0:
+		b := bracket{lo: 0, hi: ceil, stable: stable}
+		if _, err := b.test(ceil); err != nil {
+			return 0, err
+		}
+		return b.bisect()
+	case hint < 0:
 		return bisect(resolution, stable)
 	}
 	return gallop(ceil, hint, stable)

@@ -452,6 +452,9 @@ func (d *decoder) sim(e *Experiment, t map[string]any) {
 	}
 	if b := d.boolean(t, sec, "stop_early"); b != nil {
 		s.StopEarly = *b
+		if s.StopEarly && s.Measure > 0 && s.Measure < fabric.BinsPerMeasure {
+			d.fail(sec, "stop_early", "needs measure of at least %d cycles (the looks come at bins of measure/%d), got %d", fabric.BinsPerMeasure, fabric.BinsPerMeasure, s.Measure)
+		}
 	}
 	if run := s.Warmup + s.MaxMeasure + s.Drain; s.Timeline > 0 && run/s.Timeline >= fabric.MaxTimelineWindows {
 		d.fail(sec, "timeline", "a window of %d cycles splits warmup + max_measure + drain (%d cycles) into more than %d windows: give at least %d",

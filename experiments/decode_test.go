@@ -173,6 +173,7 @@ func TestParseErrors(t *testing.T) {
 		{"zero replications", edit(t, "measure = 1000", "measure = 1000\nreplications = 0"), "f.toml:20: [sim] replications: 0 is out of range (expected 1..1000)"},
 		{"timeline not a number", edit(t, "measure = 1000", "measure = 1000\ntimeline = true"), "f.toml:20: [sim] timeline: expected an integer"},
 		{"link_stats not a boolean", edit(t, "measure = 1000", "measure = 1000\nlink_stats = 1"), "f.toml:20: [sim] link_stats: expected a boolean"},
+		{"stop_early short measure", edit(t, "measure = 1000", "measure = 20\nstop_early = true"), "f.toml:20: [sim] stop_early: needs measure of at least 32 cycles (the looks come at bins of measure/32), got 20"},
 		{"stop_early not a boolean", edit(t, "measure = 1000", "measure = 1000\nstop_early = \"yes\""), "f.toml:20: [sim] stop_early: expected a boolean"},
 		{"bound with loads", edit(t, "loads = [0.25, 0.5]", "loads = [0.25, 0.5]\nbound = true"), "f.toml:23: [sweep] bound: only used with mode = \"saturation\""},
 		{"bound not a boolean", edit(t, `mode = "loads"`, "mode = \"saturation\"\nbound = 1", "loads = [0.25, 0.5]", ""), "f.toml:22: [sweep] bound: expected a boolean"},

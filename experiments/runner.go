@@ -374,8 +374,11 @@ func (gr *group) runSearch(ctx context.Context, rn *run, hint int) error {
 		}
 		if ok {
 			// A load within a millionth above a step counts as that step:
-			// the bound of a link carrying 4 flows is 1/4 exactly.
-			ceil, bound = min(int(math.Floor(b*float64(res)+1e-6)), res), b
+			// the bound of a link carrying 4 flows is 1/4 exactly. A
+			// bound at or above the highest load caps nothing.
+			if c := int(math.Floor(b*float64(res) + 1e-6)); c < res {
+				ceil, bound = c, b
+			}
 		}
 	}
 	tested := map[int]bool{}

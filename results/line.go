@@ -64,7 +64,7 @@ type Line struct {
 	Resolution int      `json:"resolution" results:"saturation,min=1" doc:"the search's resolution: loads are multiples of 1/resolution"`
 	Tolerance  float64  `json:"tolerance" results:"saturation,places=-1,min=0,max=1" doc:"the stability tolerance of the search"`
 	Undecided  int      `json:"undecided" results:"saturation,omitnan,min=0,outcome" doc:"loads the search tested whose verdict stayed undecided at max_measure, counted as not stable (absent when none)"`
-	Bound      *float64 `json:"bound" results:"saturation,places=-1,min=0,max=1" doc:"with [sweep] bound: the channel-load bound of the routing under the pattern (netsim load), which capped the search: loads above it were not tested (absent when the search had no bound)"`
+	Bound      *float64 `json:"bound" results:"saturation,places=-1,min=0,max=1" doc:"with [sweep] bound: the channel-load bound of the routing under the pattern (netsim load), where it capped the search: loads above it were not tested (absent when it did not: no bound, or one at or above the highest load)"`
 	Contrary   int      `json:"contrary" results:"saturation,omitnan,min=0,outcome" doc:"1 when the load two steps above the saturation, which the search tests unless it did, was stable against the unstable step between: the verdicts are not monotone in the load (absent otherwise)"`
 
 	Hosts       int      `json:"hosts" results:"point|saturation|ebb,required=ebb,omitnan,min=1" doc:"hosts of the network (absent from point and saturation lines written before netsim wrote it there)"`
@@ -98,7 +98,7 @@ type Measures struct {
 	Delivered       int64 `json:"delivered" results:"point,outcome" doc:"measured packets delivered before the end of drain (of the window, if the drain was skipped)"`
 	MeasuredPackets int64 `json:"measured_packets" results:"point,outcome" doc:"packets created during the window"`
 	Cycles          int64 `json:"cycles" results:"point,outcome" doc:"simulated cycles"`
-	Window          int64 `json:"window" results:"point,omitnan,min=1,outcome" doc:"cycles measured: [sim] measure, or more when an undecided verdict extended the window (up to [sim] max_measure); absent from lines written before netsim extended windows"`
+	Window          int64 `json:"window" results:"point,omitnan,min=1,outcome" doc:"cycles measured: [sim] measure, more when an undecided verdict extended the window (up to [sim] max_measure), less when [sim] stop_early ended a clearly unstable point's window at an interim look; absent from lines written before netsim extended windows"`
 }
 
 // Distribution is the latency distribution of a point's measured packets

@@ -98,6 +98,13 @@ func TestT(t *testing.T) {
 		{0.9995, 1, 636.619249}, {0.9995, 2, 31.599055}, {0.9995, 3, 12.923979}, {0.9995, 6, 5.958816},
 		{0.9995, 14, 4.140454}, {0.9995, 30, 3.645959}, {0.9995, 1000, 3.300283},
 		{0.5, 5, 0}, {0.95, 4, 2.131847},
+		// Far tails and many degrees of freedom: t(1) is Cauchy,
+		// cot(π(1 − p)) (1 − p as the floating-point p has it); t(3)'s
+		// tail has a closed form (t3); large df is the normal quantile
+		// z plus (z³ + z)/(4·df).
+		{1 - 1e-12, 1, cauchy(1 - 1e-12)}, {1 - 1e-9, 3, t3(1 - 1e-9)},
+		{0.9995, 1000000, 3.2905267 + (3.2905267*3.2905267*3.2905267+3.2905267)/4e6},
+		{0.6, 1, math.Tan(math.Pi * 0.1)}, {0.6, 1000000, 0.2533471},
 	} {
 		if got := T(tc.p, tc.df); math.Abs(got-tc.want) > 1e-6*max(1, tc.want) {
 			t.Errorf("T(%v, %d) = %.6f, want %.6f", tc.p, tc.df, got, tc.want)
@@ -134,4 +141,28 @@ func TestSlopeSE(t *testing.T) {
 	if _, se, df := SlopeSE(ts[:2], ys[:2]); !math.IsNaN(se) || df != 0 {
 		t.Errorf("two points: se %v, df %d", se, df)
 	}
+}
+
+// cauchy returns the p quantile of Student's t with 1 degree of freedom,
+// cot(π(1 − p)), 1 − p computed in floating point as T computes it.
+func cauchy(p float64) float64 { return 1 / math.Tan(math.Pi*(1-p)) }
+
+// t3 returns the p quantile of Student's t with 3 degrees of freedom,
+// by bisection on its closed-form tail ½ − (atan(u) + u/(1+u²))/π, u =
+// t/√3, at q = 1 − p computed in floating point.
+func t3(p float64) float64 {
+	q := 1 - p
+	tail := func(t float64) float64 {
+		u := t / math.Sqrt(3)
+		return (math.Pi/2 - math.Atan(u) - u/(1+u*u)) / math.Pi
+	}
+	lo, hi := 0.0, 1e7
+	for range 300 {
+		if mid := (lo + hi) / 2; tail(mid) > q {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
 }
