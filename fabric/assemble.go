@@ -147,6 +147,15 @@ func assemble(cfg *Config) (*point, error) {
 			}
 		}
 	}
+	if p.calls != nil {
+		for si, sw := range net.Switches {
+			held := make([]bool, len(sw.Ports))
+			for pi, port := range sw.Ports {
+				held[pi] = port.Kind == topologies.SwitchPort
+			}
+			p.switches[si].HoldCredits(held, p.calls.holdCredits)
+		}
+	}
 	p.switchTicks = newTickSet(len(p.switches))
 	p.nicTicks = newTickSet(len(p.nics))
 	p.eng.SetWatchdog(kernel.Time(cfg.deadlockWindow()), func() bool { return p.inFlight() > 0 })

@@ -3,11 +3,14 @@ package fabric
 import (
 	"netsim/flit"
 	"netsim/kernel"
+	switching "netsim/switch"
 )
 
 // callQueue holds the calls across links between switches that
-// Config.deferCalls holds back: made during an event, they reach their
-// switch after it, in reverse order. A network partitioned among threads
+// Config.deferCalls holds back — a run arriving (AcceptRun), the room a
+// switch frees on its input (switching.Switch.Freed, the credits that go
+// back) and news of that room upstream (Unblock) — : made during an
+// event, they reach their switch after it, in reverse order. A network partitioned among threads
 // would deliver the calls crossing partitions so, after the cycle's
 // ticks, in an order of its own; the results must not depend on that
 // (TestDeferredCallsChangeNothing).
@@ -15,14 +18,20 @@ type callQueue struct {
 	calls []call
 }
 
-// call is one held-back call: AcceptRun on a receiver (to not nil) or
-// Unblock on a sender.
+// call is one held-back call: AcceptRun on a receiver (to not nil),
+// Freed on a switch's input port (sw not nil) or Unblock on a sender.
 type call struct {
 	to          flit.Receiver
 	from        flit.Sender
+	sw          *switching.Switch
 	now, arrive kernel.Time
 	port, vl, k int
 	pkt         int32
+}
+
+// holdCredits is the switching.Switch.HoldCredits hook of a callQueue.
+func (q *callQueue) holdCredits(s *switching.Switch, port int32, vl, n int, now kernel.Time) {
+	q.calls = append(q.calls, call{sw: s, now: now, port: int(port), vl: vl, k: n})
 }
 
 // deferredReceiver is a flit.Receiver whose calls wait in a callQueue.
@@ -52,9 +61,12 @@ func (q *callQueue) deliver() {
 	for len(q.calls) > 0 {
 		c := q.calls[len(q.calls)-1]
 		q.calls = q.calls[:len(q.calls)-1]
-		if c.to != nil {
+		switch {
+		case c.to != nil:
 			c.to.AcceptRun(c.now, c.port, c.vl, c.pkt, c.arrive, c.k)
-		} else {
+		case c.sw != nil:
+			c.sw.Freed(c.port, c.vl, c.k, c.now)
+		default:
 			c.from.Unblock(c.vl, c.arrive)
 		}
 	}

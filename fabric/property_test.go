@@ -411,12 +411,13 @@ func TestTickOrderChangesNothing(t *testing.T) {
 }
 
 // TestDeferredCallsChangeNothing: holding back the calls a switch makes
-// on its neighbours (a run arriving, room reported upstream) until the
-// event that made them has been handled, and making them then in reverse
-// order (Config.deferCalls), changes no result: within a cycle a switch
-// acts only on what its neighbours did in earlier cycles, which is what a
-// network partitioned among threads, exchanging the calls that cross
-// partitions after each cycle's ticks, needs.
+// on its neighbours (a run arriving, the credits of the room it frees,
+// news of that room upstream) until the event that made them has been
+// handled, and making them then in reverse order (Config.deferCalls),
+// changes no result: within a cycle a switch acts only on what its
+// neighbours did in earlier cycles, which is what a network partitioned
+// among threads, exchanging the calls that cross partitions after each
+// cycle's ticks, needs.
 func TestDeferredCallsChangeNothing(t *testing.T) {
 	rng := kernel.NewRNG(2029)
 	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }

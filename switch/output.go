@@ -71,10 +71,8 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 	in, vl := s.portOf(li), s.vlOf(li)
 	if s.sh != nil {
 		s.departed(in*s.vls+vl, k, now)
-	} else if t := s.in[in].Freed(now, int(vl), k); t != kernel.Never {
-		if up := s.ups[in]; up != nil {
-			up.Unblock(int(vl), t)
-		}
+	} else {
+		s.freed(in, int(vl), k, now)
 	}
 	if l.sent == 0 {
 		if pk := s.pool.Get(f.Pkt); pk.Hops < math.MaxUint16 {

@@ -153,12 +153,41 @@ func (s *Switch) departed(vi int32, k int, now kernel.Time) {
 // credit sends n credits of input port and VL vi to its sender, from now
 // on, and tells the sender when they reach it.
 func (s *Switch) credit(vi int32, n int, now kernel.Time) {
-	in, vl := vi/s.vls, int(vi%s.vls)
+	s.freed(vi/s.vls, int(vi%s.vls), n, now)
+}
+
+// freed gives the n slots of VL vl of input port in freed from now on
+// back to the link's sender (Freed, then the sender's Unblock), or to
+// the hook of HoldCredits.
+func (s *Switch) freed(in int32, vl, n int, now kernel.Time) {
+	if s.heldIn != nil && s.heldIn[in] {
+		s.holdCredits(s, in, vl, n, now)
+		return
+	}
+	s.Freed(int(in), vl, n, now)
+}
+
+// Freed gives n slots of VL vl of input port in, freed from now on, back
+// to the link's sender: its credits (or STOP/GO state) and, when that
+// lets the sender send again, the sender's Unblock. A switch does so
+// itself, or through the hook of HoldCredits, which calls Freed later.
+func (s *Switch) Freed(in, vl, n int, now kernel.Time) {
 	if t := s.in[in].Freed(now, vl, n); t != kernel.Never {
 		if up := s.ups[in]; up != nil {
 			up.Unblock(vl, t)
 		}
 	}
+}
+
+// HoldCredits makes the switch hand the slots it frees on the input
+// ports marked in ports (indexed by port) to hold instead of giving them
+// back to the links' senders, which hold must do later, by Freed, with
+// the same arguments: a network partitioned among threads holds so the
+// credits of the links between partitions until the cycle's ticks are
+// done (the calls between switches change nothing for being late within
+// the cycle, fabric's TestDeferredCallsChangeNothing).
+func (s *Switch) HoldCredits(ports []bool, hold func(s *Switch, port int32, vl, n int, now kernel.Time)) {
+	s.heldIn, s.holdCredits = ports, hold
 }
 
 // CheckShared checks, under BuffersShared, the shared memory's

@@ -50,6 +50,11 @@ type Switch struct {
 	// here so freeing a slot touches memory the switch holds anyway.
 	in  []flowctl.Link
 	ups []flit.Sender // who sends on the link into each port
+	// holdCredits, if not nil, takes the credits freed on the input
+	// ports it marks in heldIn instead of the links (HoldCredits).
+	holdCredits func(s *Switch, port int32, vl, n int, now kernel.Time)
+	heldIn      []bool
+
 	out []outPort
 	sel []outSel // per output port
 	// times holds, per port, when the output's current run ends and the
