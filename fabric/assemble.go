@@ -49,6 +49,9 @@ func assemble(cfg *Config) (*point, error) {
 	if cfg.deferCalls {
 		p.calls = &callQueue{}
 	}
+	if cfg.oldestFirst {
+		p.pool.SetOldestFirst()
+	}
 	p.eng = kernel.NewEngine(p)
 	p.meter.From = kernel.Time(cfg.Warmup)
 	p.meter.To = kernel.Time(cfg.Warmup + cfg.Measure)

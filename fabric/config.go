@@ -158,6 +158,8 @@ type Config struct {
 	// reverse order (callQueue): what partitioning the network among
 	// threads would do to the calls crossing partitions.
 	deferCalls bool
+	// oldestFirst numbers packets otherwise (flit.Pool.SetOldestFirst).
+	oldestFirst bool
 }
 
 // BinsPerMeasure is how many bins (Stats.Bins) every Measure cycles of a

@@ -450,3 +450,27 @@ func TestDeferredCallsChangeNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestPacketIndicesChangeNothing: numbering the packets otherwise (the
+// pool reusing the index released longest ago instead of the latest,
+// Config.oldestFirst) changes no result: a packet's index names it and
+// orders nothing, so pools kept apart per partition of a network, which
+// number packets otherwise again, may be used.
+func TestPacketIndicesChangeNothing(t *testing.T) {
+	rng := kernel.NewRNG(2030)
+	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
+	for i := 0; i < 12; i++ {
+		v := variedConfig{topo: flatfly4x4, topoName: "flatfly", seed: uint64(i), alloc: switching.Allocators()[i%3], buffers: switching.BuffersKinds()[i/3%3], dynamic: i/4%2 == 1}
+		v.alg = pick("dor", "ador", "deflection+2", "distance+2")
+		v.sel = pick("credits", "idle")
+		v.pat = pick("uniform", "complement", "transpose")
+		v.fc, v.sw = pick("credit", "stopgo"), pick("cut-through", "wormhole")
+		v.speedup, v.delay = 1+rng.IntN(3), rng.IntN(3)
+		v.load = []float64{0.4, 0.7, 1}[rng.IntN(3)]
+		sameResults(t, v.String(), "numbering the packets otherwise", func(alt bool) Config {
+			cfg := v.config(t)
+			cfg.oldestFirst = alt
+			return cfg
+		})
+	}
+}

@@ -68,13 +68,26 @@ type Pool struct {
 	pkts []Packet
 	free []int32
 	live int
+	// oldestFirst reuses the index released first instead of the last
+	// (SetOldestFirst).
+	oldestFirst bool
 }
+
+// SetOldestFirst makes New reuse the index released longest ago rather
+// than the latest: packets then get other indices, which must change no
+// result (a pool per partition of a network simulated on several threads
+// numbers them otherwise too).
+func (p *Pool) SetOldestFirst() { p.oldestFirst = true }
 
 // New returns the index of a fresh zeroed packet.
 func (p *Pool) New() int32 {
 	p.live++
 	if n := len(p.free); n > 0 {
 		i := p.free[n-1]
+		if p.oldestFirst {
+			i = p.free[0]
+			copy(p.free, p.free[1:])
+		}
 		p.free = p.free[:n-1]
 		p.pkts[i] = Packet{}
 		return i
