@@ -441,6 +441,13 @@ func TestDeferredCallsChangeNothing(t *testing.T) {
 	}
 	yes := true
 	df := topologies.Spec{Kind: "dragonfly", GroupSize: 4, GlobalPerSwitch: 2, HostsPerSwitch: 4, OmitOneGlobal: &yes}
+	for _, mode := range nic.Modes() {
+		sameResults(t, mode.String(), "deferring the calls between switches", func(deferCalls bool) Config {
+			cfg := myrinetConfig(t, 8, 32, mode)
+			cfg.Load, cfg.deferCalls, cfg.Dispersion.MaxProbes = 0.6, deferCalls, 8
+			return cfg
+		})
+	}
 	for _, alg := range []string{"G", "GSID", "deflection+4"} {
 		sameResults(t, alg, "deferring the calls between switches", func(deferCalls bool) Config {
 			cfg := testConfig(t, df, alg, "uniform", 8)
@@ -470,6 +477,14 @@ func TestPacketIndicesChangeNothing(t *testing.T) {
 		sameResults(t, v.String(), "numbering the packets otherwise", func(alt bool) Config {
 			cfg := v.config(t)
 			cfg.oldestFirst = alt
+			return cfg
+		})
+	}
+	// NICs that disperse packets over routes, adaptively or by probes.
+	for _, mode := range nic.Modes() {
+		sameResults(t, mode.String(), "numbering the packets otherwise", func(alt bool) Config {
+			cfg := myrinetConfig(t, 8, 32, mode)
+			cfg.Load, cfg.oldestFirst, cfg.Dispersion.MaxProbes = 0.6, alt, 8
 			return cfg
 		})
 	}
