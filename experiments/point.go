@@ -89,9 +89,7 @@ func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, lo
 		// 0.0038 ± 0.0004 after 10,000), so a stable look is no forecast
 		// of the window's verdict; nor is one a little above the limit
 		// (InterimMargin).
-		cfg.Decided = func(w fabric.Stats) bool {
-			return judgeAt(w, tol, hosts, measure, InterimQuantile, InterimMargin).Outcome == results.VerdictUnstable
-		}
+		cfg.Decided = func(w fabric.Stats) bool { return clearlyUnstable(w, tol, hosts, measure) }
 	}
 	st, err := sim(ctx, cfg)
 	if err != nil {

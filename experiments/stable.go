@@ -33,7 +33,74 @@ import (
 // A window cut short at an interim look ([sim] stop_early: fewer bins
 // than one measure cycles have) has a batch per bin.
 func judge(s fabric.Stats, tol float64, hosts int, measure int64) results.Verdict {
-	return judgeAt(s, tol, hosts, measure, 0, 1)
+	v := results.NoVerdict()
+	v.Outcome = results.VerdictUndecided
+	w, ok := batchSeries(s, hosts, measure)
+	if !ok {
+		return v // a window of 3 cycles or fewer tells nothing
+	}
+	v.Batches = w.batches
+	_, v.AcceptedCI = batchmeans.Mean(w.accepted)
+	_, v.LatencyCI = batchmeans.Mean(w.latency)
+	v.Growth, v.GrowthCI = batchmeans.Slope(w.growthSeries())
+	v.GrowthLimit = tol * s.Generated
+	switch {
+	case v.Growth-v.GrowthCI > v.GrowthLimit:
+		v.Outcome = results.VerdictUnstable
+	case v.Growth+v.GrowthCI <= v.GrowthLimit && s.Delivered >= MinVerdictPackets:
+		v.Outcome = results.VerdictStable
+	}
+	return v
+}
+
+// series is what judge reads of a window: per batch the accepted load and
+// (where packets were delivered) the latency, and the backlog sampled at
+// the batch boundaries (ts, from 0).
+type series struct {
+	batches           int
+	accepted, latency []float64
+	ts, backlog       []float64
+}
+
+// growthSeries returns the backlog samples of the window's second half,
+// whose slope is the growth.
+func (w series) growthSeries() (ts, backlog []float64) {
+	return w.ts[w.batches/2:], w.backlog[w.batches/2:]
+}
+
+// batchSeries groups the bins of window s into judge's batches and
+// returns their series, or false if the window has fewer than 4.
+func batchSeries(s fabric.Stats, hosts int, measure int64) (series, bool) {
+	bins := s.Bins
+	nb := int(min(measure, fabric.BinsPerMeasure))
+	if len(bins) < nb {
+		nb = len(bins) // cut short at an interim look
+	}
+	if nb < 4 || len(bins) == 0 || len(bins)%nb != 0 {
+		return series{}, false
+	}
+	per := len(bins) / nb
+	h := float64(hosts)
+	w := series{batches: nb, ts: make([]float64, 1, nb+1), backlog: make([]float64, 1, nb+1)}
+	var t, b float64
+	for j := range nb {
+		var g, a, c, d, l float64
+		for _, x := range bins[j*per : (j+1)*per] {
+			g += float64(x.GeneratedFlits)
+			a += float64(x.EjectedFlits)
+			c += float64(x.Cycles)
+			d += float64(x.Delivered)
+			l += float64(x.LatencySum)
+		}
+		w.accepted = append(w.accepted, a/h/c)
+		if d > 0 {
+			w.latency = append(w.latency, l/d)
+		}
+		t += c
+		b += (g - a) / h
+		w.ts, w.backlog = append(w.ts, t), append(w.backlog, b)
+	}
+	return w, true
 }
 
 // InterimQuantile and InterimMargin are what an interim look ([sim]
@@ -56,61 +123,19 @@ const (
 	InterimMargin   = 4
 )
 
-// judgeAt is judge with the growth's interval at the t quantile q and
-// the verdict unstable only above margin times the limit, or judge's
-// 95 % (T975) and limit if q is 0: the verdict at an interim look
-// (InterimQuantile, InterimMargin). Only Outcome depends on q and
-// margin: the record keeps the 95 % intervals and the limit.
-func judgeAt(s fabric.Stats, tol float64, hosts int, measure int64, q, margin float64) results.Verdict {
-	v := results.NoVerdict()
-	v.Outcome = results.VerdictUndecided
-	bins := s.Bins
-	nb := int(min(measure, fabric.BinsPerMeasure))
-	if len(bins) < nb {
-		nb = len(bins) // cut short at an interim look
+// clearlyUnstable reports whether the window so far, s, ends at an
+// interim look ([sim] stop_early): its growth, over the second half of
+// judge's batches, exceeds InterimMargin times the limit by more than its
+// interval at InterimQuantile. judge then calls it unstable too (its 95 %
+// interval is narrower, its limit lower). Stable verdicts are never
+// taken at a look.
+func clearlyUnstable(s fabric.Stats, tol float64, hosts int, measure int64) bool {
+	w, ok := batchSeries(s, hosts, measure)
+	if !ok {
+		return false
 	}
-	if nb < 4 || len(bins) == 0 || len(bins)%nb != 0 {
-		return v // a window of 3 cycles or fewer tells nothing
-	}
-	per := len(bins) / nb
-	h := float64(hosts)
-	var acc, lat []float64
-	ts, backlog := make([]float64, 1, nb+1), make([]float64, 1, nb+1)
-	var t, b float64
-	for j := range nb {
-		var g, a, c, d, l float64
-		for _, x := range bins[j*per : (j+1)*per] {
-			g += float64(x.GeneratedFlits)
-			a += float64(x.EjectedFlits)
-			c += float64(x.Cycles)
-			d += float64(x.Delivered)
-			l += float64(x.LatencySum)
-		}
-		acc = append(acc, a/h/c)
-		if d > 0 {
-			lat = append(lat, l/d)
-		}
-		t += c
-		b += (g - a) / h
-		ts, backlog = append(ts, t), append(backlog, b)
-	}
-	v.Batches = nb
-	_, v.AcceptedCI = batchmeans.Mean(acc)
-	_, v.LatencyCI = batchmeans.Mean(lat)
-	v.Growth, v.GrowthCI = batchmeans.Slope(ts[nb/2:], backlog[nb/2:])
-	v.GrowthLimit = tol * s.Generated
-	half := v.GrowthCI
-	if q > 0 {
-		_, se, df := batchmeans.SlopeSE(ts[nb/2:], backlog[nb/2:])
-		half = batchmeans.T(q, df) * se
-	}
-	switch {
-	case v.Growth-half > margin*v.GrowthLimit:
-		v.Outcome = results.VerdictUnstable
-	case v.Growth+half <= v.GrowthLimit && s.Delivered >= MinVerdictPackets && margin <= 1:
-		v.Outcome = results.VerdictStable
-	}
-	return v
+	growth, se, df := batchmeans.SlopeSE(w.growthSeries())
+	return growth-batchmeans.T(InterimQuantile, df)*se > InterimMargin*tol*s.Generated
 }
 
 // MinVerdictPackets is the fewest measured packets a point must deliver
