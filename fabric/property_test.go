@@ -353,24 +353,9 @@ func TestParkingChangesNothing(t *testing.T) {
 // same: what a component does in a cycle changes another's decisions
 // only from the next cycle on.
 func TestTickOrderChangesNothing(t *testing.T) {
-	rng := kernel.NewRNG(2028)
-	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
 	torus := topologies.Spec{Kind: "torus", Dims: []int{4, 4}, HostsPerSwitch: 2}
 	ring := topologies.Spec{Kind: "torus", Dims: []int{4}, HostsPerSwitch: 2}
-	for i := 0; i < 40; i++ {
-		v := variedConfig{topo: flatfly4x4, topoName: "flatfly", seed: uint64(i), alloc: switching.Allocators()[i%3], buffers: switching.BuffersKinds()[i/3%3], dynamic: i/4%2 == 1}
-		v.alg = pick("dor", "ador", "deflection+2", "distance+2")
-		switch i % 4 {
-		case 1:
-			v.topo, v.topoName, v.alg = torus, "torus", "dor"
-		case 2:
-			v.topo, v.topoName, v.alg = ring, "ring", "dor"
-		}
-		v.sel = []string{"credits", "idle"}[rng.IntN(2)]
-		v.pat = pick("uniform", "complement", "transpose")
-		v.fc, v.sw = pick("credit", "stopgo"), pick("cut-through", "wormhole")
-		v.speedup, v.delay = 1+rng.IntN(3), rng.IntN(3)
-		v.load = []float64{0.4, 0.7, 1}[rng.IntN(3)]
+	for _, v := range randomConfigs(2028, 40, torus, ring) {
 		sameResults(t, v.String(), "shuffling the ticks of a cycle", func(shuffle bool) Config {
 			cfg := v.config(t)
 			cfg.shuffleTicks = shuffle
@@ -419,20 +404,8 @@ func TestTickOrderChangesNothing(t *testing.T) {
 // among threads, exchanging the calls that cross partitions after each
 // cycle's ticks, needs.
 func TestDeferredCallsChangeNothing(t *testing.T) {
-	rng := kernel.NewRNG(2029)
-	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
 	torus := topologies.Spec{Kind: "torus", Dims: []int{4, 4}, HostsPerSwitch: 2}
-	for i := 0; i < 24; i++ {
-		v := variedConfig{topo: flatfly4x4, topoName: "flatfly", seed: uint64(i), alloc: switching.Allocators()[i%3], buffers: switching.BuffersKinds()[i/3%3], dynamic: i/4%2 == 1}
-		v.alg = pick("dor", "ador", "deflection+2", "distance+2")
-		if i%3 == 1 {
-			v.topo, v.topoName, v.alg = torus, "torus", "dor"
-		}
-		v.sel = pick("credits", "idle")
-		v.pat = pick("uniform", "complement", "transpose")
-		v.fc, v.sw = pick("credit", "stopgo"), pick("cut-through", "wormhole")
-		v.speedup, v.delay = 1+rng.IntN(3), rng.IntN(3)
-		v.load = []float64{0.4, 0.7, 1}[rng.IntN(3)]
+	for _, v := range randomConfigs(2029, 24, torus) {
 		sameResults(t, v.String(), "deferring the calls between switches", func(deferCalls bool) Config {
 			cfg := v.config(t)
 			cfg.deferCalls = deferCalls
@@ -441,13 +414,7 @@ func TestDeferredCallsChangeNothing(t *testing.T) {
 	}
 	yes := true
 	df := topologies.Spec{Kind: "dragonfly", GroupSize: 4, GlobalPerSwitch: 2, HostsPerSwitch: 4, OmitOneGlobal: &yes}
-	for _, mode := range nic.Modes() {
-		sameResults(t, mode.String(), "deferring the calls between switches", func(deferCalls bool) Config {
-			cfg := myrinetConfig(t, 8, 32, mode)
-			cfg.Load, cfg.deferCalls, cfg.Dispersion.MaxProbes = 0.6, deferCalls, 8
-			return cfg
-		})
-	}
+	sameUnderDispersion(t, "deferring the calls between switches", func(cfg *Config, alt bool) { cfg.deferCalls = alt })
 	for _, alg := range []string{"G", "GSID", "deflection+4"} {
 		sameResults(t, alg, "deferring the calls between switches", func(deferCalls bool) Config {
 			cfg := testConfig(t, df, alg, "uniform", 8)
@@ -464,27 +431,56 @@ func TestDeferredCallsChangeNothing(t *testing.T) {
 // orders nothing, so pools kept apart per partition of a network, which
 // number packets otherwise again, may be used.
 func TestPacketIndicesChangeNothing(t *testing.T) {
-	rng := kernel.NewRNG(2030)
-	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
-	for i := 0; i < 12; i++ {
-		v := variedConfig{topo: flatfly4x4, topoName: "flatfly", seed: uint64(i), alloc: switching.Allocators()[i%3], buffers: switching.BuffersKinds()[i/3%3], dynamic: i/4%2 == 1}
-		v.alg = pick("dor", "ador", "deflection+2", "distance+2")
-		v.sel = pick("credits", "idle")
-		v.pat = pick("uniform", "complement", "transpose")
-		v.fc, v.sw = pick("credit", "stopgo"), pick("cut-through", "wormhole")
-		v.speedup, v.delay = 1+rng.IntN(3), rng.IntN(3)
-		v.load = []float64{0.4, 0.7, 1}[rng.IntN(3)]
+	for _, v := range randomConfigs(2030, 12) {
 		sameResults(t, v.String(), "numbering the packets otherwise", func(alt bool) Config {
 			cfg := v.config(t)
 			cfg.oldestFirst = alt
 			return cfg
 		})
 	}
-	// NICs that disperse packets over routes, adaptively or by probes.
+	sameUnderDispersion(t, "numbering the packets otherwise", func(cfg *Config, alt bool) { cfg.oldestFirst = alt })
+}
+
+// randomConfigs returns n random small configurations drawn from seed:
+// the FlatFly 4×4 under DOR, ADOR and the Distance Based and Deflection
+// +2 routings, and every len(grids)+2 configurations from the second on
+// one on each of grids under DOR; every allocator, buffer organisation,
+// static and dynamic VL choice, both selections, flow controls and
+// switching modes, speedups 1–3, routing delays 0–2, uniform, complement
+// and transpose at loads 0.4, 0.7 and 1.
+func randomConfigs(seed uint64, n int, grids ...topologies.Spec) []variedConfig {
+	rng := kernel.NewRNG(seed)
+	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
+	var vs []variedConfig
+	for i := range n {
+		v := variedConfig{topo: flatfly4x4, topoName: "flatfly", seed: uint64(i), alloc: switching.Allocators()[i%3], buffers: switching.BuffersKinds()[i/3%3], dynamic: i/4%2 == 1}
+		v.alg = pick("dor", "ador", "deflection+2", "distance+2")
+		if g := i % (len(grids) + 2); g >= 1 && g <= len(grids) {
+			v.topo, v.topoName, v.alg = grids[g-1], grids[g-1].Kind, "dor"
+			if len(grids[g-1].Dims) == 1 {
+				v.topoName = "ring"
+			}
+		}
+		v.sel = pick("credits", "idle")
+		v.pat = pick("uniform", "complement", "transpose")
+		v.fc, v.sw = pick("credit", "stopgo"), pick("cut-through", "wormhole")
+		v.speedup, v.delay = 1+rng.IntN(3), rng.IntN(3)
+		v.load = []float64{0.4, 0.7, 1}[rng.IntN(3)]
+		vs = append(vs, v)
+	}
+	return vs
+}
+
+// sameUnderDispersion checks with sameResults that set, with alt true,
+// changes no result of a Myrinet-like Clos under each NIC dispersion
+// (static, random, adaptive, probing).
+func sameUnderDispersion(t *testing.T, change string, set func(cfg *Config, alt bool)) {
+	t.Helper()
 	for _, mode := range nic.Modes() {
-		sameResults(t, mode.String(), "numbering the packets otherwise", func(alt bool) Config {
+		sameResults(t, mode.String(), change, func(alt bool) Config {
 			cfg := myrinetConfig(t, 8, 32, mode)
-			cfg.Load, cfg.oldestFirst, cfg.Dispersion.MaxProbes = 0.6, alt, 8
+			cfg.Load, cfg.Dispersion.MaxProbes = 0.6, 8
+			set(&cfg, alt)
 			return cfg
 		})
 	}
