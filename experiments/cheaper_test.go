@@ -221,3 +221,27 @@ func TestInterimMargin(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundRoundTrip: a saturation line carries the bound that capped
+// its search, and reading it back (as a resumed run does) gives the
+// record its bound again; a search without one writes no field.
+func TestBoundRoundTrip(t *testing.T) {
+	e := mustParse(t, "small.toml", base)
+	for _, bound := range []float64{0, 0.625} {
+		rec := Record{Kind: KindSaturation, Experiment: e, Pattern: "uniform", Seed: 7, Saturation: 0.5, Bound: bound}
+		var b bytes.Buffer
+		if err := WriteJSON(&b, rec); err != nil {
+			t.Fatal(err)
+		}
+		if has := strings.Contains(b.String(), `"bound":`); has != (bound > 0) {
+			t.Errorf("bound %v: line %s", bound, b.String())
+		}
+		l, err := parseResultLine(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := l.record(e); got.Bound != bound || got.Saturation != 0.5 {
+			t.Errorf("bound %v read back as %v (saturation %v)", bound, got.Bound, got.Saturation)
+		}
+	}
+}

@@ -80,7 +80,9 @@ func TestTextWriter(t *testing.T) {
 	recs[0].Stats.Window = 4000
 	doubt := recs[1]
 	doubt.Undecided, doubt.Contrary = 1, 1
-	for _, r := range append([]Record{old}, append(recs, doubt)...) {
+	capped := recs[1] // a search [sweep] bound capped
+	capped.Bound = 0.625
+	for _, r := range append([]Record{old}, append(recs, doubt, capped)...) {
 		if err := w.Write(r); err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +92,8 @@ func TestTextWriter(t *testing.T) {
 		"  uniform         0.5000    0.4912       —      40.1       —      99.0   1.500   0.125   0.375  stable    —\n" +
 		"  uniform         0.5000    0.4912  0.0031      40.1     1.2      99.0   1.500   0.125   0.375  undecided 4000\n" +
 		"  uniform      saturation 0.6015625 (60.2% of link bandwidth, resolution 1/128)\n" +
-		"  uniform      saturation 0.6015625 (60.2% of link bandwidth, resolution 1/128); 1 load(s) undecided at max_measure, counted as not stable; verdicts not monotone: the load two steps above is stable\n"
+		"  uniform      saturation 0.6015625 (60.2% of link bandwidth, resolution 1/128); 1 load(s) undecided at max_measure, counted as not stable; verdicts not monotone: the load two steps above is stable\n" +
+		"  uniform      saturation 0.6015625 (60.2% of link bandwidth, resolution 1/128); channel-load bound 62.5%: no load above it tested\n"
 	if b.String() != want {
 		t.Errorf("text:\n%s\nwant:\n%s", b.String(), want)
 	}
