@@ -153,7 +153,8 @@ type Config struct {
 	// nothing).
 	shuffleTicks bool
 	// deferCalls holds back the calls a switch makes on another across
-	// their link (a run arriving, room reported upstream) until the
+	// their link (a run arriving, the credits of the room it frees, news
+	// of that room upstream) until the
 	// event that made them has been handled, and then makes them in
 	// reverse order (callQueue): what partitioning the network among
 	// threads would do to the calls crossing partitions.
