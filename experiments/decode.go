@@ -37,6 +37,7 @@ const (
 	DefaultDeadlockWindow = 10000         // [sim] deadlock_window
 	DefaultMaxMeasure     = 4             // [sim] max_measure, times measure
 	DefaultReplications   = 1             // [sim] replications
+	DefaultThreads        = 1             // [sim] threads
 	maxReplications       = 1000
 	DefaultResolution     = 128  // [sweep] resolution
 	DefaultTolerance      = 0.02 // [sweep] tolerance
@@ -450,6 +451,7 @@ func (d *decoder) sim(e *Experiment, t map[string]any) {
 	if b := d.boolean(t, sec, "link_stats"); b != nil {
 		s.LinkStats = *b
 	}
+	s.Threads = int(d.intKey(t, sec, "threads"))
 	if b := d.boolean(t, sec, "stop_early"); b != nil {
 		s.StopEarly = *b
 		if s.StopEarly && s.Measure > 0 && s.Measure < fabric.BinsPerMeasure {

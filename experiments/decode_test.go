@@ -62,7 +62,7 @@ func TestParseValid(t *testing.T) {
 		Switch:      Switch{Switching: switching.CutThrough, Speedup: 1, LinkLatency: 1, RoutingDelay: 1, CrossbarDelay: 1, Selection: switching.SelectCredits},
 		NIC:         NIC{Dispersion: nic.Static, Threshold: 4, Probability: 0.5, MaxProbes: 32},
 		Traffic:     Traffic{Kind: "load", Patterns: []string{"uniform", "complement"}, PacketFlits: 8},
-		Sim:         Sim{Warmup: 100, Measure: 1000, Drain: 1000, DeadlockWindow: DefaultDeadlockWindow, MaxMeasure: DefaultMaxMeasure * 1000, Replications: 1},
+		Sim:         Sim{Warmup: 100, Measure: 1000, Drain: 1000, DeadlockWindow: DefaultDeadlockWindow, MaxMeasure: DefaultMaxMeasure * 1000, Replications: 1, Threads: 1},
 		Sweep:       Sweep{Mode: ModeLoads, Loads: []float64{0.25, 0.5}, Resolution: DefaultResolution, Tolerance: DefaultTolerance, Search: SearchBisect, Guide: GuideNone},
 	}
 	want.Topology.Kind, want.Topology.Hosts = "crossbar", 16
@@ -104,7 +104,7 @@ pattern = "uniform"
 	if e.Sweep.Mode != ModeSaturation || e.Sweep.Resolution != DefaultResolution || e.Sweep.Tolerance != DefaultTolerance {
 		t.Errorf("sweep %+v, want saturation defaults", e.Sweep)
 	}
-	if e.Sim != (Sim{DefaultWarmup, DefaultMeasure, DefaultMeasure, DefaultDeadlockWindow, DefaultMaxMeasure * DefaultMeasure, DefaultReplications, false, 0, false, false}) {
+	if e.Sim != (Sim{DefaultWarmup, DefaultMeasure, DefaultMeasure, DefaultDeadlockWindow, DefaultMaxMeasure * DefaultMeasure, DefaultReplications, false, 0, false, false, DefaultThreads}) {
 		t.Errorf("sim %+v, want defaults", e.Sim)
 	}
 	if e.Traffic.Patterns[0] != "uniform" || e.Traffic.PacketFlits != DefaultPacketFlits {
@@ -177,7 +177,7 @@ func TestParseErrors(t *testing.T) {
 		{"stop_early not a boolean", edit(t, "measure = 1000", "measure = 1000\nstop_early = \"yes\""), "f.toml:20: [sim] stop_early: expected a boolean"},
 		{"bound with loads", edit(t, "loads = [0.25, 0.5]", "loads = [0.25, 0.5]\nbound = true"), "f.toml:23: [sweep] bound: only used with mode = \"saturation\""},
 		{"bound not a boolean", edit(t, `mode = "loads"`, "mode = \"saturation\"\nbound = 1", "loads = [0.25, 0.5]", ""), "f.toml:22: [sweep] bound: expected a boolean"},
-		{"unknown sim key", edit(t, "warmup = 100", "warmup = 100\ncycles = 5"), "f.toml:19: [sim] cycles: unknown key (accepted: warmup, measure, drain, deadlock_window, max_measure, replications, latency_distribution, timeline, link_stats, stop_early)"},
+		{"unknown sim key", edit(t, "warmup = 100", "warmup = 100\ncycles = 5"), "f.toml:19: [sim] cycles: unknown key (accepted: warmup, measure, drain, deadlock_window, max_measure, replications, latency_distribution, timeline, link_stats, stop_early, threads)"},
 		{"load above 1", edit(t, "loads = [0.25, 0.5]", "loads = [0.25, 1.5]"), "f.toml:22: [sweep] loads: element 2: 1.5 is out of range (expected 0 < load ≤ 1)"},
 		{"zero load", edit(t, "loads = [0.25, 0.5]", "loads = [0, 0.5]"), "f.toml:22: [sweep] loads: element 1: 0 is out of range"},
 		{"duplicate load", edit(t, "loads = [0.25, 0.5]", "loads = [0.25, 0.25]"), "f.toml:22: [sweep] loads: element 2: load 0.25 appears twice"},

@@ -52,6 +52,7 @@ func (e *Experiment) hardware() fabric.Config {
 		AllocIterations: e.Switch.Iterations,
 		VLChoice:        e.Switch.VLChoice,
 		DeadlockWindow:  e.Sim.DeadlockWindow,
+		Threads:         e.Sim.Threads,
 		Dispersion:      e.dispersion(),
 		ReceiveRate:     e.NIC.ReceiveRate,
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"netsim/congestion"
+	"netsim/fabric"
 	"netsim/flowctl"
 	"netsim/nic"
 	switching "netsim/switch"
@@ -220,6 +221,7 @@ func schemaKeys() []Key {
 		{Section: "sim", Name: "timeline", Type: TypeInt, Default: int64(0), Min: 0, Max: maxCycles, Doc: "if above 0, write each point's load generated and accepted over the whole run in windows of this many cycles (`timeline`), drawn as a chart per topology, pattern and routing that shows the warm-up and, past saturation, the decline; 0: off"},
 		{Section: "sim", Name: "link_stats", Type: TypeBool, DefaultDoc: "false", Doc: "measure every link's flits and flow-control stalls over each point's window, per VL, and write them with `netsim run -o DIR` into DIR/links/: a CSV, a sorted utilisation chart, a heatmap over the switches' first two coordinates and a Graphviz graph coloured by utilisation"},
 		{Section: "sim", Name: "stop_early", Type: TypeBool, DefaultDoc: "false", Doc: "end a point's measurement window as soon as it is clearly unstable: at looks after a quarter of `measure` and every eighth after it, a point whose backlog growth is above 4 times the limit at 99.9 % ends its window there (and, unstable, is not drained); a point never found so runs its whole window, as without the key"},
+		{Section: "sim", Name: "threads", Type: TypeInt, Default: int64(DefaultThreads), Min: 1, Max: fabric.MaxThreads, Doc: "threads that simulate each point: the switches, each with its hosts, are split into this many contiguous parts of about equal work that run each cycle in parallel and exchange what crosses between them at its end (at most one per switch); the results are the same for any number, so it is not part of a point's identity. It pays on large networks (thousands of hosts) when there are fewer points to run than cores; `netsim run --threads` overrides it (docs/performance.md)"},
 
 		{Section: "sweep", Name: "mode", Type: TypeString, DefaultDoc: "`\"loads\"` if `loads` is given, else `\"saturation\"`", Values: []string{ModeLoads, ModeSaturation}, Doc: "`loads`: measure each listed load; `saturation`: search the highest stable load"},
 		{Section: "sweep", Name: "loads", Type: TypeNumbers, Range: &Interval{Lo: 0, Hi: 1, LoOpen: true}, Doc: "loads to measure; required with `loads`; with `saturation`, measured in addition to the loads the search tests"},

@@ -214,6 +214,10 @@ type Sim struct {
 	// look (fabric.InterimLooks) at which its verdict is unstable at the
 	// interim level (InterimQuantile); hashed apart, only when set.
 	StopEarly bool `json:"-"`
+	// Threads is the number of threads that simulate each point
+	// (fabric.Config.Threads); not hashed: the results do not depend on
+	// it.
+	Threads int `json:"-"`
 }
 
 // Sweep is the [sweep] section.

@@ -105,6 +105,13 @@ type Config struct {
 	// Seed derives every random stream of the point.
 	Seed uint64
 
+	// Threads is the number of threads that simulate the point (0 acts
+	// as 1; at most one per switch is used): the switches, each with its
+	// hosts' NICs, are split into that many contiguous partitions that
+	// run each cycle in parallel and exchange what crosses between them
+	// at the cycle's end. The results do not depend on it.
+	Threads int
+
 	// Dispersion is how NICs choose among the routes of a multipath
 	// routing (routing.Multipath, e.g. "source"); the zero value is static.
 	Dispersion nic.Dispersion

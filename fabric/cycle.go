@@ -35,24 +35,25 @@ const (
 // leaves no trace. What a component sees of another's same-cycle actions
 // otherwise (news of credits on their way, generation counters, alarms)
 // moves only when it looks again, not what it decides.
-func (p *point) Handle(now kernel.Time, ev kernel.Event) {
+func (q *part) Handle(now kernel.Time, ev kernel.Event) {
+	p := q.p
 	switch ev.Kind {
 	case kindSwitchTick:
-		p.switchTicks.mark(ev.Target)
-		p.batch(now)
+		q.switchTicks.mark(ev.Target)
+		q.batch(now)
 	case kindNICTick:
-		p.nicTicks.mark(ev.Target)
-		p.batch(now)
+		q.nicTicks.mark(ev.Target)
+		q.batch(now)
 	case kindNICGenerate:
 		p.nics[ev.Target].Generate(now)
 	case kindBatch:
-		p.batched = false
+		q.batched = false
 		if p.cfg.shuffleTicks {
-			p.shuffledBatch(now, ev)
+			q.shuffledBatch(now, ev)
 			break
 		}
-		p.nicTicks.drain(func(i int32) { p.nics[i].Tick(now) })
-		p.switchTicks.drain(func(i int32) { p.switches[i].Tick(now) })
+		q.nicTicks.drain(func(i int32) { p.nics[i].Tick(now) })
+		q.switchTicks.drain(func(i int32) { p.switches[i].Tick(now) })
 	case kindWakeAll:
 		for _, n := range p.nics {
 			n.Wake(now)
@@ -60,18 +61,18 @@ func (p *point) Handle(now kernel.Time, ev kernel.Event) {
 		for _, s := range p.switches {
 			s.Wake(now)
 		}
-		p.eng.Schedule(now+1, ev)
+		q.eng.Schedule(now+1, ev)
 	}
-	if p.calls != nil {
-		p.calls.deliver()
+	if q.calls != nil {
+		q.calls.deliver()
 	}
 }
 
 // batch makes sure a batch event runs later in this cycle.
-func (p *point) batch(now kernel.Time) {
-	if !p.batched {
-		p.batched = true
-		p.eng.Schedule(now, kernel.Event{Kind: kindBatch})
+func (q *part) batch(now kernel.Time) {
+	if !q.batched {
+		q.batched = true
+		q.eng.Schedule(now, kernel.Event{Kind: kindBatch})
 	}
 }
 
@@ -109,21 +110,22 @@ func (t *tickSet) drain(f func(int32)) {
 // other event of the cycle has been handled (Config.shuffleTicks): the
 // first call puts the batch event back at the end of the cycle's events,
 // so NICs woken by packets generated after it join the shuffle too.
-func (p *point) shuffledBatch(now kernel.Time, ev kernel.Event) {
-	if !p.deferred {
-		p.deferred, p.batched = true, true
-		p.eng.Schedule(now, ev)
+func (q *part) shuffledBatch(now kernel.Time, ev kernel.Event) {
+	p := q.p
+	if !q.deferred {
+		q.deferred, q.batched = true, true
+		q.eng.Schedule(now, ev)
 		return
 	}
-	p.deferred = false
-	p.ticks = p.ticks[:0]
-	p.nicTicks.drain(func(i int32) { p.ticks = append(p.ticks, -1-i) })
-	p.switchTicks.drain(func(i int32) { p.ticks = append(p.ticks, i) })
-	for i := len(p.ticks) - 1; i > 0; i-- {
-		j := p.tickRNG.IntN(i + 1)
-		p.ticks[i], p.ticks[j] = p.ticks[j], p.ticks[i]
+	q.deferred = false
+	q.ticks = q.ticks[:0]
+	q.nicTicks.drain(func(i int32) { q.ticks = append(q.ticks, -1-i) })
+	q.switchTicks.drain(func(i int32) { q.ticks = append(q.ticks, i) })
+	for i := len(q.ticks) - 1; i > 0; i-- {
+		j := q.tickRNG.IntN(i + 1)
+		q.ticks[i], q.ticks[j] = q.ticks[j], q.ticks[i]
 	}
-	for _, i := range p.ticks {
+	for _, i := range q.ticks {
 		if i < 0 {
 			p.nics[-1-i].Tick(now)
 		} else {

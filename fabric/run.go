@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"netsim/kernel"
+	"netsim/nic"
 	switching "netsim/switch"
 )
 
@@ -15,25 +16,34 @@ import (
 // end of drain.
 const chunk = 256
 
+// advance runs the point's engines to cycle until: the only part's, or
+// all parts' in lockstep (runParallel).
+func (p *point) advance(until kernel.Time) error {
+	if len(p.parts) == 1 {
+		return p.parts[0].eng.Run(until)
+	}
+	return p.runParallel(until)
+}
+
 // runTo advances the simulation to cycle end, checking ctx between chunks.
 // stop, if not nil, ends the run early when it reports true.
 func (p *point) runTo(ctx context.Context, end kernel.Time, stop func() bool) error {
-	for p.eng.Now() < end {
+	for p.now() < end {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if stop != nil && stop() {
 			return nil
 		}
-		step := min(end, p.eng.Now()+chunk)
+		step := min(end, p.now()+chunk)
 		if l := p.links; l != nil && l.next < l.end {
-			if p.eng.Now() == l.next {
+			if p.now() == l.next {
 				p.sampleLinks(l.next)
 				l.next += LinkSampleCycles
 			}
 			step = min(step, l.next)
 		}
-		if err := p.eng.Run(step); err != nil {
+		if err := p.advance(step); err != nil {
 			if errors.Is(err, kernel.ErrStopped) {
 				for _, s := range p.switches {
 					if s.Err() != nil {
@@ -75,7 +85,7 @@ func RunFlushed(ctx context.Context, cfg Config) (Stats, error) {
 	if p.meter.Injected != p.meter.Ejected {
 		bad = append(bad, fmt.Sprintf("injected %d flits, ejected %d", p.meter.Injected, p.meter.Ejected))
 	}
-	if live := p.pool.Live(); live != 0 {
+	if live := p.live(); live != 0 {
 		bad = append(bad, fmt.Sprintf("%d packets never fully delivered", live))
 	}
 	if n := p.buffered(); n != 0 {
@@ -102,7 +112,7 @@ func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
 		n.Start(0)
 	}
 	if cfg.wakeAll {
-		p.eng.Schedule(0, kernel.Event{Kind: kindWakeAll})
+		p.parts[0].eng.Schedule(0, kernel.Event{Kind: kindWakeAll})
 	}
 	st := Stats{Offered: cfg.Load}
 	fail := func(err error) (Stats, *point, error) {
@@ -127,14 +137,14 @@ func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
 			if err := p.runTo(ctx, kernel.Time(cfg.Warmup+at), nil); err != nil {
 				return fail(err)
 			}
-			p.meter.Truncate(kernel.Time(cfg.Warmup + at))
+			p.forMeters(func(m *nic.Meter) { m.Truncate(kernel.Time(cfg.Warmup + at)) })
 			p.fill(&st)
 			st.QueueEnd = p.queued()
 			if decided = cfg.Decided(st); decided {
 				window = at
 				break
 			}
-			p.meter.Extend(kernel.Time(cfg.Warmup + cfg.Measure))
+			p.forMeters(func(m *nic.Meter) { m.Extend(kernel.Time(cfg.Warmup + cfg.Measure)) })
 		}
 	}
 	if p.links != nil {
@@ -153,7 +163,7 @@ func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
 			break
 		}
 		window = min(2*window, cfg.maxMeasure())
-		p.meter.Extend(kernel.Time(cfg.Warmup + window))
+		p.forMeters(func(m *nic.Meter) { m.Extend(kernel.Time(cfg.Warmup + window)) })
 		if p.links != nil {
 			p.links.end = kernel.Time(cfg.Warmup + window)
 		}

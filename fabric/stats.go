@@ -13,7 +13,7 @@ import (
 func (p *point) queued() int64 {
 	q := p.meter.Queued
 	for _, n := range p.nics {
-		q += n.Unsent(p.eng.Now())
+		q += n.Unsent(p.now())
 	}
 	return q
 }
@@ -33,7 +33,7 @@ func (p *point) buffered() int {
 // fill sets the statistics of st from the point's meter, switches and
 // engine.
 func (p *point) fill(st *Stats) {
-	m := &p.meter
+	m := p.meter
 	hosts := float64(len(p.nics))
 	window := float64(m.To - m.From)
 	st.Window = int64(m.To - m.From)
@@ -54,7 +54,7 @@ func (p *point) fill(st *Stats) {
 	}
 	st.Timeline = nil
 	if m.Timeline != nil {
-		st.Timeline = timeline(m, p.eng.Now(), hosts)
+		st.Timeline = timeline(m, p.now(), hosts)
 	}
 	st.HopsAvg = m.HopsAvg()
 	st.HopsMedium, st.HopsLow = m.HopsByPriority()
@@ -65,8 +65,8 @@ func (p *point) fill(st *Stats) {
 	for _, s := range p.switches {
 		st.FlitHops += s.FlitHops
 	}
-	st.Cycles = p.eng.Now()
-	st.Events = p.eng.Events()
+	st.Cycles = p.now()
+	st.Events = p.events()
 }
 
 // cdfSteps is how many quantiles, at fractions 1/cdfSteps to 1, a latency

@@ -76,6 +76,8 @@ func (c *Config) ValidateHardware() error {
 		return keyerr.New("routing_delay", "must be at least 0, got %d", c.RoutingDelay)
 	case c.CrossbarDelay < 0:
 		return keyerr.New("crossbar_delay", "must be at least 0, got %d", c.CrossbarDelay)
+	case c.Threads < 0:
+		return keyerr.New("threads", "must be at least 0, got %d", c.Threads)
 	case c.VLAllocDelay < 0:
 		return keyerr.New("vl_alloc_delay", "must be at least 0, got %d", c.VLAllocDelay)
 	case c.SwAllocDelay < 0:

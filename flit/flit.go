@@ -9,6 +9,7 @@ package flit
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"netsim/kernel"
 )
@@ -64,13 +65,52 @@ const (
 
 // Pool stores packets by index and recycles the indices of delivered ones,
 // so a steady-state simulation allocates nothing per packet.
+//
+// Packets live in chunks of ChunkPackets that never move, so a pointer
+// from Get stays valid. Several pools may share their chunks (Share): a
+// network simulated on several threads gives each partition its own
+// pool, and a packet created in one partition keeps its index in every
+// other; the partition that delivers it recycles the index. The zero value
+// is an empty pool.
 type Pool struct {
-	pkts []Packet
-	free []int32
-	live int
+	chunks *chunks
+	// next and end are the fresh indices left in the chunk the pool
+	// took last.
+	next, end int32
+	free      []int32
+	live      int
 	// oldestFirst reuses the index released first instead of the last
 	// (SetOldestFirst).
 	oldestFirst bool
+}
+
+// ChunkPackets is the number of packets in one chunk of a Pool.
+const ChunkPackets = 1 << chunkBits
+
+const (
+	chunkBits = 14
+	maxChunks = 1 << (31 - chunkBits) // indices are int32
+)
+
+// chunks is the storage of the pools that share it.
+type chunks struct {
+	dir  [maxChunks]*[ChunkPackets]Packet
+	used atomic.Int32 // chunks handed out
+}
+
+// Share returns an empty pool that shares p's chunks: an index New
+// returns in either is valid in both. New and Release on pools that share
+// chunks may run concurrently; a packet must be handed from one to the
+// other through a synchronising operation (a barrier), as any data.
+func (p *Pool) Share() *Pool {
+	p.init()
+	return &Pool{chunks: p.chunks, oldestFirst: p.oldestFirst}
+}
+
+func (p *Pool) init() {
+	if p.chunks == nil {
+		p.chunks = new(chunks)
+	}
 }
 
 // SetOldestFirst makes New reuse the index released longest ago rather
@@ -89,24 +129,37 @@ func (p *Pool) New() int32 {
 			copy(p.free, p.free[1:])
 		}
 		p.free = p.free[:n-1]
-		p.pkts[i] = Packet{}
+		*p.Get(i) = Packet{}
 		return i
 	}
-	p.pkts = append(p.pkts, Packet{})
-	return int32(len(p.pkts) - 1)
+	if p.next == p.end {
+		p.init()
+		c := p.chunks.used.Add(1) - 1
+		if c >= maxChunks {
+			panic(fmt.Sprintf("flit: more than %d packets at once", int64(maxChunks)*ChunkPackets))
+		}
+		p.chunks.dir[c] = new([ChunkPackets]Packet)
+		p.next, p.end = c<<chunkBits, (c+1)<<chunkBits
+	}
+	i := p.next
+	p.next++
+	return i
 }
 
-// Get returns the packet at index i. The pointer is valid until the next
-// call to New.
-func (p *Pool) Get(i int32) *Packet { return &p.pkts[i] }
+// Get returns the packet at index i.
+func (p *Pool) Get(i int32) *Packet {
+	return &p.chunks.dir[uint32(i)>>chunkBits&(maxChunks-1)][i&(ChunkPackets-1)]
+}
 
-// Release returns index i to the pool.
+// Release returns index i to the pool (any pool sharing its chunks).
 func (p *Pool) Release(i int32) {
 	p.live--
 	p.free = append(p.free, i)
 }
 
-// Live returns the number of packets not yet released.
+// Live returns the number of packets this pool created less those it
+// released: summed over the pools that share chunks, the packets not yet
+// released.
 func (p *Pool) Live() int { return p.live }
 
 // Slot is one flit in a buffer: its packet and the cycle it is (or will be)

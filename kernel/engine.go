@@ -147,6 +147,27 @@ func (e *Engine) Progress() { e.lastProgress = e.now }
 // the watchdog counts from t.
 func (e *Engine) ProgressUntil(t Time) { e.lastProgress = max(e.lastProgress, t) }
 
+// LastProgress returns the latest time Progress or ProgressUntil recorded
+// (or the watchdog set, finding the model idle). A network simulated on
+// several engines runs one watchdog over them all from their
+// LastProgress.
+func (e *Engine) LastProgress() Time { return e.lastProgress }
+
+// NextEvent returns the time of the earliest pending event, at or after
+// Now(), or Never if none is pending.
+func (e *Engine) NextEvent() Time {
+	switch {
+	case e.inWheel > 0:
+		if e.head < len(e.wheel[int(e.now)&e.mask]) {
+			return e.now
+		}
+		return e.nextInWheel()
+	case len(e.overflow) > 0:
+		return e.overflow[0].at
+	}
+	return Never
+}
+
 // Stop asks Run to return ErrStopped after the event being handled. Called
 // while no Run is in progress, it makes the next Run return ErrStopped
 // before processing any event.

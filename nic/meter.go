@@ -261,3 +261,49 @@ func (m *Meter) HopsByPriority() (medium, low float64) {
 	n := float64(m.Delivered)
 	return float64(m.mediumHopsSum) / n, float64(m.lowHopsSum) / n
 }
+
+// Gather sets m to the sum of the meters ms, which cover disjoint sets of
+// NICs of one simulation with the same window, bins and timeline (the
+// partitions of a network simulated on several threads). The counts are
+// integers, so the sum is the meter one set of all the NICs would hold.
+func (m *Meter) Gather(ms []*Meter) {
+	bins, timeline, latency := m.Bins[:0], m.Timeline[:0], m.latency[:0]
+	*m = *ms[0]
+	m.Bins = append(bins, ms[0].Bins...)
+	m.Timeline = append(timeline, ms[0].Timeline...)
+	m.latency = append(latency, ms[0].latency...)
+	for _, o := range ms[1:] {
+		m.Injected += o.Injected
+		m.Ejected += o.Ejected
+		m.FlitHops += o.FlitHops
+		m.ProbesHeld += o.ProbesHeld
+		m.DataDelivered += o.DataDelivered
+		m.Queued += o.Queued
+		m.GeneratedFlits += o.GeneratedFlits
+		m.EjectedFlits += o.EjectedFlits
+		m.MeasuredPackets += o.MeasuredPackets
+		m.Delivered += o.Delivered
+		m.latencySum += o.latencySum
+		m.hopsSum += o.hopsSum
+		m.waitSum += o.waitSum
+		m.mediumHopsSum += o.mediumHopsSum
+		m.lowHopsSum += o.lowHopsSum
+		for len(m.latency) < len(o.latency) {
+			m.latency = append(m.latency, 0)
+		}
+		for i, c := range o.latency {
+			m.latency[i] += c
+		}
+		for i, t := range o.Timeline {
+			m.Timeline[i].GeneratedFlits += t.GeneratedFlits
+			m.Timeline[i].EjectedFlits += t.EjectedFlits
+		}
+		for i, b := range o.Bins {
+			s := &m.Bins[i]
+			s.GeneratedFlits += b.GeneratedFlits
+			s.EjectedFlits += b.EjectedFlits
+			s.Delivered += b.Delivered
+			s.LatencySum += b.LatencySum
+		}
+	}
+}
