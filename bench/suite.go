@@ -103,6 +103,7 @@ func Names() []string {
 // to be the case's (netsim bench does).
 type Point struct {
 	Hosts    int     `json:"hosts"`
+	Threads  int     `json:"threads"`
 	Cycles   int64   `json:"cycles"`
 	FlitHops int64   `json:"flit_hops"`
 	Events   int64   `json:"events"`
@@ -113,8 +114,8 @@ type Point struct {
 }
 
 // Run builds and simulates case c, its length Cycles·scale (at least 10
-// cycles).
-func Run(ctx context.Context, c Case, scale float64) (Point, error) {
+// cycles), on threads threads (fabric.Config.Threads; 0 acts as 1).
+func Run(ctx context.Context, c Case, scale float64, threads int) (Point, error) {
 	t0 := time.Now()
 	e, err := experiments.Parse(c.Name+".toml", []byte(c.File))
 	if err != nil {
@@ -123,6 +124,7 @@ func Run(ctx context.Context, c Case, scale float64) (Point, error) {
 	cycles := max(int64(float64(c.Cycles)*scale), 10)
 	cfg := e.Config(0, c.Load)
 	cfg.Warmup, cfg.Measure, cfg.Drain = cycles/5, cycles-cycles/5, 0
+	cfg.Threads = max(threads, 1)
 	build := time.Since(t0).Seconds()
 	cpu0, _, _ := usage()
 	t1 := time.Now()
@@ -130,7 +132,7 @@ func Run(ctx context.Context, c Case, scale float64) (Point, error) {
 	if err != nil {
 		return Point{}, fmt.Errorf("case %s: %w", c.Name, err)
 	}
-	p := Point{Hosts: e.Hosts(), Cycles: st.Cycles, FlitHops: st.FlitHops, Events: st.Events,
+	p := Point{Hosts: e.Hosts(), Threads: cfg.Threads, Cycles: st.Cycles, FlitHops: st.FlitHops, Events: st.Events,
 		Wall: time.Since(t1).Seconds(), Build: build}
 	p.CPU = p.Wall
 	if cpu1, peak, ok := usage(); ok {

@@ -19,12 +19,19 @@ func TestSuite(t *testing.T) {
 		if got, ok := Lookup(c.Name); !ok || got.Name != c.Name {
 			t.Errorf("Lookup(%s) = %v, %v", c.Name, got.Name, ok)
 		}
-		p, err := Run(context.Background(), c, 10/float64(c.Cycles))
+		p, err := Run(context.Background(), c, 10/float64(c.Cycles), 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Hosts != hosts[c.Name] || p.Cycles != 10 || p.FlitHops <= 0 || !(p.CPU > 0) {
-			t.Errorf("%s: %+v, want %d hosts over 10 cycles", c.Name, p, hosts[c.Name])
+		if p.Hosts != hosts[c.Name] || p.Cycles != 10 || p.FlitHops <= 0 || !(p.CPU > 0) || p.Threads != 1 {
+			t.Errorf("%s: %+v, want %d hosts over 10 cycles on 1 thread", c.Name, p, hosts[c.Name])
+		}
+		p2, err := Run(context.Background(), c, 10/float64(c.Cycles), 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p2.Threads != 2 || p2.FlitHops != p.FlitHops || p2.Cycles != p.Cycles {
+			t.Errorf("%s on 2 threads: %+v, want the flit-hops and cycles of one, %+v", c.Name, p2, p)
 		}
 	}
 	if len(seen) != len(hosts) {
@@ -43,7 +50,7 @@ func BenchmarkSuite(b *testing.B) {
 			var hops int64
 			var wall float64 // of the simulations, their builds left out
 			for b.Loop() {
-				p, err := Run(context.Background(), c, 1)
+				p, err := Run(context.Background(), c, 1, 1)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -110,6 +110,27 @@ func BenchmarkFlatFly16384(b *testing.B) {
 	benchPoint(b, topologies.Spec{Kind: "flatfly", Dims: []int{4, 8, 8, 8}, Widths: []int{2, 1, 1, 1}, HostsPerSwitch: 8}, 8, 0.5, 10000)
 }
 
+// BenchmarkThreads is the 4,096-host FlatFly of BenchmarkFlatFly4096 and
+// the 16,384-host one of BenchmarkFlatFly16384 (5,000 cycles) on 1, 2
+// and 4 threads (Config.Threads): compare the runs' wall time (ns/op)
+// across thread counts, and against the machine's free cores.
+func BenchmarkThreads(b *testing.B) {
+	for _, c := range []struct {
+		name   string
+		topo   topologies.Spec
+		cycles int64
+	}{
+		{"flatfly4096", topologies.Spec{Kind: "flatfly", Dims: []int{8, 8, 8}, HostsPerSwitch: 8}, 5000},
+		{"flatfly16384", topologies.Spec{Kind: "flatfly", Dims: []int{4, 8, 8, 8}, Widths: []int{2, 1, 1, 1}, HostsPerSwitch: 8}, 5000},
+	} {
+		for _, threads := range []int{1, 2, 4} {
+			b.Run(fmt.Sprintf("%s/threads=%d", c.name, threads), func(b *testing.B) {
+				benchRouting(b, c.topo, "dor", "uniform", 8, 0.5, c.cycles, func(cfg *Config) { cfg.Threads = threads })
+			})
+		}
+	}
+}
+
 // preset returns the topology preset name.
 func preset(b *testing.B, name string) topologies.Spec {
 	for _, p := range topologies.Presets() {

@@ -234,3 +234,19 @@ func TestThreadsPanic(t *testing.T) {
 		}()
 	}
 }
+
+// TestThreadsRace is a short TestThreadsChangeNothing for the race
+// detector (.ci/run): configurations whose parts cross every kind of
+// call — runs and credits under both flow controls, shared memories,
+// route probes — on 2 and 3 threads.
+func TestThreadsRace(t *testing.T) {
+	for i, v := range randomConfigs(2032, 9) {
+		cfg := v.config(t)
+		cfg.Warmup, cfg.Measure, cfg.Drain = 100, 300, 200
+		sameOnThreads(t, v.String(), cfg, 2+i%2, runFlushed)
+	}
+	cfg := myrinetConfig(t, 8, 32, nic.Probing)
+	cfg.Load, cfg.Dispersion.MaxProbes = 0.6, 8
+	cfg.Warmup, cfg.Measure, cfg.Drain = 100, 300, 200
+	sameOnThreads(t, "probing", cfg, 3, runFlushed)
+}

@@ -13,13 +13,14 @@ import (
 	"strings"
 
 	"netsim/bench"
+	"netsim/fabric"
 )
 
 // benchLong is the help of netsim bench.
 const benchLong = `Runs netsim's benchmark suite, each case a simulation point in a process
 of its own, and prints per case the network's hosts, the cycles
 simulated, the flit-hops (flits across links, host links included), the
-CPU time of the simulation (every thread; building the network and its
+wall and CPU time of the simulation (every thread; building the network and its
 routing excluded), millions of flit-hops and of kernel events per
 CPU-second, nanoseconds of CPU per flit-hop, and the process's peak
 resident memory. The cases:
@@ -38,8 +39,9 @@ command line.
 type benchFlags struct {
 	cases string
 	scale float64
-	json  bool
-	child string
+	json    bool
+	child   string
+	threads int
 }
 
 // benchCmd returns netsim bench.
@@ -47,13 +49,14 @@ func benchCmd() *Command {
 	var f benchFlags
 	return &Command{
 		Name:      "bench",
-		UsageLine: "netsim bench [--case NAME,...] [--scale X] [--json]\nnetsim bench --child NAME [--scale X]",
+		UsageLine: "netsim bench [--case NAME,...] [--scale X] [--threads N] [--json]\nnetsim bench --child NAME [--scale X] [--threads N]",
 		Short:     "measure netsim's speed on a fixed suite of points",
 		Long:      fmt.Sprintf(benchLong, bench.Doc()),
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&f.cases, "case", "", "run only the cases `NAMES` (comma-separated)")
 			fs.Float64Var(&f.scale, "scale", 1, "simulate `X` times each case's cycles")
 			fs.BoolVar(&f.json, "json", false, "print one JSON object per case instead of the table")
+			fs.IntVar(&f.threads, "threads", 1, "simulate each case on `N` threads ([sim] threads); compare wall times across N")
 			fs.StringVar(&f.child, "child", "", "run case `NAME` in this process and print its measurements as JSON (what netsim bench runs per case)")
 		},
 		Run: func(ctx context.Context, cmd *Command, ev env, args []string) int {
@@ -62,6 +65,9 @@ func benchCmd() *Command {
 			}
 			if !(f.scale > 0) || f.scale > 1000 {
 				return cmd.usageError(ev, fmt.Errorf("--scale: must be in (0, 1000], got %v", f.scale))
+			}
+			if f.threads < 1 || f.threads > fabric.MaxThreads {
+				return cmd.usageError(ev, fmt.Errorf("--threads: must be between 1 and %d, got %d", fabric.MaxThreads, f.threads))
 			}
 			if f.child != "" {
 				return benchChild(ctx, ev, f)
@@ -87,7 +93,7 @@ func benchChild(ctx context.Context, ev env, f benchFlags) int {
 		fmt.Fprintf(ev.stderr, "netsim bench: no case %q\n", f.child)
 		return exitUsage
 	}
-	p, err := bench.Run(ctx, c, f.scale)
+	p, err := bench.Run(ctx, c, f.scale, f.threads)
 	if err != nil {
 		fmt.Fprintf(ev.stderr, "netsim bench: %v\n", err)
 		return exitFailed
@@ -116,12 +122,12 @@ func benchRun(ctx context.Context, ev env, f benchFlags, names []string) int {
 		return exitFailed
 	}
 	if !f.json {
-		fmt.Fprintf(ev.stdout, "%-22s %7s %8s %12s %8s %9s %9s %9s %8s\n",
-			"case", "hosts", "cycles", "flit-hops", "CPU s", "Mfh/CPU-s", "ns/fh", "Mev/CPU-s", "peak MB")
+		fmt.Fprintf(ev.stdout, "%-22s %7s %8s %12s %8s %8s %9s %9s %9s %8s\n",
+			"case", "hosts", "cycles", "flit-hops", "wall s", "CPU s", "Mfh/CPU-s", "ns/fh", "Mev/CPU-s", "peak MB")
 	}
 	for _, name := range names {
 		var out, errb bytes.Buffer
-		c := exec.CommandContext(ctx, exe, "bench", "--child", name, "--scale", strconv.FormatFloat(f.scale, 'g', -1, 64))
+		c := exec.CommandContext(ctx, exe, "bench", "--child", name, "--scale", strconv.FormatFloat(f.scale, 'g', -1, 64), "--threads", strconv.Itoa(f.threads))
 		c.Env = append(os.Environ(), childEnv+"=1")
 		c.Stdout, c.Stderr = &out, &errb
 		err := c.Run()
@@ -156,7 +162,7 @@ func benchRun(ctx context.Context, ev env, f benchFlags, names []string) int {
 		if p.PeakRSS > 0 {
 			peak = strconv.FormatInt(p.PeakRSS>>20, 10)
 		}
-		fmt.Fprintf(ev.stdout, "%-22s %7d %8d %12d %8.2f %9.2f %9.1f %9.2f %8s\n", name, p.Hosts, p.Cycles, p.FlitHops, p.CPU,
+		fmt.Fprintf(ev.stdout, "%-22s %7d %8d %12d %8.2f %8.2f %9.2f %9.1f %9.2f %8s\n", name, p.Hosts, p.Cycles, p.FlitHops, p.Wall, p.CPU,
 			r.FlitHopsPerCPUSecond/1e6, r.NsPerFlitHop, r.EventsPerCPUSecond/1e6, peak)
 	}
 	return exitOK

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"netsim/experiments"
@@ -25,8 +26,9 @@ type env struct {
 
 // runFlags are the options of netsim run.
 type runFlags struct {
-	outDir string
-	jobs   int
+	outDir  string
+	jobs    int
+	threads int
 	json   bool
 	dryRun bool
 	quiet  bool
@@ -53,7 +55,7 @@ func runCmd() *Command {
 	var f runFlags
 	return &Command{
 		Name:      "run",
-		UsageLine: "netsim run [FILE.toml ...] [-o DIR] [-j N] [--json] [--dry-run] [-q] [--shard I/N] [--set SECTION.KEY=VALUE]...",
+		UsageLine: "netsim run [FILE.toml ...] [-o DIR] [-j N] [--threads N] [--json] [--dry-run] [-q] [--shard I/N] [--set SECTION.KEY=VALUE]...",
 		Short:     "run experiments (the embedded quick start when no file is given)",
 		Long:      runLong,
 		Flags:     f.define,
@@ -71,8 +73,10 @@ func (f *runFlags) define(fs *flag.FlagSet) {
 		"(as netsim table prints it) and the charts of netsim plot; DIR is created if needed. "+
 		"Run the same command again after an interruption: the points already in results.jsonl "+
 		"are not simulated again")
-	fs.IntVar(&f.jobs, "j", 0, "simulate up to `N` points at once (default: the number of CPUs); "+
-		"results do not depend on N")
+	fs.IntVar(&f.jobs, "j", 0, "simulate up to `N` points at once (default: the number of CPUs divided by "+
+		"the most threads a point runs on, at least 1); results do not depend on N")
+	fs.IntVar(&f.threads, "threads", 0, "simulate each point on `N` threads, overriding [sim] threads "+
+		"(0: as the files say); results do not depend on N")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per line on stdout instead of the table")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "list the points that would run (experiment, variant, "+
 		`pattern, load, "saturation search" or "exchange"; "done" when -o DIR already holds it) and stop`)
@@ -91,6 +95,9 @@ func runCommand(ctx context.Context, cmd *Command, ev env, f runFlags) int {
 	stdout, stderr := ev.stdout, ev.stderr
 	if f.jobs < 0 {
 		return cmd.usageError(ev, fmt.Errorf("-j: %d is not a valid number of jobs (expected ≥ 1, or 0 for the number of CPUs)", f.jobs))
+	}
+	if f.threads < 0 || f.threads > fabric.MaxThreads {
+		return cmd.usageError(ev, fmt.Errorf("--threads: %d is not a valid number of threads (expected 1 to %d, or 0 for [sim] threads)", f.threads, fabric.MaxThreads))
 	}
 
 	var (
@@ -116,6 +123,16 @@ func runCommand(ctx context.Context, cmd *Command, ev env, f runFlags) int {
 				return exitUsage
 			}
 		}
+	}
+	threads := 1
+	for _, e := range exps {
+		if f.threads > 0 {
+			e.Sim.Threads = f.threads
+		}
+		threads = max(threads, e.Sim.Threads)
+	}
+	if f.jobs == 0 {
+		f.jobs = max(runtime.NumCPU()/threads, 1)
 	}
 	if f.dryRun {
 		return dryRun(f, exps, stdout, stderr)
