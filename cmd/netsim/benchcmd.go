@@ -37,8 +37,8 @@ command line.
 
 // benchFlags are the options of netsim bench.
 type benchFlags struct {
-	cases string
-	scale float64
+	cases   string
+	scale   float64
 	json    bool
 	child   string
 	threads int

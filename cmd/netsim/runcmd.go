@@ -29,12 +29,12 @@ type runFlags struct {
 	outDir  string
 	jobs    int
 	threads int
-	json   bool
-	dryRun bool
-	quiet  bool
-	shard  experiments.Shard
-	sets   []experiments.Override
-	files  []string
+	json    bool
+	dryRun  bool
+	quiet   bool
+	shard   experiments.Shard
+	sets    []experiments.Override
+	files   []string
 }
 
 // runLong is the help of netsim run.
