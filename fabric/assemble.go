@@ -25,6 +25,8 @@ type point struct {
 	// of the parts' meters (meters) as of the end of the last run.
 	meter  *nic.Meter
 	meters []*nic.Meter
+	// pools are the parts' pools, with several parts (rebalance).
+	pools []*flit.Pool
 	// clock is the point's time when several parts run in lockstep.
 	clock clock
 

@@ -229,7 +229,8 @@ type Stats struct {
 	InjectedFlits, EjectedFlits, InFlight int64
 	// FlitHops counts flits moved across links (host links included).
 	FlitHops int64
-	// Events is the number of kernel events processed.
+	// Events is the number of kernel events processed (on several
+	// threads, more: each part has its own batch events).
 	Events int64
 	// Links are the links' load over the window, with Config.LinkStats
 	// (nil otherwise).

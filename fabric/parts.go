@@ -222,12 +222,25 @@ func (p *point) runParallel(until kernel.Time) error {
 	}
 	p.clock = clocks[0]
 	p.meter.Gather(p.meters)
+	p.rebalance()
 	for _, err := range errs {
 		if err != nil {
 			return err // the parts' decisions are alike: the first one's
 		}
 	}
 	return nil
+}
+
+// rebalance spreads the parts' free packet indices evenly among their
+// pools (flit.Rebalance): a part delivers packets others created, and
+// under a hotspot one part would hoard the indices the others need.
+func (p *point) rebalance() {
+	if p.pools == nil {
+		for _, q := range p.parts {
+			p.pools = append(p.pools, q.pool)
+		}
+	}
+	flit.Rebalance(p.pools)
 }
 
 // lockstep is one part's side of runParallel: it returns the error all
@@ -237,13 +250,17 @@ func (p *point) runParallel(until kernel.Time) error {
 // only after that one, before the next cycle ends.
 func (q *part) lockstep(bar *barrier, c *clock, until kernel.Time) error {
 	p := q.p
-	ran, ticking := false, false
+	ran, ticking, stopped := false, false, false
 	var err error // of q's engine, published at the next barrier
 	defer func() {
 		// A panic in a part must not leave the others waiting: it is
 		// published as an error in its turn, and runParallel panics with
 		// it.
 		if v := recover(); v != nil {
+			if stopped { // the others have left: no barrier
+				q.panicked = fmt.Sprintf("%v [part %d]\n%s", v, q.index, debug.Stack())
+				return
+			}
 			if ticking {
 				bar.wait() // the others end the cycle's events
 			}
@@ -262,6 +279,7 @@ func (q *part) lockstep(bar *barrier, c *clock, until kernel.Time) error {
 		bar.wait()
 		v := p.decide(c, until, ran)
 		if v.stop {
+			stopped = true
 			if v.err == nil {
 				return q.eng.Run(until) // no event is due before until
 			}

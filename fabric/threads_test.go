@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"netsim/flit"
 	"netsim/kernel"
 	"netsim/nic"
 	"netsim/topologies"
@@ -249,4 +250,47 @@ func TestThreadsRace(t *testing.T) {
 	cfg.Load, cfg.Dispersion.MaxProbes = 0.6, 8
 	cfg.Warmup, cfg.Measure, cfg.Drain = 100, 300, 200
 	sameOnThreads(t, "probing", cfg, 3, runFlushed)
+}
+
+// hotspot sends every packet to one of the first k hosts.
+type hotspot struct{ k int }
+
+func (h hotspot) Name() string                      { return "hotspot" }
+func (h hotspot) Dest(src int, rng *kernel.RNG) int { return rng.IntN(h.k) }
+
+// TestThreadsHotspot: when one part delivers the packets every other
+// part creates, the free packet indices it gathers go back to the others
+// (flit.Rebalance): the pools take no more chunks than one thread's pool,
+// and the results are those of one thread.
+func TestThreadsHotspot(t *testing.T) {
+	cfg := testConfig(t, flatfly4x4, "dor", "uniform", 2)
+	cfg.Pattern = hotspot{k: 4}
+	cfg.Load, cfg.PacketFlits = 0.05, 4
+	cfg.Warmup, cfg.Measure, cfg.Drain = 1000, 12*flit.ChunkPackets, 1000
+	sameOnThreads(t, "hotspot", cfg, 4, runPlain)
+	cfg.Threads = 4
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := assemble(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range p.nics {
+		n.Start(0)
+	}
+	if err := p.runTo(context.Background(), kernel.Time(cfg.Warmup+cfg.Measure), nil); err != nil {
+		t.Fatal(err)
+	}
+	if live := p.live(); live > flit.ChunkPackets/4 {
+		t.Fatalf("%d packets live: the test needs far fewer than a chunk", live)
+	}
+	created := p.meter.Injected / int64(cfg.PacketFlits)
+	if created < 2*int64(len(p.parts))*flit.ChunkPackets {
+		t.Fatalf("%d packets created: the test needs two chunks' worth per part", created)
+	}
+	// Each part may hold one chunk it draws fresh indices from.
+	if used := p.parts[0].pool.Chunks(); used > len(p.parts) {
+		t.Errorf("the pools took %d chunks for %d packets created, at most %d live", used, created, flit.ChunkPackets/4)
+	}
 }

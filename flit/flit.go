@@ -136,7 +136,7 @@ func (p *Pool) New() int32 {
 		p.init()
 		c := p.chunks.used.Add(1) - 1
 		if c >= maxChunks {
-			panic(fmt.Sprintf("flit: more than %d packets at once", int64(maxChunks)*ChunkPackets))
+			panic(fmt.Sprintf("flit: more than %d packets created by pools that share chunks without reusing their indices", int64(maxChunks)*ChunkPackets))
 		}
 		p.chunks.dir[c] = new([ChunkPackets]Packet)
 		p.next, p.end = c<<chunkBits, (c+1)<<chunkBits
@@ -155,6 +155,40 @@ func (p *Pool) Get(i int32) *Packet {
 func (p *Pool) Release(i int32) {
 	p.live--
 	p.free = append(p.free, i)
+}
+
+// Rebalance spreads the free indices of pools that share chunks evenly
+// among them, so that a pool that releases more packets than it creates
+// (the part that delivers the traffic of a hotspot) does not hoard
+// indices while the others take fresh chunks. It must not run
+// concurrently with any of the pools' methods. Which index a packet gets
+// changes no result.
+func Rebalance(pools []*Pool) {
+	total := 0
+	for _, p := range pools {
+		total += len(p.free)
+	}
+	share := total / len(pools)
+	d := 0 // the next pool that may give
+	for _, r := range pools {
+		for len(r.free) < share {
+			for len(pools[d].free) <= share {
+				d++
+			}
+			g := pools[d]
+			k := min(share-len(r.free), len(g.free)-share)
+			r.free = append(r.free, g.free[len(g.free)-k:]...)
+			g.free = g.free[:len(g.free)-k]
+		}
+	}
+}
+
+// Chunks returns how many chunks the pools sharing p's have taken.
+func (p *Pool) Chunks() int {
+	if p.chunks == nil {
+		return 0
+	}
+	return int(p.chunks.used.Load())
 }
 
 // Live returns the number of packets this pool created less those it

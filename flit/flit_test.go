@@ -206,3 +206,64 @@ func TestPoolRecycles(t *testing.T) {
 		t.Fatalf("steady-state New/Release allocates %v times", n)
 	}
 }
+
+// TestRebalance: pools that share chunks end with their free indices
+// spread evenly (to within the remainder), none lost or duplicated, and
+// a pool that only releases does not hoard them: the pools that only
+// create reuse them instead of taking fresh chunks.
+func TestRebalance(t *testing.T) {
+	for _, frees := range [][]int{{0, 0}, {10, 0}, {0, 7, 1}, {5, 5, 5}, {100, 0, 0, 3}, {1, 2, 3, 4, 5}} {
+		a := &Pool{}
+		pools := []*Pool{a}
+		for range frees[1:] {
+			pools = append(pools, a.Share())
+		}
+		seen := map[int32]bool{}
+		var made []int32
+		for i, n := range frees {
+			for range n {
+				x := pools[i].New()
+				seen[x] = true
+				made = append(made, x)
+			}
+		}
+		// Pool i releases frees[i] of them (any pool may release any).
+		for i, n := range frees {
+			for _, x := range made[:n] {
+				pools[i].Release(x)
+			}
+			made = made[n:]
+		}
+		Rebalance(pools)
+		total, got := 0, map[int32]bool{}
+		for _, n := range frees {
+			total += n
+		}
+		for _, p := range pools {
+			if n := len(p.free); n < total/len(pools) || n > total/len(pools)+total%len(pools) {
+				t.Errorf("%v: a pool has %d free indices of %d", frees, n, total)
+			}
+			for _, x := range p.free {
+				if got[x] {
+					t.Errorf("%v: index %d twice", frees, x)
+				}
+				got[x] = true
+			}
+		}
+		if len(got) != len(seen) {
+			t.Errorf("%v: %d free indices, want %d", frees, len(got), len(seen))
+		}
+	}
+	// A hotspot: one pool only releases what the other creates.
+	src := &Pool{}
+	dst := src.Share()
+	for round := 0; round < 4*ChunkPackets; round++ {
+		for i := 0; i < 4; i++ {
+			dst.Release(src.New())
+		}
+		Rebalance([]*Pool{src, dst})
+	}
+	if n := src.chunks.used.Load(); n != 1 {
+		t.Errorf("a hotspot took %d chunks, want 1", n)
+	}
+}

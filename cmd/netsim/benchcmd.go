@@ -23,7 +23,9 @@ simulated, the flit-hops (flits across links, host links included), the
 wall and CPU time of the simulation (every thread; building the network and its
 routing excluded), millions of flit-hops and of kernel events per
 CPU-second, nanoseconds of CPU per flit-hop, and the process's peak
-resident memory. The cases:
+resident memory. With --threads N, compare wall times: CPU time then
+includes the threads' waits at their barriers, and the events include
+each thread's own batch events. The cases:
 
 ` + "%s" + `
 To compare two builds, alternate them and quote medians and min–max,

@@ -129,7 +129,7 @@ func runCommand(ctx context.Context, cmd *Command, ev env, f runFlags) int {
 		if f.threads > 0 {
 			e.Sim.Threads = f.threads
 		}
-		threads = max(threads, e.Sim.Threads)
+		threads = max(threads, min(e.Sim.Threads, len(e.Network().Switches)))
 	}
 	if f.jobs == 0 {
 		f.jobs = max(runtime.NumCPU()/threads, 1)
