@@ -633,3 +633,34 @@ func TestProgressUntil(t *testing.T) {
 		t.Fatalf("Run = %v, want a deadlock at 600 with last progress 500", err)
 	}
 }
+
+// TestNextEvent: NextEvent is the time of the earliest pending event,
+// in the wheel or beyond it, or Never; LastProgress is what
+// ProgressUntil recorded.
+func TestNextEvent(t *testing.T) {
+	r := newRecorder(MinWheelSize)
+	e := r.eng
+	if got := e.NextEvent(); got != Never {
+		t.Fatalf("empty engine: NextEvent = %d, want Never", got)
+	}
+	far := Time(10 * MinWheelSize)
+	e.Schedule(far, Event{Arg: 1})
+	if got := e.NextEvent(); got != far {
+		t.Fatalf("NextEvent = %d, want %d (the overflow's)", got, far)
+	}
+	e.Schedule(5, Event{Arg: 2})
+	e.Schedule(0, Event{Arg: 3})
+	for _, step := range []struct{ until, want Time }{{0, 0}, {1, 5}, {5, 5}, {6, far}, {far, far}, {far + 1, Never}} {
+		if err := e.Run(step.until); err != nil {
+			t.Fatal(err)
+		}
+		if got := e.NextEvent(); got != step.want {
+			t.Errorf("after Run(%d): NextEvent = %d, want %d", step.until, got, step.want)
+		}
+	}
+	e.ProgressUntil(far + 40)
+	e.ProgressUntil(far + 20)
+	if got := e.LastProgress(); got != far+40 {
+		t.Errorf("LastProgress = %d, want %d", got, far+40)
+	}
+}

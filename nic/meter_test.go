@@ -1,7 +1,9 @@
 package nic
 
 import (
+	"reflect"
 	"testing"
+	"unsafe"
 
 	"netsim/flit"
 )
@@ -48,5 +50,74 @@ func TestEjectedSplitsRunsAtWindow(t *testing.T) {
 		if m.EjectedFlits != c.inWindow || m.Ejected != c.whole {
 			t.Errorf("run of %d from %d: %d in the window of %d, want %d of %d", c.k, c.at, m.EjectedFlits, m.Ejected, c.inWindow, c.whole)
 		}
+	}
+}
+
+// TestGather: Gather sums every count of the meters (every int64 field,
+// the bins, the timeline and the latency histogram) and keeps the
+// first's window and bin settings; a field added to Meter must be added
+// to Gather (the test counts them).
+func TestGather(t *testing.T) {
+	settings := map[string]bool{"From": true, "To": true, "timelineCycles": true, "binCycles": true, "perBins": true, "lastLo": true, "lastHi": true}
+	mk := func(base int64) *Meter {
+		m := &Meter{}
+		m.SetBins(100, 4, 8)
+		m.SetTimeline(50, 3)
+		v := reflect.ValueOf(m).Elem()
+		for i := 0; i < v.NumField(); i++ {
+			f := v.Field(i)
+			if f.Kind() == reflect.Int64 && !settings[v.Type().Field(i).Name] {
+				reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().SetInt(base + int64(i))
+			}
+		}
+		for i := range m.Bins {
+			m.Bins[i] = Bin{base, 2 * base, 3 * base, 4 * base}
+		}
+		for i := range m.Timeline {
+			m.Timeline[i] = TimelineWindow{base, 5 * base}
+		}
+		m.latency = make([]int64, base)
+		for i := range m.latency {
+			m.latency[i] = base
+		}
+		return m
+	}
+	a, b := mk(10), mk(3)
+	var m Meter
+	m.Gather([]*Meter{a, b})
+	v, va, vb := reflect.ValueOf(m), reflect.ValueOf(*a), reflect.ValueOf(*b)
+	counts := 0
+	for i := 0; i < v.NumField(); i++ {
+		name := v.Type().Field(i).Name
+		if v.Field(i).Kind() != reflect.Int64 {
+			continue
+		}
+		want := va.Field(i).Int()
+		if !settings[name] {
+			want += vb.Field(i).Int()
+			counts++
+		}
+		if got := v.Field(i).Int(); got != want {
+			t.Errorf("%s = %d, want %d", name, got, want)
+		}
+	}
+	if counts != 15 {
+		t.Errorf("Meter has %d counts, Gather sums 15: update it and this test", counts)
+	}
+	for i, bin := range m.Bins {
+		if bin != (Bin{13, 26, 39, 52}) {
+			t.Errorf("bin %d = %+v", i, bin)
+		}
+	}
+	for i, w := range m.Timeline {
+		if w != (TimelineWindow{13, 65}) {
+			t.Errorf("timeline window %d = %+v", i, w)
+		}
+	}
+	if len(m.latency) != 10 || m.latency[0] != 13 || m.latency[5] != 10 {
+		t.Errorf("latency histogram %v", m.latency)
+	}
+	if a.latency[0] != 10 || a.Bins[0].GeneratedFlits != 10 {
+		t.Error("Gather changed its first meter")
 	}
 }
