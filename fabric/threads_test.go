@@ -294,3 +294,25 @@ func TestThreadsHotspot(t *testing.T) {
 		t.Errorf("the pools took %d chunks for %d packets created, at most %d live", used, created, flit.ChunkPackets/4)
 	}
 }
+
+// TestThreadsFamilies: the other families and their routings — the
+// hypercube under mixed DOR, SF×FF under twisted ADOR, a fat tree and an
+// XGFT (host-less switches in their parts) under ftree and dmodk, a
+// random network under LASH — give one thread's results on 2 and 3.
+func TestThreadsFamilies(t *testing.T) {
+	for i, c := range []struct {
+		name string
+		spec topologies.Spec
+		alg  string
+	}{
+		{"hypercube", topologies.Spec{Kind: "hypercube", Dimension: 4, Width: 2, HostsPerSwitch: 2}, "mixed-dor"},
+		{"sfxff", sf4xff2, "twisted-ador"},
+		{"fattree", topologies.Spec{Kind: "fattree", K: 4, N: 2}, "ftree"},
+		{"xgft", topologies.Spec{Kind: "xgft", M: []int{3, 2}, W: []int{2, 2}, Hosts: 12}, "dmodk"},
+		{"random", topologies.Spec{Kind: "random", Switches: 10, HostsPerSwitch: 2, Links: 16, Seed: 2}, "lash"},
+	} {
+		cfg := testConfig(t, c.spec, c.alg, "uniform", 4)
+		cfg.Load = 0.7
+		sameOnThreads(t, c.name, cfg, 2+i%2, runFlushed)
+	}
+}
