@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -48,6 +49,14 @@ type Runner struct {
 	// Progress, if set, receives the run's progress whenever a simulation
 	// starts or a point is done, one call at a time.
 	Progress func(Progress)
+	// Cores, if positive, gives the points the cores the run leaves
+	// idle: a simulation that starts while k tasks (points, searches,
+	// exchanges) are running gets ⌊Cores/k⌋ threads
+	// (fabric.Config.Threads) if that is more than its [sim] threads. As
+	// a task starts only when another ends while tasks are waiting, k is
+	// below Jobs only once none is: the last searches of a run then use
+	// the cores the finished ones left. The results do not change.
+	Cores int
 }
 
 // Progress is a snapshot of a run's progress.
@@ -79,6 +88,35 @@ type run struct {
 	mu      sync.Mutex // serializes the hooks and guards prog
 	prog    Progress
 	linksMu sync.Mutex // serializes the Links hook
+
+	// active counts the tasks running (Runner.Cores).
+	active atomic.Int32
+}
+
+// task runs f as one task of the run, counted in active.
+func (rn *run) task(f func() error) func() error {
+	return func() error {
+		rn.active.Add(1)
+		defer rn.active.Add(-1)
+		return f()
+	}
+}
+
+// spread makes rn's simulators give each simulation the threads
+// Runner.Cores allows it.
+func (rn *run) spread() {
+	threads := func(cfg *fabric.Config) {
+		cfg.Threads = max(cfg.Threads, rn.Cores/max(int(rn.active.Load()), 1))
+	}
+	sim, exch := rn.sim, rn.exch
+	rn.sim = func(ctx context.Context, cfg fabric.Config) (fabric.Stats, error) {
+		threads(&cfg)
+		return sim(ctx, cfg)
+	}
+	rn.exch = func(ctx context.Context, cfg fabric.Config, kind string, patterns int, x fabric.Exchange) (fabric.EBB, error) {
+		threads(&cfg)
+		return exch(ctx, cfg, kind, patterns, x)
+	}
 }
 
 // group is the work of one (experiment, pattern) pair within the shard:
@@ -289,6 +327,9 @@ func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) e
 	if rn.exch == nil {
 		rn.exch = fabric.RunEBB
 	}
+	if r.Cores > 0 {
+		rn.spread()
+	}
 	jobs := r.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
@@ -304,30 +345,30 @@ func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) e
 	out := &orderedEmitter{groups: groups, ready: make([]bool, len(groups)), emit: emit, rn: rn}
 	for gi, gr := range groups {
 		for li, load := range gr.loads {
-			g.Go(func() error {
+			g.Go(rn.task(func() error {
 				rec, err := gr.point(ctx, rn, load)
 				if err != nil {
 					return err
 				}
 				gr.records[li] = rec
 				return out.finish(gi)
-			})
+			}))
 		}
 		if gr.exchange {
-			g.Go(func() error {
+			g.Go(rn.task(func() error {
 				rec, err := gr.runExchange(ctx, rn)
 				if err != nil {
 					return err
 				}
 				gr.records[0] = rec
 				return out.finish(gi)
-			})
+			}))
 		}
 		if gr.search && !gr.follows {
 			// A search that others follow runs them after itself, in
 			// the order of the variants: one task, so waiting for the
 			// search before does not hold a job.
-			g.Go(func() error {
+			g.Go(rn.task(func() error {
 				hint := -1
 				for cur := gr; cur != nil; cur = cur.followed {
 					if err := cur.runSearch(ctx, rn, hint); err != nil {
@@ -342,7 +383,7 @@ func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) e
 					}
 				}
 				return nil
-			})
+			}))
 		}
 	}
 	return g.Wait()

@@ -88,7 +88,7 @@ func TestCommands(t *testing.T) {
 		emptyOther bool
 	}{
 		{"no command", nil, exitUsage, "", "Usage:", true},
-		{"help", []string{"help"}, exitOK, "netsim run [FILE.toml ...] [-o DIR] [-j N] [--threads N] [--json]", "", true},
+		{"help", []string{"help"}, exitOK, "netsim run [FILE.toml ...] [-o DIR] [-j N] [--threads N|auto] [--json]", "", true},
 		{"-h", []string{"-h"}, exitOK, "netsim version", "", true},
 		{"--help", []string{"--help"}, exitOK, "Exit status", "", true},
 		{"help run", []string{"help", "run"}, exitOK, "-o DIR", "", true},

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"time"
 
 	"netsim/experiments"
@@ -26,15 +27,16 @@ type env struct {
 
 // runFlags are the options of netsim run.
 type runFlags struct {
-	outDir  string
-	jobs    int
-	threads int
-	json    bool
-	dryRun  bool
-	quiet   bool
-	shard   experiments.Shard
-	sets    []experiments.Override
-	files   []string
+	outDir      string
+	jobs        int
+	threads     int
+	autoThreads bool
+	json        bool
+	dryRun      bool
+	quiet       bool
+	shard       experiments.Shard
+	sets        []experiments.Override
+	files       []string
 }
 
 // runLong is the help of netsim run.
@@ -55,7 +57,7 @@ func runCmd() *Command {
 	var f runFlags
 	return &Command{
 		Name:      "run",
-		UsageLine: "netsim run [FILE.toml ...] [-o DIR] [-j N] [--threads N] [--json] [--dry-run] [-q] [--shard I/N] [--set SECTION.KEY=VALUE]...",
+		UsageLine: "netsim run [FILE.toml ...] [-o DIR] [-j N] [--threads N|auto] [--json] [--dry-run] [-q] [--shard I/N] [--set SECTION.KEY=VALUE]...",
 		Short:     "run experiments (the embedded quick start when no file is given)",
 		Long:      runLong,
 		Flags:     f.define,
@@ -75,8 +77,22 @@ func (f *runFlags) define(fs *flag.FlagSet) {
 		"are not simulated again")
 	fs.IntVar(&f.jobs, "j", 0, "simulate up to `N` points at once (default: the number of CPUs divided by "+
 		"the most threads a point runs on, at least 1); results do not depend on N")
-	fs.IntVar(&f.threads, "threads", 0, "simulate each point on `N` threads, overriding [sim] threads "+
-		"(0: as the files say); results do not depend on N")
+	fs.Func("threads", "simulate each point on `N` threads, overriding [sim] threads "+
+		"(0: as the files say), or with auto on the cores the run leaves idle: a point that starts "+
+		"while k points or searches run gets CPUs/k threads, so the last searches of a run use "+
+		"the cores the others left (-j then defaults to the number of CPUs); results do not depend on it",
+		func(s string) error {
+			if s == "auto" {
+				f.threads, f.autoThreads = 0, true
+				return nil
+			}
+			n, err := strconv.Atoi(s)
+			if err != nil || n < 0 || n > fabric.MaxThreads {
+				return fmt.Errorf("%q is not a number of threads (expected 1 to %d, 0 for [sim] threads, or auto)", s, fabric.MaxThreads)
+			}
+			f.threads, f.autoThreads = n, false
+			return nil
+		})
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per line on stdout instead of the table")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "list the points that would run (experiment, variant, "+
 		`pattern, load, "saturation search" or "exchange"; "done" when -o DIR already holds it) and stop`)
@@ -95,9 +111,6 @@ func runCommand(ctx context.Context, cmd *Command, ev env, f runFlags) int {
 	stdout, stderr := ev.stdout, ev.stderr
 	if f.jobs < 0 {
 		return cmd.usageError(ev, fmt.Errorf("-j: %d is not a valid number of jobs (expected ≥ 1, or 0 for the number of CPUs)", f.jobs))
-	}
-	if f.threads < 0 || f.threads > fabric.MaxThreads {
-		return cmd.usageError(ev, fmt.Errorf("--threads: %d is not a valid number of threads (expected 1 to %d, or 0 for [sim] threads)", f.threads, fabric.MaxThreads))
 	}
 
 	var (
@@ -133,6 +146,9 @@ func runCommand(ctx context.Context, cmd *Command, ev env, f runFlags) int {
 	}
 	if f.jobs == 0 {
 		f.jobs = max(runtime.NumCPU()/threads, 1)
+		if f.autoThreads {
+			f.jobs = runtime.NumCPU()
+		}
 	}
 	if f.dryRun {
 		return dryRun(f, exps, stdout, stderr)
@@ -159,6 +175,9 @@ func runCommand(ctx context.Context, cmd *Command, ev env, f runFlags) int {
 	}
 	out := newOutputs(f, stdout, pr, rf)
 	runner := experiments.Runner{Jobs: f.jobs, Simulate: ev.simulate, Shard: f.shard, Progress: pr.update}
+	if f.autoThreads {
+		runner.Cores = runtime.NumCPU()
+	}
 	if rf != nil {
 		runner.Resume, runner.Finished = rf.Store, rf.Append
 		runner.Links = linkWriter(filepath.Join(f.outDir, "links"))

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// TestRunThreads: netsim run --threads 3, and [sim] threads = 2 in the
-// file, write the results (and the tables) of a run on one thread byte
+// TestRunThreads: netsim run --threads 3, --threads auto, and [sim]
+// threads = 2 in the file, write the results (and the tables) of a run on one thread byte
 // for byte, and resume a run made on one thread; bad values are refused
 // naming the flag or key.
 func TestRunThreads(t *testing.T) {
@@ -31,13 +31,17 @@ func TestRunThreads(t *testing.T) {
 	if code, _, errs := netsim(t, "run", "-q", "--threads", "3", file, "-o", three); code != exitOK {
 		t.Fatalf("run --threads 3: exit %d, %s", code, errs)
 	}
+	auto := filepath.Join(dir, "auto")
+	if code, _, errs := netsim(t, "run", "-q", "--threads", "auto", file, "-o", auto); code != exitOK {
+		t.Fatalf("run --threads auto: exit %d, %s", code, errs)
+	}
 	inFile := filepath.Join(dir, "infile")
 	if code, _, errs := netsim(t, "run", "-q", "--set", "sim.threads=2", file, "-o", inFile); code != exitOK {
 		t.Fatalf("run with [sim] threads = 2: exit %d, %s", code, errs)
 	}
 	for _, name := range []string{"results.jsonl", "table.md"} {
 		want := read(one, name)
-		for _, out := range []string{three, inFile} {
+		for _, out := range []string{three, auto, inFile} {
 			if got := read(out, name); !bytes.Equal(got, want) {
 				t.Errorf("%s/%s differs from one thread's:\n%s\nwant\n%s", filepath.Base(out), name, got, want)
 			}
@@ -54,6 +58,7 @@ func TestRunThreads(t *testing.T) {
 	}{
 		{[]string{"--threads", "-1"}, "--threads"},
 		{[]string{"--threads", "100000"}, "--threads"},
+		{[]string{"--threads", "many"}, "--threads"},
 		{[]string{"--set", "sim.threads=0"}, "[sim] threads"},
 	} {
 		args := append([]string{"run", "-q", file, "-o", filepath.Join(dir, "bad")}, bad.args...)
