@@ -13,7 +13,8 @@ import (
 )
 
 // TestRunnerCores: with Runner.Cores every simulation gets between
-// Cores/Jobs and Cores threads, a search running alone gets them all,
+// Cores/Jobs and Cores threads, never more than Cores at once, a search
+// running alone gets them all,
 // and the records are those of a run without: the same bytes, emitted
 // and (in completion order, which timing decides) finished.
 func TestRunnerCores(t *testing.T) {
@@ -29,10 +30,18 @@ func TestRunnerCores(t *testing.T) {
 	for _, c := range []struct{ jobs, cores int }{{2, 4}, {1, 3}} {
 		var mu sync.Mutex
 		seen := map[int]int{}
+		running, most := 0, 0 // threads of the simulations running
 		sim := func(ctx context.Context, cfg fabric.Config) (fabric.Stats, error) {
 			mu.Lock()
 			seen[cfg.Threads]++
+			running += cfg.Threads
+			most = max(most, running)
 			mu.Unlock()
+			defer func() {
+				mu.Lock()
+				running -= cfg.Threads
+				mu.Unlock()
+			}()
 			return fabric.Run(ctx, cfg)
 		}
 		got, gotFin, err := runLines(context.Background(), Runner{Jobs: c.jobs, Cores: c.cores, Simulate: sim}, exps)
@@ -46,6 +55,9 @@ func TestRunnerCores(t *testing.T) {
 			if threads < c.cores/c.jobs || threads > c.cores {
 				t.Errorf("jobs %d, cores %d: a simulation on %d threads (%v)", c.jobs, c.cores, threads, seen)
 			}
+		}
+		if most > c.cores {
+			t.Errorf("jobs %d, cores %d: %d threads ran at once", c.jobs, c.cores, most)
 		}
 		if c.jobs == 1 && (len(seen) != 1 || seen[c.cores] == 0) {
 			t.Errorf("one job, %d cores: threads %v, want all on %d", c.cores, seen, c.cores)

@@ -51,11 +51,12 @@ type Runner struct {
 	Progress func(Progress)
 	// Cores, if positive, gives the points the cores the run leaves
 	// idle: a simulation that starts while k tasks (points, searches,
-	// exchanges) are running gets ⌊Cores/k⌋ threads
-	// (fabric.Config.Threads) if that is more than its [sim] threads. As
-	// a task starts only when another ends while tasks are waiting, k is
-	// below Jobs only once none is: the last searches of a run then use
-	// the cores the finished ones left. The results do not change.
+	// exchanges) are left, running or waiting to, gets ⌊Cores/min(k,
+	// Jobs)⌋ threads (fabric.Config.Threads) if that is more than its
+	// [sim] threads: one each while more tasks are left than Jobs, more
+	// for the last ones, so the last searches of a run use the cores the
+	// finished ones left; as k only falls, the threads of the simulations
+	// running never add up to more than Cores. The results do not change.
 	Cores int
 }
 
@@ -89,15 +90,17 @@ type run struct {
 	prog    Progress
 	linksMu sync.Mutex // serializes the Links hook
 
-	// active counts the tasks running (Runner.Cores).
-	active atomic.Int32
+	// left counts the tasks not finished (Runner.Cores), and jobs is the
+	// most that run at once.
+	left atomic.Int32
+	jobs int
 }
 
-// task runs f as one task of the run, counted in active.
+// task runs f as one task of the run, and counts it out of left when it
+// ends.
 func (rn *run) task(f func() error) func() error {
 	return func() error {
-		rn.active.Add(1)
-		defer rn.active.Add(-1)
+		defer rn.left.Add(-1)
 		return f()
 	}
 }
@@ -106,7 +109,7 @@ func (rn *run) task(f func() error) func() error {
 // Runner.Cores allows it.
 func (rn *run) spread() {
 	threads := func(cfg *fabric.Config) {
-		cfg.Threads = max(cfg.Threads, rn.Cores/max(int(rn.active.Load()), 1))
+		cfg.Threads = max(cfg.Threads, rn.Cores/max(min(int(rn.left.Load()), rn.jobs), 1))
 	}
 	sim, exch := rn.sim, rn.exch
 	rn.sim = func(ctx context.Context, cfg fabric.Config) (fabric.Stats, error) {
@@ -327,9 +330,6 @@ func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) e
 	if rn.exch == nil {
 		rn.exch = fabric.RunEBB
 	}
-	if r.Cores > 0 {
-		rn.spread()
-	}
 	jobs := r.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
@@ -338,6 +338,21 @@ func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) e
 	g.SetLimit(jobs)
 
 	groups := r.groups(exps)
+	if r.Cores > 0 {
+		tasks := 0
+		for _, gr := range groups {
+			tasks += len(gr.loads)
+			if gr.exchange {
+				tasks++
+			}
+			if gr.search && !gr.follows {
+				tasks++
+			}
+		}
+		rn.left.Store(int32(tasks))
+		rn.jobs = jobs
+		rn.spread()
+	}
 	for _, gr := range groups {
 		rn.prog.Total += gr.estimate
 	}

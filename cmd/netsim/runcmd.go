@@ -79,8 +79,9 @@ func (f *runFlags) define(fs *flag.FlagSet) {
 		"the most threads a point runs on, at least 1); results do not depend on N")
 	fs.Func("threads", "simulate each point on `N` threads, overriding [sim] threads "+
 		"(0: as the files say), or with auto on the cores the run leaves idle: a point that starts "+
-		"while k points or searches run gets CPUs/k threads, so the last searches of a run use "+
-		"the cores the others left (-j then defaults to the number of CPUs); results do not depend on it",
+		"while k points or searches are left to finish gets CPUs/min(k, jobs) threads, so the last "+
+		"searches of a run use the cores the others left (-j then defaults to the number of CPUs); "+
+		"results do not depend on it",
 		func(s string) error {
 			if s == "auto" {
 				f.threads, f.autoThreads = 0, true
