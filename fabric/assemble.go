@@ -25,8 +25,12 @@ type point struct {
 	// of the parts' meters (meters) as of the end of the last run.
 	meter  *nic.Meter
 	meters []*nic.Meter
-	// pools are the parts' pools, with several parts (rebalance).
+	// pools are the parts' pools (rebalance).
 	pools []*flit.Pool
+	// bar, clocks and errs are runParallel's, kept from run to run.
+	bar    *barrier
+	clocks []clock
+	errs   []error
 	// clock is the point's time when several parts run in lockstep.
 	clock clock
 
@@ -111,6 +115,7 @@ func assemble(cfg *Config) (*point, error) {
 		m.SetBins(cfg.Measure, per, int(per*(cfg.maxMeasure()/cfg.Measure)))
 		p.parts[i] = q
 		p.meters = append(p.meters, m)
+		p.pools = append(p.pools, q.pool)
 	}
 	p.meter = p.meters[0]
 	if threads > 1 {

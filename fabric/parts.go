@@ -105,14 +105,7 @@ func (q *part) deliver() {
 func partition(net *topologies.Network, n int) []int32 {
 	pre := make([]int, len(net.Switches)+1) // work of the switches before s
 	for s, sw := range net.Switches {
-		c := 0
-		for _, pt := range sw.Ports {
-			c++
-			if pt.Kind == topologies.HostPort {
-				c++
-			}
-		}
-		pre[s+1] = pre[s] + c
+		pre[s+1] = pre[s] + work(sw)
 	}
 	total := pre[len(net.Switches)]
 	of := make([]int32, len(net.Switches))
@@ -129,6 +122,18 @@ func partition(net *topologies.Network, n int) []int32 {
 		start = end
 	}
 	return of
+}
+
+// work is what partition counts of a switch: its ports, a host's
+// twice (for its NIC).
+func work(sw topologies.Switch) int {
+	c := len(sw.Ports)
+	for _, pt := range sw.Ports {
+		if pt.Kind == topologies.HostPort {
+			c++
+		}
+	}
+	return c
 }
 
 // barrier makes n goroutines wait for each other, again and again. A
@@ -198,9 +203,12 @@ type verdict struct {
 // deadlock found by one watchdog over all parts, which applies the rules
 // of kernel.Engine.SetWatchdog to the point as a whole.
 func (p *point) runParallel(until kernel.Time) error {
-	bar := newBarrier(len(p.parts))
-	clocks := make([]clock, len(p.parts))
-	errs := make([]error, len(p.parts))
+	if p.bar == nil {
+		p.bar = newBarrier(len(p.parts))
+		p.clocks = make([]clock, len(p.parts))
+		p.errs = make([]error, len(p.parts))
+	}
+	bar, clocks, errs := p.bar, p.clocks, p.errs
 	var wg sync.WaitGroup
 	for i := range p.parts {
 		clocks[i] = p.clock
@@ -234,14 +242,7 @@ func (p *point) runParallel(until kernel.Time) error {
 // rebalance spreads the parts' free packet indices evenly among their
 // pools (flit.Rebalance): a part delivers packets others created, and
 // under a hotspot one part would hoard the indices the others need.
-func (p *point) rebalance() {
-	if p.pools == nil {
-		for _, q := range p.parts {
-			p.pools = append(p.pools, q.pool)
-		}
-	}
-	flit.Rebalance(p.pools)
-}
+func (p *point) rebalance() { flit.Rebalance(p.pools) }
 
 // lockstep is one part's side of runParallel: it returns the error all
 // parts decide on (nil once they reach until). What a part publishes

@@ -140,37 +140,25 @@ func TestPartition(t *testing.T) {
 		}
 		for n := 1; n <= len(net.Switches); n++ {
 			of := partition(net, n)
-			work := make([]int, n)
+			parts := make([]int, n)
 			for s, q := range of {
 				if s > 0 && q != of[s-1] && q != of[s-1]+1 {
 					t.Fatalf("%s in %d parts: switch %d in part %d after part %d", spec.Kind, n, s, q, of[s-1])
 				}
-				for _, pt := range net.Switches[s].Ports {
-					work[q]++
-					if pt.Kind == topologies.HostPort {
-						work[q]++
-					}
-				}
+				parts[q] += work(net.Switches[s])
 			}
 			if of[0] != 0 || int(of[len(of)-1]) != n-1 {
 				t.Fatalf("%s in %d parts: parts %d to %d", spec.Kind, n, of[0], of[len(of)-1])
 			}
 			most := 0
 			for _, s := range net.Switches {
-				c := 0
-				for _, pt := range s.Ports {
-					c++
-					if pt.Kind == topologies.HostPort {
-						c++
-					}
-				}
-				most = max(most, c)
+				most = max(most, work(s))
 			}
 			total := 0
-			for _, w := range work {
+			for _, w := range parts {
 				total += w
 			}
-			for q, w := range work {
+			for q, w := range parts {
 				if w == 0 || w > total/n+2*most {
 					t.Errorf("%s in %d parts: part %d has work %d of %d", spec.Kind, n, q, w, total)
 				}
@@ -212,16 +200,7 @@ func TestThreadsPanic(t *testing.T) {
 	for _, in := range []int{0, 1, 2} {
 		cfg := testConfig(t, flatfly4x4, "dor", "uniform", 1)
 		cfg.Threads = 3
-		if err := cfg.Validate(); err != nil {
-			t.Fatal(err)
-		}
-		p, err := assemble(&cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, n := range p.nics {
-			n.Start(0)
-		}
+		p := started(t, &cfg)
 		p.parts[in].eng.Schedule(50, kernel.Event{Kind: kindNICGenerate, Target: 1 << 30})
 		func() {
 			defer func() {
@@ -269,16 +248,7 @@ func TestThreadsHotspot(t *testing.T) {
 	cfg.Warmup, cfg.Measure, cfg.Drain = 1000, 12*flit.ChunkPackets, 1000
 	sameOnThreads(t, "hotspot", cfg, 4, runPlain)
 	cfg.Threads = 4
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	p, err := assemble(&cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range p.nics {
-		n.Start(0)
-	}
+	p := started(t, &cfg)
 	if err := p.runTo(context.Background(), kernel.Time(cfg.Warmup+cfg.Measure), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -315,4 +285,21 @@ func TestThreadsFamilies(t *testing.T) {
 		cfg.Load = 0.7
 		sameOnThreads(t, c.name, cfg, 2+i%2, runFlushed)
 	}
+}
+
+// started assembles cfg's point and starts its NICs, as Run does before
+// the first cycle.
+func started(t *testing.T, cfg *Config) *point {
+	t.Helper()
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := assemble(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range p.nics {
+		n.Start(0)
+	}
+	return p
 }
