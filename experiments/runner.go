@@ -338,52 +338,40 @@ func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) e
 	g.SetLimit(jobs)
 
 	groups := r.groups(exps)
-	if r.Cores > 0 {
-		tasks := 0
-		for _, gr := range groups {
-			tasks += len(gr.loads)
-			if gr.exchange {
-				tasks++
-			}
-			if gr.search && !gr.follows {
-				tasks++
-			}
-		}
-		rn.left.Store(int32(tasks))
-		rn.jobs = jobs
-		rn.spread()
-	}
 	for _, gr := range groups {
 		rn.prog.Total += gr.estimate
 	}
 	rn.update(func(*Progress) {})
 	out := &orderedEmitter{groups: groups, ready: make([]bool, len(groups)), emit: emit, rn: rn}
+	// The tasks are all listed before the first starts: Runner.Cores
+	// counts those left.
+	var tasks []func() error
 	for gi, gr := range groups {
 		for li, load := range gr.loads {
-			g.Go(rn.task(func() error {
+			tasks = append(tasks, func() error {
 				rec, err := gr.point(ctx, rn, load)
 				if err != nil {
 					return err
 				}
 				gr.records[li] = rec
 				return out.finish(gi)
-			}))
+			})
 		}
 		if gr.exchange {
-			g.Go(rn.task(func() error {
+			tasks = append(tasks, func() error {
 				rec, err := gr.runExchange(ctx, rn)
 				if err != nil {
 					return err
 				}
 				gr.records[0] = rec
 				return out.finish(gi)
-			}))
+			})
 		}
 		if gr.search && !gr.follows {
 			// A search that others follow runs them after itself, in
 			// the order of the variants: one task, so waiting for the
 			// search before does not hold a job.
-			g.Go(rn.task(func() error {
+			tasks = append(tasks, func() error {
 				hint := -1
 				for cur := gr; cur != nil; cur = cur.followed {
 					if err := cur.runSearch(ctx, rn, hint); err != nil {
@@ -398,8 +386,16 @@ func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) e
 					}
 				}
 				return nil
-			}))
+			})
 		}
+	}
+	rn.left.Store(int32(len(tasks)))
+	rn.jobs = jobs
+	if r.Cores > 0 {
+		rn.spread()
+	}
+	for _, f := range tasks {
+		g.Go(rn.task(f))
 	}
 	return g.Wait()
 }
