@@ -25,7 +25,7 @@ type point struct {
 	// of the parts' meters (meters) as of the end of the last run.
 	meter  *nic.Meter
 	meters []*nic.Meter
-	// pools are the parts' pools (rebalance).
+	// pools are the parts' pools (flit.Rebalance after a parallel run).
 	pools []*flit.Pool
 	// bar, clocks and errs are runParallel's, kept from run to run.
 	bar    *barrier

@@ -15,23 +15,12 @@ import (
 // ticks, in an order of its own; the results must not depend on that
 // (TestDeferredCallsChangeNothing).
 type callQueue struct {
-	calls []call
-}
-
-// call is one held-back call: AcceptRun on a receiver (to not nil),
-// Freed on a switch's input port (sw not nil) or Unblock on a sender.
-type call struct {
-	to          flit.Receiver
-	from        flit.Sender
-	sw          *switching.Switch
-	now, arrive kernel.Time
-	port, vl, k int
-	pkt         int32
+	calls []crossCall
 }
 
 // holdCredits is the switching.Switch.HoldCredits hook of a callQueue.
 func (q *callQueue) holdCredits(s *switching.Switch, port int32, vl, n int, now kernel.Time) {
-	q.calls = append(q.calls, call{sw: s, now: now, port: int(port), vl: vl, k: n})
+	q.calls = append(q.calls, crossCall{sw: s, now: now, port: port, vl: int32(vl), k: int32(n)})
 }
 
 // deferredReceiver is a flit.Receiver whose calls wait in a callQueue.
@@ -42,7 +31,7 @@ type deferredReceiver struct {
 
 // AcceptRun implements flit.Receiver.
 func (d deferredReceiver) AcceptRun(now kernel.Time, port, vl int, pkt int32, arrive kernel.Time, k int) {
-	d.q.calls = append(d.q.calls, call{to: d.to, now: now, port: port, vl: vl, pkt: pkt, arrive: arrive, k: k})
+	d.q.calls = append(d.q.calls, crossCall{to: d.to, now: now, port: int32(port), vl: int32(vl), pkt: pkt, arrive: arrive, k: int32(k)})
 }
 
 // deferredSender is a flit.Sender whose calls wait in a callQueue.
@@ -53,7 +42,7 @@ type deferredSender struct {
 
 // Unblock implements flit.Sender.
 func (d deferredSender) Unblock(vl int, at kernel.Time) {
-	d.q.calls = append(d.q.calls, call{from: d.to, vl: vl, arrive: at})
+	d.q.calls = append(d.q.calls, crossCall{from: d.to, vl: int32(vl), arrive: at})
 }
 
 // deliver makes the held-back calls, the last first.
@@ -61,13 +50,6 @@ func (q *callQueue) deliver() {
 	for len(q.calls) > 0 {
 		c := q.calls[len(q.calls)-1]
 		q.calls = q.calls[:len(q.calls)-1]
-		switch {
-		case c.to != nil:
-			c.to.AcceptRun(c.now, c.port, c.vl, c.pkt, c.arrive, c.k)
-		case c.sw != nil:
-			c.sw.Freed(c.port, c.vl, c.k, c.now)
-		default:
-			c.from.Unblock(c.vl, c.arrive)
-		}
+		c.make()
 	}
 }

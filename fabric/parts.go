@@ -58,15 +58,30 @@ type part struct {
 	panicked       any
 }
 
-// crossCall is one call across a link between two parts: AcceptRun on a
-// receiver (to not nil), or Freed on a switch's input port, whose sender
-// is in the part that makes the call.
+// crossCall is one call across a link held back to be made later, by
+// another part (a network on several threads) or after the event
+// (Config.deferCalls): AcceptRun on a receiver (to not nil), Freed on a
+// switch's input port (sw not nil), or Unblock on a sender (from; only
+// deferCalls holds those back).
 type crossCall struct {
 	to          flit.Receiver
 	sw          *switching.Switch
+	from        flit.Sender
 	now, arrive kernel.Time
 	port, vl, k int32
 	pkt         int32
+}
+
+// make makes the call.
+func (c *crossCall) make() {
+	switch {
+	case c.to != nil:
+		c.to.AcceptRun(c.now, int(c.port), int(c.vl), c.pkt, c.arrive, int(c.k))
+	case c.sw != nil:
+		c.sw.Freed(int(c.port), int(c.vl), int(c.k), c.now)
+	default:
+		c.from.Unblock(int(c.vl), c.arrive)
+	}
 }
 
 // crossReceiver is a flit.Receiver in another part: its calls wait in
@@ -87,12 +102,7 @@ func (q *part) deliver() {
 	for _, from := range q.p.parts {
 		calls := from.out[q.index]
 		for i := range calls {
-			c := &calls[i]
-			if c.to != nil {
-				c.to.AcceptRun(c.now, int(c.port), int(c.vl), c.pkt, c.arrive, int(c.k))
-			} else {
-				c.sw.Freed(int(c.port), int(c.vl), int(c.k), c.now)
-			}
+			calls[i].make()
 		}
 		from.out[q.index] = calls[:0]
 	}
@@ -230,7 +240,9 @@ func (p *point) runParallel(until kernel.Time) error {
 	}
 	p.clock = clocks[0]
 	p.meter.Gather(p.meters)
-	p.rebalance()
+	// A part delivers packets others created: under a hotspot one part
+	// would hoard the free indices the others need.
+	flit.Rebalance(p.pools)
 	for _, err := range errs {
 		if err != nil {
 			return err // the parts' decisions are alike: the first one's
@@ -238,11 +250,6 @@ func (p *point) runParallel(until kernel.Time) error {
 	}
 	return nil
 }
-
-// rebalance spreads the parts' free packet indices evenly among their
-// pools (flit.Rebalance): a part delivers packets others created, and
-// under a hotspot one part would hoard the indices the others need.
-func (p *point) rebalance() { flit.Rebalance(p.pools) }
 
 // lockstep is one part's side of runParallel: it returns the error all
 // parts decide on (nil once they reach until). What a part publishes
