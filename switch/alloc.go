@@ -45,7 +45,7 @@ func (s *Switch) eligibleIn(lo, hi int32, now kernel.Time, next *kernel.Time) {
 		for word != 0 {
 			li := base + int32(bits.TrailingZeros64(word))
 			if li < portLo || li >= portHi {
-				port := li / s.lpp
+				port := s.portOf(li)
 				portLo, portHi = port*s.lpp, port*s.lpp+s.lpp
 				at := s.portAt(port, now)
 				if free = at <= now; !free {

@@ -6,7 +6,7 @@ import "testing"
 // use: ports input and output ports with vls lanes each, each input able
 // to start speedup runs.
 func matcher(ports, vls, speedup int, a Allocator, iterations int) *Switch {
-	s := &Switch{vls: int32(vls), slots: 1, lpp: int32(vls), speedup: int32(speedup), alloc: a, iterations: iterations,
+	s := &Switch{vls: int32(vls), slots: 1, lpp: int32(vls), lanePorts: lanePorts(int32(vls)), speedup: int32(speedup), alloc: a, iterations: iterations,
 		out: make([]outPort, ports), inCap: make([]int8, ports), inPtr: make([]int32, ports),
 		outDone: make([]bool, ports), outGrant: make([]int32, ports), outPtr: make([]int32, ports)}
 	for i := range s.outGrant {

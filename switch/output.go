@@ -102,7 +102,9 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 	sel.freed, sel.lastLen = uint32(end), l.flits
 	s.outChanged(p, int32(l.outVL))
 	n := o.n
-	copy(o.active[ai:n], o.active[ai+1:n])
+	for j := ai; j < n-1; j++ { // (copy calls memmove for a word or two)
+		o.active[j] = o.active[j+1]
+	}
 	o.n--
 	if ai >= n-1 {
 		o.rr = 0
@@ -137,6 +139,14 @@ func (s *Switch) inputAt(li int32, now kernel.Time) kernel.Time {
 	}
 	sp := s.speedup
 	at := s.portOf(li) * (sp + 1)
+	if sp == 1 {
+		// One run at a time: the port is free unless it feeds one, from
+		// li or another lane.
+		if end := s.times[at+1].end; end > now {
+			return end
+		}
+		return now
+	}
 	runs := s.times[at+1 : at+1+sp]
 	busy, first := int32(0), kernel.Never
 	for _, r := range runs {
@@ -172,6 +182,12 @@ func (s *Switch) feeding(port int32, now kernel.Time) (busy int32, first kernel.
 	}
 	sp := s.speedup
 	at := port * (sp + 1)
+	if sp == 1 {
+		if end := s.times[at+1].end; end > now {
+			return 1, end
+		}
+		return 0, kernel.Never
+	}
 	first = kernel.Never
 	for _, r := range s.times[at+1 : at+1+sp] {
 		if r.end > now {
@@ -204,6 +220,12 @@ func (s *Switch) feed(li int32, now, end kernel.Time) {
 func (s *Switch) runEnd(li int32, now kernel.Time) kernel.Time {
 	sp := s.speedup
 	at := s.portOf(li) * (sp + 1)
+	if sp == 1 {
+		if r := s.times[at+1]; r.lane == li && r.end > now {
+			return r.end
+		}
+		return 0
+	}
 	for _, r := range s.times[at+1 : at+1+sp] {
 		if r.lane == li && r.end > now {
 			return r.end

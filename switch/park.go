@@ -188,7 +188,29 @@ const sleepSlots = 32
 // sleepUntil puts waiting lane li, whose head may not be allocated
 // before at (its eligible time), to sleep until then (sleepRange).
 func (s *Switch) sleepUntil(li int32, at, now kernel.Time) {
-	s.sleepRange(li, li+1, at, now)
+	if at <= now || at-now >= sleepSlots || s.noPark {
+		return
+	}
+	// sleepRange(li, li+1, at, now), for one lane: one word of the bitmaps.
+	w, b := li/64, uint64(1)<<(li%64)
+	slot := int32(at % sleepSlots)
+	s.markSlot(slot, uint16(w), uint16(w+1))
+	if s.waiting[w]&b != 0 {
+		s.waiting[w] &^= b
+		s.sleep[slot*int32(len(s.waiting))+w] |= b
+	}
+}
+
+// markSlot records that sleep slot slot holds lanes in the words [lo, hi)
+// of its bitmap.
+func (s *Switch) markSlot(slot int32, lo, hi uint16) {
+	span := &s.sleepSpan[slot]
+	if s.sleepMask&(1<<slot) == 0 {
+		*span = [2]uint16{lo, hi}
+	} else {
+		span[0], span[1] = min(span[0], lo), max(span[1], hi)
+	}
+	s.sleepMask |= 1 << slot
 }
 
 // sleepRange takes the lanes in [lo, hi) still in the waiting bitmap,
@@ -201,12 +223,7 @@ func (s *Switch) sleepRange(lo, hi int32, at, now kernel.Time) {
 	}
 	slot := int32(at % sleepSlots)
 	row := s.sleep[slot*int32(len(s.waiting)):]
-	span := &s.sleepSpan[slot]
-	if s.sleepMask&(1<<slot) == 0 {
-		*span = [2]uint16{uint16(lo / 64), uint16((hi + 63) / 64)}
-	} else {
-		span[0], span[1] = min(span[0], uint16(lo/64)), max(span[1], uint16((hi+63)/64))
-	}
+	s.markSlot(slot, uint16(lo/64), uint16((hi+63)/64))
 	for w := lo / 64; w*64 < hi; w++ {
 		m := ^uint64(0)
 		if base := w * 64; base < lo {
@@ -219,7 +236,6 @@ func (s *Switch) sleepRange(lo, hi int32, at, now kernel.Time) {
 		s.waiting[w] &^= m
 		row[w] |= m
 	}
-	s.sleepMask |= 1 << slot
 }
 
 // wake puts back into the waiting bitmap the sleeping lanes whose slots

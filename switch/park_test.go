@@ -74,3 +74,24 @@ func TestParkedHeadWaitsForItsOutputs(t *testing.T) {
 		})
 	}
 }
+
+// TestPortOf checks the multiplication that divides lane numbers by the
+// lanes per port against the division, for every lane number a switch may
+// have and lanes per port up to MaxLanes (exhaustively up to 300, then
+// sampled).
+func TestPortOf(t *testing.T) {
+	for lpp := int32(1); lpp <= MaxLanes; lpp++ {
+		if lpp > 300 && lpp%97 != 0 && lpp != MaxLanes {
+			continue
+		}
+		s := &Switch{lpp: lpp, lanePorts: lanePorts(lpp), slots: 1}
+		for li := int32(0); li <= MaxLanes; li++ {
+			if got, want := s.portOf(li), li/lpp; got != want {
+				t.Fatalf("lpp %d: portOf(%d) = %d, want %d", lpp, li, got, want)
+			}
+			if got, want := s.vlOf(li), li%lpp; got != want {
+				t.Fatalf("lpp %d: vlOf(%d) = %d, want %d", lpp, li, got, want)
+			}
+		}
+	}
+}

@@ -27,6 +27,7 @@ type Switch struct {
 	// lanes per input port: lane li is slot li % slots of VL
 	// li % lpp / slots of input port li / lpp (portOf, vlOf).
 	slots, lpp   int32
+	lanePorts    uint64 // portOf's multiplier for lpp
 	speedup      int32
 	maxRun       int32
 	routingDelay kernel.Time
@@ -159,6 +160,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		classes:      p.Classes,
 		slots:        int32(p.Slots()),
 		lpp:          int32(p.VLs * p.Slots()),
+		lanePorts:    lanePorts(int32(p.VLs * p.Slots())),
 		speedup:      int32(max(p.Speedup, 1)),
 		routingDelay: kernel.Time(p.RoutingDelay),
 		flitDelay:    kernel.Time(p.FlitDelay),

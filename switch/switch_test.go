@@ -522,17 +522,18 @@ func TestEligibleSkipsBusyPorts(t *testing.T) {
 	const now, vls, ports = 100, 5, 30
 	newSwitch := func() *Switch {
 		s := &Switch{
-			lanes:   make([]lane, ports*vls),
-			waiting: make([]uint64, 3),
-			sleep:   make([]uint64, 3*sleepSlots),
-			elig:    make([]uint32, ports*vls),
-			parks:   make([]park, ports*vls),
-			times:   make([]inRun, ports*2),
-			vls:     vls,
-			slots:   1,
-			lpp:     vls,
-			speedup: 1,
-			woke:    now,
+			lanes:     make([]lane, ports*vls),
+			waiting:   make([]uint64, 3),
+			sleep:     make([]uint64, 3*sleepSlots),
+			elig:      make([]uint32, ports*vls),
+			parks:     make([]park, ports*vls),
+			times:     make([]inRun, ports*2),
+			vls:       vls,
+			slots:     1,
+			lpp:       vls,
+			lanePorts: lanePorts(vls),
+			speedup:   1,
+			woke:      now,
 		}
 		for _, li := range []int32{0, 5, 61, 63, 64, 65, 100, 120, 149} {
 			s.setWaiting(li, true)

@@ -66,15 +66,23 @@ type voqLane struct {
 // it is released long before (modulo 2³², eligibleAt reads it as ahead).
 const holdAhead = 1 << 30
 
-// portOf returns the input port of lane li.
-func (s *Switch) portOf(li int32) int32 { return li / s.lpp }
+// portOf returns the input port of lane li: li / lpp, by a multiplication
+// (lanePorts), as a division costs several times as much and every stage
+// asks it.
+func (s *Switch) portOf(li int32) int32 { return int32(uint64(uint32(li)) * s.lanePorts >> 32) }
+
+// lanePorts returns the multiplier that divides a lane number below 2¹⁶
+// by lpp < 2¹⁶ (portOf): ⌊2³²/lpp⌋ + 1. It exceeds 2³²/lpp by e ≤ lpp,
+// so li·m/2³² is li/lpp plus less than li·lpp/2³²/lpp < 1/lpp, which
+// never reaches the next integer.
+func lanePorts(lpp int32) uint64 { return 1<<32/uint64(lpp) + 1 }
 
 // vlOf returns the VL of lane li.
 func (s *Switch) vlOf(li int32) int32 {
 	if s.slots == 1 {
-		return li % s.lpp
+		return li - s.portOf(li)*s.lpp
 	}
-	return li % s.lpp / s.slots
+	return (li - s.portOf(li)*s.lpp) / s.slots
 }
 
 // voqOf returns the index in s.vq of lane li's input port and VL.
