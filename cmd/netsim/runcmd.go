@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"time"
 
@@ -36,6 +37,7 @@ type runFlags struct {
 	quiet       bool
 	shard       experiments.Shard
 	sets        []experiments.Override
+	cpuProfile  string
 	files       []string
 }
 
@@ -57,7 +59,7 @@ func runCmd() *Command {
 	var f runFlags
 	return &Command{
 		Name:      "run",
-		UsageLine: "netsim run [FILE.toml ...] [-o DIR] [-j N] [--threads N|auto] [--json] [--dry-run] [-q] [--shard I/N] [--set SECTION.KEY=VALUE]...",
+		UsageLine: "netsim run [FILE.toml ...] [-o DIR] [-j N] [--threads N|auto] [--json] [--dry-run] [-q] [--shard I/N] [--set SECTION.KEY=VALUE]... [--cpuprofile FILE]",
 		Short:     "run experiments (the embedded quick start when no file is given)",
 		Long:      runLong,
 		Flags:     f.define,
@@ -105,6 +107,9 @@ func (f *runFlags) define(fs *flag.FlagSet) {
 		return err
 	})
 	defineSet(fs, &f.sets)
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the simulations to `FILE` "+
+		"(pprof's format: go tool pprof FILE), for finding where a run spends its time or "+
+		"refreshing cmd/netsim/default.pgo (docs/performance.md)")
 }
 
 // runCommand implements netsim run with the flags and files f.
@@ -174,6 +179,18 @@ func runCommand(ctx context.Context, cmd *Command, ev env, f runFlags) int {
 			return exitUsage
 		}
 	}
+	if f.cpuProfile != "" {
+		stop, err := startCPUProfile(f.cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "netsim: --cpuprofile: %v\n", err)
+			return exitUsage
+		}
+		defer func() {
+			if err := stop(); err != nil {
+				fmt.Fprintf(stderr, "netsim: --cpuprofile: %v\n", err)
+			}
+		}()
+	}
 	out := newOutputs(f, stdout, pr, rf)
 	runner := experiments.Runner{Jobs: f.jobs, Simulate: ev.simulate, Shard: f.shard, Progress: pr.update}
 	if f.autoThreads {
@@ -205,6 +222,23 @@ func runCommand(ctx context.Context, cmd *Command, ev env, f runFlags) int {
 		return exitFailed
 	}
 	return exitOK
+}
+
+// startCPUProfile starts profiling the process's CPU into the file name
+// and returns the function that stops it and closes the file.
+func startCPUProfile(name string) (stop func() error, err error) {
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		return f.Close()
+	}, nil
 }
 
 // openResults creates dir and opens dir/results.jsonl to resume from,
