@@ -1,6 +1,10 @@
 package flowctl
 
-import "netsim/kernel"
+import (
+	"math"
+
+	"netsim/kernel"
+)
 
 // credit is credit-based flow control: credits[vl] is the sender's count of
 // free slots in the receiver's vl buffer, and returns holds the credits on
@@ -9,9 +13,14 @@ type credit struct {
 	// The sender's side, touched for every run sent.
 	credits [MaxVLs]int16
 	latency kernel.Time
+	// queued is the number of ramps in returns, kept on the sender's line
+	// so a reservation or a run sent looks at the returns, lines of their
+	// own, only when its credits fall short or the ramps pile up
+	// (collectSoon).
+	queued uint16
 	// Keep the receiver's side on other cache lines; the sender's line
 	// also holds Link.s, which every call looks at first.
-	_ [64 - 8 - 2*MaxVLs - 8]byte
+	_ [64 - 8 - 2*MaxVLs - 8 - 2]byte
 	// The receiver's side, touched for every run freed.
 	returns fifo
 	inline  [8]stamped // the returns ring while it fits
@@ -50,6 +59,17 @@ func (c *credit) collect(now kernel.Time) {
 	for c.returns.Len() > 0 && c.returns.At(0).n == 0 {
 		c.returns.pop()
 	}
+	c.queued = uint16(min(c.returns.Len(), math.MaxUint16))
+}
+
+// collectSoon reports whether a sender about to take n credits of vl
+// should collect the returned ones first: when the credits collected do
+// not suffice, or when half the inline ring holds ramps. When credits are
+// collected changes no count anyone reads (each reader that needs the
+// exact count collects first); collecting now and then keeps the ring
+// short, inside the Link.
+func (c *credit) collectSoon(vl, n int) bool {
+	return int(c.credits[vl]) < n || int(c.queued) >= len(c.inline)/2
 }
 
 // CanSend consults the credits on their way back only when the credits
@@ -72,7 +92,7 @@ func (c *credit) Burst(now kernel.Time, vl int) int {
 
 func (c *credit) Sent(now kernel.Time, vl, n int) {
 	// Collect now and then, so the returns ring stays small.
-	if int(c.credits[vl]) < n || c.returns.Len() >= len(c.inline)/2 {
+	if c.collectSoon(vl, n) {
 		c.collect(now)
 		if int(c.credits[vl]) < n {
 			panic("flowctl: flit sent without a credit")
@@ -82,9 +102,13 @@ func (c *credit) Sent(now kernel.Time, vl, n int) {
 }
 
 // Reserve takes n credits of vl at once. It collects the returned credits
-// first, once per packet, which keeps the returns ring short.
+// first when they are needed or pile up (collectSoon): the sender has
+// just seen the credits suffice (CanSend), and the returns are another
+// cache line, which a large network rarely has at hand.
 func (c *credit) Reserve(now kernel.Time, vl, n int) bool {
-	c.collect(now)
+	if c.collectSoon(vl, n) {
+		c.collect(now)
+	}
 	if int(c.credits[vl]) < n {
 		panic("flowctl: reserved more credits than are free")
 	}
@@ -97,6 +121,7 @@ func (c *credit) Reserve(now kernel.Time, vl, n int) bool {
 func (c *credit) Freed(at kernel.Time, vl, n int) kernel.Time {
 	back := at + c.latency
 	c.returns.pushRun(stamped{at: uint32(back), vl: uint8(vl), n: uint16(n)})
+	c.queued = uint16(min(c.returns.Len(), math.MaxUint16))
 	return back
 }
 

@@ -398,3 +398,79 @@ func TestBurst(t *testing.T) {
 		t.Fatal("STOP/GO under STOP: Burst must be 0")
 	}
 }
+
+// TestReserveCollectsLazily drives a cut-through sender that checks its
+// credits (CanSend) and reserves whole packets (Reserve), which collects
+// the returned credits only when they fall short or the ramps pile up,
+// and a receiver that frees each packet's slots later, on several VLs.
+// CanSend and Free answer as a model that counts every credit back by
+// now, and the returns never outgrow the ring inside the Link.
+func TestReserveCollectsLazily(t *testing.T) {
+	for _, p := range []Params{
+		{Kind: KindCredit, VLs: 4, Buffer: 64, Latency: 1, Delay: 1, Rate: 1},
+		{Kind: KindCredit, VLs: 8, Buffer: 32, Latency: 3, Delay: 3, Rate: 2},
+	} {
+		l := new(Link)
+		if err := l.Init(p); err != nil {
+			t.Fatal(err)
+		}
+		const pkt = 16
+		type ramp struct {
+			back kernel.Time
+			vl   int
+		}
+		var ramps []ramp
+		taken := make([]int, p.VLs) // credits reserved, ever
+		model := func(now kernel.Time, vl int) int {
+			n := p.Buffer - taken[vl]
+			for _, r := range ramps {
+				if r.vl == vl {
+					n += int(min(max(now-r.back+1, 0), pkt))
+				}
+			}
+			return n
+		}
+		var frees []ramp // packets to free: (when, vl)
+		rng := kernel.NewRNG(uint64(p.VLs))
+		reserved := 0
+		for now := kernel.Time(0); now < 40000; now++ {
+			rest := frees[:0]
+			for _, f := range frees {
+				if f.back == now {
+					l.Freed(now, f.vl, pkt)
+					ramps = append(ramps, ramp{back: now + kernel.Time(p.Latency), vl: f.vl})
+				} else {
+					rest = append(rest, f)
+				}
+			}
+			frees = rest
+			if now%pkt != 0 {
+				continue // the link carries a flit per cycle: a packet per pkt cycles
+			}
+			vl := rng.IntN(p.VLs)
+			want := model(now, vl) >= pkt
+			if got := l.CanSend(now, vl, pkt); got != want {
+				t.Fatalf("%+v cycle %d VL %d: CanSend %v, the model %v", p, now, vl, got, want)
+			}
+			if want {
+				l.Reserve(now, vl, pkt)
+				taken[vl] += pkt
+				reserved++
+				frees = append(frees, ramp{back: now + kernel.Time(p.Delay+rng.IntN(60)), vl: vl})
+			}
+			if l.c.returns.Len() > len(l.c.inline) {
+				t.Fatalf("%+v cycle %d: %d ramps, more than the %d inside the Link", p, now, l.c.returns.Len(), len(l.c.inline))
+			}
+			if now%(7*pkt) == 0 {
+				for v := 0; v < p.VLs; v++ {
+					if got, want := l.Free(now, v), model(now, v); got != want {
+						t.Fatalf("%+v cycle %d VL %d: Free %d, the model %d", p, now, v, got, want)
+					}
+				}
+			}
+		}
+		if reserved < 100 {
+			t.Errorf("%+v: %d packets reserved, too few to test", p, reserved)
+		}
+	}
+}

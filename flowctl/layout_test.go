@@ -19,4 +19,7 @@ func TestLinkLayout(t *testing.T) {
 	if off := unsafe.Offsetof(l.c) + unsafe.Offsetof(l.c.latency); off >= 64 || unsafe.Offsetof(l.s) != 0 {
 		t.Errorf("the sender's side ends past the first cache line (latency at %d, s at %d)", off, unsafe.Offsetof(l.s))
 	}
+	if off := unsafe.Offsetof(l.c) + unsafe.Offsetof(l.c.queued); off+2 > 64 {
+		t.Errorf("the count of ramps the sender reads is at byte %d, past the first cache line", off)
+	}
 }

@@ -23,7 +23,7 @@ func (n *NIC) Generate(now kernel.Time) {
 	// A NIC stopped by flow control with a packet in progress, or with
 	// older packets on the new one's VL, would find the same at once: the
 	// new packet is behind them. Its wake-ups stand.
-	behind := n.blocked && (n.cur >= 0 || n.queues[vl].Len() > 0)
+	behind := n.blocked && (n.cur >= 0 || n.filled&(1<<vl) != 0)
 	n.push(pi)
 	if !behind {
 		n.alarm.Set(now)
@@ -34,7 +34,9 @@ func (n *NIC) Generate(now kernel.Time) {
 }
 
 func (n *NIC) push(pi int32) {
-	n.queues[n.pool.Get(pi).VL].Push(pi)
+	vl := n.pool.Get(pi).VL
+	n.queues[vl].Push(pi)
+	n.filled |= 1 << vl
 	n.queued++
 	n.meter.Queued += int64(n.pool.Get(pi).Flits)
 }
@@ -70,11 +72,10 @@ func (n *NIC) Unblock(vl int, at kernel.Time) {
 // not when vl's queue is empty or the packet is a reply to a probe still
 // arriving.
 func (n *NIC) oldest(vl int, now kernel.Time) (int32, bool) {
-	q := &n.queues[vl]
-	if q.Len() == 0 {
+	if n.filled&(1<<vl) == 0 {
 		return 0, false
 	}
-	pi := q.Front()
+	pi := n.queues[vl].Front()
 	if n.controlAt > now && n.pool.Get(pi).Created > now {
 		return 0, false
 	}
@@ -203,6 +204,9 @@ func (n *NIC) start(now kernel.Time) bool {
 			continue
 		}
 		q.Pop()
+		if q.Len() == 0 {
+			n.filled &^= 1 << qi
+		}
 		n.queued--
 		if n.multi != nil && n.pool.Get(pi).Probe == 0 && !n.lagged() {
 			n.chooseRoute(now, pi)

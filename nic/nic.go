@@ -136,8 +136,12 @@ type NIC struct {
 	queues  []ring.Ring[int32] // source queue per VL (per class under dynamic VL choice)
 	classes *routing.Classes   // Params.Classes
 	queued  int                // packets in queues
-	vlNext  int                // round-robin pointer over queues
-	cur     int32              // packet being injected, or -1
+	// filled has bit q set while source queue q holds packets, so
+	// looking for the next packet passes over the empty queues without
+	// touching them (a queue's record is 40 bytes).
+	filled  uint64
+	vlNext  int   // round-robin pointer over queues
+	cur     int32 // packet being injected, or -1
 	curSent int32
 	// curVL and curFlits are cur's VL and length, kept here so sending a
 	// flit does not touch the packet.

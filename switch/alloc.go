@@ -80,7 +80,8 @@ func (s *Switch) addEligible(li int32, now kernel.Time, next *kernel.Time) {
 		*next = min(*next, at)
 		return
 	}
-	if pk := &s.parks[li]; pk.bits&parkedBit != 0 && !s.noPark && s.stillParked(li, pk, now) {
+	if s.parked[li/64]&(1<<(li%64)) != 0 && !s.noPark && s.stillParked(li, &s.parks[li], now) {
+		pk := &s.parks[li]
 		// Its selection would fail as it did: wait for the retry
 		// time, a freed output VL or news of room downstream.
 		if pk.bits&fcBlockedBit != 0 {
@@ -178,7 +179,7 @@ func (s *Switch) grant(now kernel.Time, port, outVL int32, prio routing.Priority
 		s.busy = append(s.busy, port)
 	}
 	l.state = active
-	s.parks[li].bits = 0 // not parked
+	s.unpark(li)
 	if s.vq != nil {
 		s.slotGranted(li, now)
 	}

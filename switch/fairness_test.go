@@ -189,7 +189,7 @@ var _ flit.Receiver = (*drainSink)(nil)
 // are left out and set the next wake-up.
 func TestEligibleOldestFirst(t *testing.T) {
 	const now = 100
-	s := &Switch{lanes: make([]lane, 8), elig: make([]uint32, 8), parks: make([]park, 8), waiting: make([]uint64, 1), vls: 1, slots: 1, lpp: 1, lanePorts: lanePorts(1), speedup: 1,
+	s := &Switch{lanes: make([]lane, 8), elig: make([]uint32, 8), parks: make([]park, 8), waiting: make([]uint64, 1), parked: make([]uint64, 1), vls: 1, slots: 1, lpp: 1, lanePorts: lanePorts(1), speedup: 1,
 		times: make([]inRun, 8*2)}
 	for _, l := range []struct {
 		li          int32

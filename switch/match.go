@@ -62,7 +62,7 @@ func (s *Switch) allocate(now kernel.Time, next *kernel.Time) bool {
 			// It lost this cycle: its output or input went to another
 			// head, or the iterations ran out. It selects again next
 			// cycle, when the outputs granted now are busy with runs.
-			s.parks[r.lane].bits = 0
+			s.unpark(r.lane)
 			*next = min(*next, now+1)
 			continue
 		}

@@ -163,6 +163,23 @@ func (s *Switch) outChanged(p, vl int32) {
 // park.bits: the ports of a switch share the portBits entries in turn.
 func portBit(p int32) uint32 { return uint32(p) % portBits }
 
+// setPark records what the last failed selection of lane li's head
+// found, pk, and whether that parks the head (parkedBit).
+func (s *Switch) setPark(li int32, pk park) {
+	s.parks[li] = pk
+	if pk.bits&parkedBit != 0 {
+		s.parked[li/64] |= 1 << (li % 64)
+	} else {
+		s.parked[li/64] &^= 1 << (li % 64)
+	}
+}
+
+// unpark marks the head of lane li as not parked.
+func (s *Switch) unpark(li int32) {
+	s.parks[li].bits = 0
+	s.parked[li/64] &^= 1 << (li % 64)
+}
+
 // eligibleAt returns when the waiting head of lane li may first be
 // allocated.
 func (s *Switch) eligibleAt(li int32, now kernel.Time) kernel.Time {

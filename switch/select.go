@@ -139,7 +139,7 @@ func (s *Switch) selectOutput(now kernel.Time, li int32, next *kernel.Time) (por
 		if retry == kernel.Never {
 			pk.bits |= noRetryBit
 		}
-		s.parks[li] = pk
+		s.setPark(li, pk)
 	}
 	return best, bestVL, bestPrio
 }

@@ -68,8 +68,12 @@ type Switch struct {
 	// waiting lane whose input port may feed a run, most of which cannot
 	// move yet.
 	elig []uint32
-	// parks holds, per lane, what passing over its parked head needs.
-	parks []park
+	// parks holds, per lane, what passing over its parked head needs,
+	// and parked has a bit set per lane whose head is parked (its
+	// park.bits has parkedBit), beside waiting: a tick looks a record up
+	// only for the parked heads among the eligible lanes.
+	parks  []park
+	parked []uint64
 	// runs holds the lanes' rings, ringLen runs each; buffer is the
 	// capacity of a lane in flits.
 	runs    []flit.Run
@@ -176,12 +180,15 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, r routing.Routing, rng k
 		portGen:      make([]uint32, portBits),
 		vlGen:        make([]uint32, p.Ports*p.VLs),
 		senders:      make([]portSender, p.Ports),
-		waiting:      make([]uint64, (p.lanes()+63)/64),
 		sleep:        make([]uint64, sleepSlots*((p.lanes()+63)/64)),
 		cand:         make([]routing.Candidate, 0, p.Ports),
 		closed:       make([]closedOut, 0, p.Ports),
 		busyCand:     make([]int32, 0, p.Ports),
 	}
+	// waiting and parked side by side: a tick reads both.
+	words := (p.lanes() + 63) / 64
+	bitmaps := make([]uint64, 2*words)
+	s.waiting, s.parked = bitmaps[:words:words], bitmaps[words:]
 	for i := range s.sel {
 		s.sel[i].owner = -1
 	}

@@ -526,6 +526,7 @@ func TestEligibleSkipsBusyPorts(t *testing.T) {
 			waiting:   make([]uint64, 3),
 			sleep:     make([]uint64, 3*sleepSlots),
 			elig:      make([]uint32, ports*vls),
+			parked:    make([]uint64, 3),
 			parks:     make([]park, ports*vls),
 			times:     make([]inRun, ports*2),
 			vls:       vls,
