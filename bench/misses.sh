@@ -22,7 +22,7 @@ command -v valgrind >/dev/null || { echo "bench/misses.sh: valgrind is not insta
 # measure SCALE: prints flit-hops, instructions, D1 misses, LL data misses.
 measure() {
 	local out
-	out="$(GOGC=off valgrind --tool=cachegrind --cache-sim=yes --cachegrind-out-file=/dev/null \
+	out="$(GOGC=off GODEBUG=asyncpreemptoff=1 valgrind --tool=cachegrind --cache-sim=yes --cachegrind-out-file=/dev/null \
 		--D1=49152,12,64 --LL=33554432,16,64 "$bin" bench --child "$case" --scale "$1" 2>&1)"
 	local fh ir d1 ll
 	fh="$(grep -o '"flit_hops":[0-9]*' <<<"$out" | cut -d: -f2)"
