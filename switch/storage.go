@@ -11,30 +11,18 @@ import (
 // Switch is one switch. It is not safe for concurrent use; a simulation is
 // single-threaded.
 type Switch struct {
-	id        int32
-	eng       *kernel.Engine
-	pool      *flit.Pool
-	route     routing.Routing
-	rng       kernel.RNG
+	// The fields a tick reads come first, scalars then slices, so the
+	// few cache lines they fill are those a tick touches (a large
+	// network's switches do not stay in the cache from one cycle to the
+	// next); those of the other organisations, allocators and route
+	// probes come after.
+
+	alarm     kernel.Alarm
+	blocked   bool // last tick found a packet held back by flow control
 	mode      Mode
 	selection Selection
 	noPark    bool
-	vls       int32
-	// classes maps the routing's VL classes onto the VLs under dynamic VL
-	// choice (Params.Classes), nil otherwise.
-	classes *routing.Classes
-	// slots is the lanes per input port and VL (Params.Slots), lpp the
-	// lanes per input port: lane li is slot li % slots of VL
-	// li % lpp / slots of input port li / lpp (portOf, vlOf).
-	slots, lpp   int32
-	lanePorts    uint64 // portOf's multiplier for lpp
-	speedup      int32
-	maxRun       int32
-	routingDelay kernel.Time
-	flitDelay    kernel.Time
-
-	alarm   kernel.Alarm
-	blocked bool // last tick found a packet held back by flow control
+	alloc     Allocator // the allocator (below)
 	// gen counts the changes that may let a parked head go before its
 	// retry time: an output VL set free, and news of room downstream
 	// (Unblock). portGen holds, per output port (on a switch of more
@@ -43,47 +31,68 @@ type Switch struct {
 	// VL (port·VLs + VL) that of its last change, and allGen that of the
 	// last news that names no port (Unblock).
 	gen, allGen uint32
-	portGen     []uint32
-	vlGen       []uint32
-	senders     []portSender // Sender's per output port
+	vls         int32
+	// slots is the lanes per input port and VL (Params.Slots), lpp the
+	// lanes per input port: lane li is slot li % slots of VL
+	// li % lpp / slots of input port li / lpp (portOf, vlOf).
+	slots, lpp int32
+	speedup    int32
+	maxRun     int32
+	// ringLen is the runs of a lane's ring (runs); buffer is the
+	// capacity of a lane in flits.
+	ringLen int32
+	buffer  int32
+	// nWaiting counts the lanes in state waiting, ptr is the round-robin
+	// pointer (eligibleOldestFirst).
+	nWaiting     int32
+	ptr          int32
+	sleepMask    uint32 // sleep's slots in use (below)
+	id           int32
+	lanePorts    uint64 // portOf's multiplier for lpp
+	routingDelay kernel.Time
+	flitDelay    kernel.Time
+	woke         kernel.Time // the last cycle whose sleep slot was emptied (below)
+	// FlitHops counts flits this switch has sent.
+	FlitHops int64
+	eng      *kernel.Engine
+	pool     *flit.Pool
+	route    routing.Routing
+	// classes maps the routing's VL classes onto the VLs under dynamic VL
+	// choice (Params.Classes), nil otherwise.
+	classes *routing.Classes
+	// sh is the shared memory's state under BuffersShared (shared.go),
+	// nil otherwise.
+	sh *sharedMem
 
-	// in holds the flow-control state of the link into each port, kept
-	// here so freeing a slot touches memory the switch holds anyway.
-	in  []flowctl.Link
-	ups []flit.Sender // who sends on the link into each port
-	// holdCredits, if not nil, takes the credits freed on the input
-	// ports it marks in heldIn instead of the links (HoldCredits).
-	holdCredits func(s *Switch, port int32, vl, n int, now kernel.Time)
-	heldIn      []bool
-
-	out []outPort
-	sel []outSel // per output port
-	// times holds, per port, when the output's current run ends and the
-	// runs the input feeds (Speedup+1 entries), apart from the port
-	// records so a tick finds what is due without touching them.
-	times []inRun
-	lanes []lane // port·VLs + vl
-	// elig holds, per lane, when its waiting head may first be allocated,
-	// modulo 2³², apart from the lanes: each tick looks it up for every
-	// waiting lane whose input port may feed a run, most of which cannot
-	// move yet.
-	elig []uint32
+	// waiting has a bit set for each lane in state waiting and not asleep.
+	waiting []uint64
 	// parks holds, per lane, what passing over its parked head needs,
 	// and parked has a bit set per lane whose head is parked (its
 	// park.bits has parkedBit), beside waiting: a tick looks a record up
 	// only for the parked heads among the eligible lanes.
-	parks  []park
 	parked []uint64
-	// runs holds the lanes' rings, ringLen runs each; buffer is the
-	// capacity of a lane in flits.
-	runs    []flit.Run
-	ringLen int32
-	buffer  int32
-	// waiting has a bit set for each lane in state waiting and not asleep;
-	// nWaiting counts the lanes in state waiting, ptr is the round-robin
-	// pointer, order a scratch list (eligibleOldestFirst).
-	waiting  []uint64
-	nWaiting int32
+	parks  []park
+	// elig holds, per lane, when its waiting head may first be allocated,
+	// modulo 2³², apart from the lanes: each tick looks it up for every
+	// waiting lane whose input port may feed a run, most of which cannot
+	// move yet.
+	elig  []uint32
+	lanes []lane // port·VLs + vl
+	// times holds, per port, when the output's current run ends and the
+	// runs the input feeds (Speedup+1 entries), apart from the port
+	// records so a tick finds what is due without touching them.
+	times []inRun
+	busy  []int32  // output ports with packets in progress
+	order []uint64 // eligibleOldestFirst's scratch list
+	sel   []outSel // per output port
+	out   []outPort
+	cand  []routing.Candidate
+	// in holds the flow-control state of the link into each port, kept
+	// here so freeing a slot touches memory the switch holds anyway.
+	in      []flowctl.Link
+	ups     []flit.Sender // who sends on the link into each port
+	portGen []uint32
+	vlGen   []uint32
 	// sleep holds the waiting lanes that may not be allocated before a
 	// cycle less than sleepSlots cycles ahead (their eligible time, or
 	// when their input port may feed a run again), by that cycle modulo
@@ -95,24 +104,33 @@ type Switch struct {
 	// wake).
 	sleep     []uint64
 	sleepSpan [sleepSlots][2]uint16 // per slot in use, the words [lo, hi) of its bitmap that may hold lanes
-	sleepMask uint32
-	woke      kernel.Time
-	ptr       int32
-	order     []uint64
-	busy      []int32 // output ports with packets in progress
-	cand      []routing.Candidate
-	closed    []closedOut // selectOutput's candidates closed by flow control
-	busyCand  []int32     // selectOutput's candidate ports passed over mid-run (SelectIdle)
+	// runs holds the lanes' rings, ringLen runs each.
+	runs []flit.Run
+	// vq holds, under BuffersVOQ, the state of each input port and VL's
+	// slots, and slotSeq numbers a slot's packet in the order of arrival
+	// at its buffer (voq.go).
+	vq []voqLane
+	// holdCredits, if not nil, takes the credits freed on the input
+	// ports it marks in heldIn instead of the links (HoldCredits).
+	heldIn      []bool
+	holdCredits func(s *Switch, port int32, vl, n int, now kernel.Time)
+	// linkFlits counts the flits sent by output port and VL
+	// (CountLinkFlits).
+	linkFlits []int64
 
-	// alloc is the allocator; with a separable one (not oldest-first),
-	// iterations is its number of rounds and the rest its state and
-	// scratch space: the cycle's requests, the outputs granted and the
-	// requests picked in a round, per input port the runs it may still
-	// start and its pointer (over outputs under iSLIP, over its lanes
-	// under input-first), per output port whether it is matched, the
-	// request it grants in the round (−1: none) and its pointer over
-	// inputs (match.go).
-	alloc      Allocator
+	rng      kernel.RNG
+	senders  []portSender // Sender's per output port
+	closed   []closedOut  // selectOutput's candidates closed by flow control
+	busyCand []int32      // selectOutput's candidate ports passed over mid-run (SelectIdle)
+	slotSeq  []uint32
+
+	// With a separable allocator (not oldest-first), iterations is its
+	// number of rounds and the rest its state and scratch space: the
+	// cycle's requests, the outputs granted and the requests picked in a
+	// round, per input port the runs it may still start and its pointer
+	// (over outputs under iSLIP, over its lanes under input-first), per
+	// output port whether it is matched, the request it grants in the
+	// round (−1: none) and its pointer over inputs (match.go).
 	iterations int
 	reqs       []request
 	grants     []int32
@@ -123,21 +141,7 @@ type Switch struct {
 	outGrant   []int32
 	outPtr     []int32
 
-	// vq holds, under BuffersVOQ, the state of each input port and VL's
-	// slots, and slotSeq numbers a slot's packet in the order of arrival
-	// at its buffer (voq.go).
-	vq      []voqLane
-	slotSeq []uint32
-
-	// sh is the shared memory's state under BuffersShared (shared.go),
-	// nil otherwise.
-	sh *sharedMem
-
-	// FlitHops counts flits this switch has sent.
-	FlitHops int64
-	// linkFlits counts them by output port and VL (CountLinkFlits).
-	linkFlits []int64
-	err       error
+	err error
 }
 
 // Err returns the first routing failure the switch met, if any; the switch
