@@ -59,8 +59,12 @@ func (c *credit) collect(now kernel.Time) {
 	for c.returns.Len() > 0 && c.returns.At(0).n == 0 {
 		c.returns.pop()
 	}
-	c.queued = uint16(min(c.returns.Len(), math.MaxUint16))
+	c.count()
 }
+
+// count copies the number of ramps on their way back to the sender's
+// line (queued).
+func (c *credit) count() { c.queued = uint16(min(c.returns.Len(), math.MaxUint16)) }
 
 // collectSoon reports whether a sender about to take n credits of vl
 // should collect the returned ones first: when the credits collected do
@@ -121,7 +125,7 @@ func (c *credit) Reserve(now kernel.Time, vl, n int) bool {
 func (c *credit) Freed(at kernel.Time, vl, n int) kernel.Time {
 	back := at + c.latency
 	c.returns.pushRun(stamped{at: uint32(back), vl: uint8(vl), n: uint16(n)})
-	c.queued = uint16(min(c.returns.Len(), math.MaxUint16))
+	c.count()
 	return back
 }
 

@@ -80,16 +80,17 @@ func (s *Switch) addEligible(li int32, now kernel.Time, next *kernel.Time) {
 		*next = min(*next, at)
 		return
 	}
-	if s.parked[li/64]&(1<<(li%64)) != 0 && !s.noPark && s.stillParked(li, &s.parks[li], now) {
-		pk := &s.parks[li]
-		// Its selection would fail as it did: wait for the retry
-		// time, a freed output VL or news of room downstream.
-		if pk.bits&fcBlockedBit != 0 {
-			s.blocked = true
-		}
-		if at := pk.retryAt(now); at > now {
-			*next = min(*next, at)
-			return
+	if s.parked[li/64]&(1<<(li%64)) != 0 && !s.noPark {
+		if pk := &s.parks[li]; s.stillParked(li, pk, now) {
+			// Its selection would fail as it did: wait for the retry
+			// time, a freed output VL or news of room downstream.
+			if pk.bits&fcBlockedBit != 0 {
+				s.blocked = true
+			}
+			if at := pk.retryAt(now); at > now {
+				*next = min(*next, at)
+				return
+			}
 		}
 	}
 	// A lane whose input is busy now stays so this cycle: leaving it out
