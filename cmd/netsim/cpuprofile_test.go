@@ -30,15 +30,7 @@ func TestRunCPUProfile(t *testing.T) {
 		t.Errorf("%s is not a gzip-compressed profile (%d bytes)", prof, len(b))
 	}
 	for _, name := range []string{"results.jsonl", "table.md"} {
-		want, err := os.ReadFile(filepath.Join(plain, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := os.ReadFile(filepath.Join(profiled, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want) {
+		if !bytes.Equal(readOut(t, profiled, name), readOut(t, plain, name)) {
 			t.Errorf("%s differs under --cpuprofile", name)
 		}
 	}

@@ -48,6 +48,17 @@ func runCLICases(t *testing.T, tests []cliCase) {
 	}
 }
 
+// readOut returns the file name that a run wrote in its output directory
+// dir.
+func readOut(t *testing.T, dir, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // writeFile writes text to name in dir and returns its path.
 func writeFile(t *testing.T, dir, name, text string) string {
 	t.Helper()

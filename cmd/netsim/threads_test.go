@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,14 +14,6 @@ import (
 func TestRunThreads(t *testing.T) {
 	dir := t.TempDir()
 	file := writeFile(t, dir, "cs.toml", cheaperFile)
-	read := func(out, name string) []byte {
-		t.Helper()
-		b, err := os.ReadFile(filepath.Join(out, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
 	one := filepath.Join(dir, "one")
 	if code, _, errs := netsim(t, "run", "-q", file, "-o", one); code != exitOK {
 		t.Fatalf("run: exit %d, %s", code, errs)
@@ -40,9 +31,9 @@ func TestRunThreads(t *testing.T) {
 		t.Fatalf("run with [sim] threads = 2: exit %d, %s", code, errs)
 	}
 	for _, name := range []string{"results.jsonl", "table.md"} {
-		want := read(one, name)
+		want := readOut(t, one, name)
 		for _, out := range []string{three, auto, inFile} {
-			if got := read(out, name); !bytes.Equal(got, want) {
+			if got := readOut(t, out, name); !bytes.Equal(got, want) {
 				t.Errorf("%s/%s differs from one thread's:\n%s\nwant\n%s", filepath.Base(out), name, got, want)
 			}
 		}
