@@ -17,7 +17,12 @@ import (
 var (
 	lftHeader = regexp.MustCompile(`^(Unicast lids \[(?:0x)?[0-9a-fA-F]+-(?:0x)?[0-9a-fA-F]+\] of|SL of paths from) switch (?:Lid (\d+) )?.*\(('([^']*)'|([^()]*))\):\s*$`)
 	lftEntry  = regexp.MustCompile(`^0x([0-9a-fA-F]+)\s+(\d+)\s*(.*)$`)
-	lftInfo   = regexp.MustCompile(`(Channel Adapter|Switch) portguid 0x[0-9a-fA-F]+: '([^']*)'`)
+	lftInfo   = regexp.MustCompile(`(Channel Adapter|Switch) portguid 0x([0-9a-fA-F]+): '([^']*)'`)
+	lftGUID   = regexp.MustCompile(`\bguid 0x([0-9a-fA-F]+)\b`)
+	// OpenSM's opensm.fdbs: "dump_ucast_routes: Switch 0xGUID", then
+	// "0xLID : PORT : HOPS : yes|no" or "0xLID : UNREACHABLE".
+	fdbsHeader = regexp.MustCompile(`^dump_ucast_routes: Switch 0x([0-9a-fA-F]+)\s*$`)
+	fdbsEntry  = regexp.MustCompile(`^0x([0-9a-fA-F]+)\s*:\s*(\d+|UNREACHABLE)\b`)
 )
 
 const (
@@ -85,14 +90,22 @@ type lftReader struct {
 	nodeLID, nodeLine []int32
 	named             bool      // an entry names its node
 	pending           []lftLine // entries whose LID no line had named when read
+	// swByGUID and portByGUID map GUIDs to nodes when the network has
+	// InfiniBand identities (net.IB): switches by node GUID, hosts by CA
+	// port GUID.
+	swByGUID, portByGUID map[uint64]int
 }
 
 // lftLID is what the file says of a LID.
 type lftLID struct {
 	node int32 // node+1, 0 while no line has named it
-	from int32 // the line that named it
+	from int32 // the line that named it; fromTopology when the network's IB identities gave it
 	last int32 // its last line, to find a second one in a block
 }
+
+// fromTopology marks a LID the network's own InfiniBand identities give
+// (ibnetdiscover), not a line of the tables' file.
+const fromTopology = -1
 
 // lftLine is an entry of a block.
 type lftLine struct {
@@ -112,7 +125,66 @@ func newLFTReader(file string, net *topologies.Network, vls int) *lftReader {
 	lr.lids = make([]lftLID, maxLID+1)
 	lr.nodeLID = make([]int32, lr.t.hosts+lr.t.sws)
 	lr.nodeLine = make([]int32, lr.t.hosts+lr.t.sws)
+	if ib := net.IB; ib != nil && len(ib.Switches) == lr.t.sws && len(ib.Hosts) == lr.t.hosts {
+		lr.named = true // LIDs are the fabric's: netsim's numbering never applies
+		lr.swByGUID, lr.portByGUID = make(map[uint64]int, lr.t.sws), make(map[uint64]int, lr.t.hosts)
+		for s, n := range ib.Switches {
+			if g, err := strconv.ParseUint(n.GUID, 16, 64); err == nil {
+				lr.swByGUID[g] = lr.t.hosts + s
+			}
+			lr.topologyLID(n.LID, lr.t.hosts+s)
+		}
+		for h, n := range ib.Hosts {
+			if g, err := strconv.ParseUint(n.PortGUID, 16, 64); err == nil {
+				lr.portByGUID[g] = h
+			}
+			lr.topologyLID(n.LID, h)
+		}
+	}
 	return lr
+}
+
+// topologyLID records that the network's identities give node n the LID
+// lid (0: none). A LID given twice is kept for the first node; the tables'
+// lines then decide.
+func (lr *lftReader) topologyLID(lid, n int) {
+	if lid <= 0 || lid > maxLID || lr.lids[lid].node != 0 {
+		return
+	}
+	lr.lids[lid] = lftLID{node: int32(n + 1), from: fromTopology}
+	lr.nodeLID[n], lr.nodeLine[n] = int32(lid), fromTopology
+}
+
+// where names the source of a LID or a node's LID: a line, or the
+// topology file.
+func (lr *lftReader) where(line int32) string {
+	if line == fromTopology {
+		return "in the topology file"
+	}
+	return fmt.Sprintf("at line %d", line)
+}
+
+// nodeByGUID returns the node with GUID guid (a switch's node GUID or
+// a CA port's GUID), or an error naming the GUID, its LID and name.
+func (lr *lftReader) nodeByGUID(line int, isSwitch bool, guid string, lid int, name string) (int, error) {
+	g, err := strconv.ParseUint(guid, 16, 64)
+	if err != nil {
+		return 0, lr.errorf(line, "bad GUID 0x%s (expected 16 hexadecimal digits at most)", guid)
+	}
+	n, ok := lr.portByGUID[g]
+	kind, want := "port", "the port GUID of a CA port"
+	if isSwitch {
+		n, ok = lr.swByGUID[g]
+		kind, want = "switch", "the node GUID of a Switch block"
+	}
+	if !ok {
+		at := ""
+		if lid > 0 {
+			at = fmt.Sprintf(", LID 0x%04x", lid)
+		}
+		return 0, lr.errorf(line, "%s GUID 0x%016x ('%s'%s) is not in the network (expected %s of the topology file)", kind, g, name, at, want)
+	}
+	return n, nil
 }
 
 // indexNames maps each name to its index.
@@ -134,18 +206,29 @@ var blockKind = [2]string{`"Unicast lids"`, `"SL of paths from"`}
 
 // parse reads one trimmed line of text.
 func (lr *lftReader) parse(line int, text string) error {
-	if text == "" || strings.HasPrefix(text, "Lid ") || strings.HasPrefix(text, "Port ") || strings.HasSuffix(text, "lids dumped") {
+	if text == "" || strings.HasPrefix(text, "Lid ") || strings.HasPrefix(text, "Port ") || strings.HasSuffix(text, "lids dumped") ||
+		strings.HasPrefix(text, "LID ") && strings.Contains(text, ": Port") ||
+		strings.HasPrefix(text, "*** WARNING ***: this command has been replaced by") { // dump_lfts's
 		return nil
 	}
 	if m := lftHeader.FindStringSubmatch(text); m != nil {
 		return lr.header(line, m)
 	}
+	if m := fdbsHeader.FindStringSubmatch(text); m != nil {
+		return lr.fdbsHeader(line, m[1])
+	}
 	m := lftEntry.FindStringSubmatch(text)
+	if f := fdbsEntry.FindStringSubmatch(text); m == nil && f != nil {
+		if f[2] == "UNREACHABLE" {
+			return nil // no port: finish reports the pair if it is a host's
+		}
+		m = []string{f[0], f[1], f[2], ""}
+	}
 	if m == nil {
 		return lr.errorf(line, "expected a switch header or a line \"0xLID PORT ...\", got %q", text)
 	}
 	if lr.sw < 0 {
-		return lr.errorf(line, "entry before any switch header (expected a header \"Unicast lids [...] of switch ... ('NAME'):\" first)")
+		return lr.errorf(line, "entry before any switch header (expected a header \"Unicast lids [...] of switch ... ('NAME'):\" or \"dump_ucast_routes: Switch 0xGUID\" first)")
 	}
 	lid, err1 := strconv.ParseUint(m[1], 16, 32)
 	val, err2 := strconv.Atoi(m[2])
@@ -165,7 +248,7 @@ func (lr *lftReader) parse(line int, text string) error {
 	switch info := lftInfo.FindStringSubmatch(m[3]); {
 	case info != nil:
 		lr.named = true
-		n, err := lr.nodeNamed(line, info[1] == "Switch", info[2])
+		n, err := lr.infoNode(line, info[1] == "Switch", info[2], int(lid), info[3])
 		if err == nil {
 			err = lr.setLID(line, int(lid), n)
 		}
@@ -182,26 +265,75 @@ func (lr *lftReader) parse(line int, text string) error {
 	return nil
 }
 
-// header starts the block whose header line m matched lftHeader.
+// infoNode returns the node an entry's info names: by its GUID when the
+// network has InfiniBand identities, else by its name.
+func (lr *lftReader) infoNode(line int, isSwitch bool, guid string, lid int, name string) (int, error) {
+	if lr.swByGUID != nil {
+		return lr.nodeByGUID(line, isSwitch, guid, lid, name)
+	}
+	return lr.nodeNamed(line, isSwitch, name)
+}
+
+// header starts the block whose header line m matched lftHeader. The
+// switch is the one of the header's GUID when the network has InfiniBand
+// identities, else the one it names.
 func (lr *lftReader) header(line int, m []string) error {
 	name := m[4] + strings.TrimSpace(m[5])
-	n, err := lr.nodeNamed(line, true, name)
-	if err != nil {
-		return err
-	}
+	lid := 0
 	if m[2] != "" {
-		lid, err := strconv.Atoi(m[2])
+		var err error
+		lid, err = strconv.Atoi(m[2])
 		if err != nil || lid == 0 || lid > maxLID {
 			return lr.errorf(line, "Lid %s is out of range (expected 1-%d)", m[2], maxLID)
 		}
+	}
+	var (
+		n   int
+		err error
+	)
+	switch g := lftGUID.FindStringSubmatch(m[0]); {
+	case lr.swByGUID != nil && g != nil:
+		n, err = lr.nodeByGUID(line, true, g[1], lid, name)
+	case lr.swByGUID != nil && lid != 0 && lr.lids[lid].node != 0:
+		n = int(lr.lids[lid].node) - 1
+	default:
+		n, err = lr.nodeNamed(line, true, name)
+	}
+	if err != nil {
+		return err
+	}
+	if n < lr.t.hosts {
+		return lr.errorf(line, "Lid %d of this switch header is %s %s (expected a switch's LID)", lid, lr.node(n), lr.where(lr.lids[lid].from))
+	}
+	if lid != 0 {
 		if err := lr.setLID(line, lid, n); err != nil {
 			return err
 		}
 	}
-	s, kind := n-lr.t.hosts, 0
-	if strings.HasPrefix(m[1], "SL") {
+	return lr.block(line, n-lr.t.hosts, strings.HasPrefix(m[1], "SL"))
+}
+
+// fdbsHeader starts the block of opensm.fdbs's header "dump_ucast_routes:
+// Switch 0xGUID"; it needs the network's InfiniBand identities.
+func (lr *lftReader) fdbsHeader(line int, guid string) error {
+	if lr.swByGUID == nil {
+		return lr.errorf(line, "an opensm.fdbs block names its switch by GUID only (expected a topology imported from ibnetdiscover output, which gives the GUIDs)")
+	}
+	n, err := lr.nodeByGUID(line, true, guid, 0, "")
+	if err != nil {
+		return err
+	}
+	return lr.block(line, n-lr.t.hosts, false)
+}
+
+// block starts switch s's port block (sl false) or SL block (sl true) at
+// line.
+func (lr *lftReader) block(line, s int, sl bool) error {
+	kind := 0
+	if sl {
 		kind = 1
 	}
+	name := lr.swNames[s]
 	if first := lr.blockLine[2*s+kind]; first != 0 {
 		return lr.errorf(line, "second %s block for switch %q (expected one per switch; the first is at line %d)", blockKind[kind], name, first)
 	}
@@ -228,9 +360,9 @@ func (lr *lftReader) setLID(line, lid, n int) error {
 	l := &lr.lids[lid]
 	switch {
 	case l.node != 0 && int(l.node) != n+1:
-		return lr.errorf(line, "LID 0x%04x is %s here, but %s at line %d (expected one node per LID)", lid, lr.node(n), lr.node(int(l.node)-1), l.from)
+		return lr.errorf(line, "LID 0x%04x is %s here, but %s %s (expected one node per LID)", lid, lr.node(n), lr.node(int(l.node)-1), lr.where(l.from))
 	case lr.nodeLID[n] != 0 && int(lr.nodeLID[n]) != lid:
-		return lr.errorf(line, "%s has LID 0x%04x here, but 0x%04x at line %d (expected one LID per node)", lr.node(n), lid, lr.nodeLID[n], lr.nodeLine[n])
+		return lr.errorf(line, "%s has LID 0x%04x here, but 0x%04x %s (expected one LID per node)", lr.node(n), lid, lr.nodeLID[n], lr.where(lr.nodeLine[n]))
 	case l.node == 0:
 		l.node, l.from = int32(n+1), int32(line)
 		lr.nodeLID[n], lr.nodeLine[n] = int32(lid), int32(line)

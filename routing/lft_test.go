@@ -318,7 +318,7 @@ func TestReadLFTErrors(t *testing.T) {
 		{"SL too large", withSL, map[int]string{14: "0x0001 016"},
 			`x.lft:14: SL 16 exceeds 15 (expected an SL 0-15)`},
 		{"entry first", ringLFT, map[int]string{1: ""},
-			`x.lft:1: entry before any switch header (expected a header "Unicast lids [...] of switch ... ('NAME'):" first)`},
+			`x.lft:1: entry before any switch header (expected a header "Unicast lids [...] of switch ... ('NAME'):" or "dump_ucast_routes: Switch 0xGUID" first)`},
 		{"garbage", ringLFT, map[int]string{2: "0x0001 → 1"},
 			`x.lft:2: expected a switch header or a line "0xLID PORT ...", got "0x0001 → 1"`},
 		{"missing block", ringLFT, map[int]string{9: "", 10: "", 11: "", 12: ""},

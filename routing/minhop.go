@@ -1,6 +1,11 @@
 package routing
 
 import (
+	"cmp"
+	"math/bits"
+	"slices"
+	"strconv"
+
 	"netsim/keyerr"
 	"netsim/topologies"
 )
@@ -8,10 +13,12 @@ import (
 // newMinHop builds OpenSM's MinHop on any connected network: for every
 // destination host, each switch takes a port to a neighbour one hop closer
 // to the destination's switch; among those it takes the port that carries
-// the fewest destinations so far (ties: the lowest port), destinations in
-// index order. This balances the routes locally per switch. It uses one
-// layer and is not deadlock-free in general (a ring or torus has cyclic
-// channel dependencies).
+// the fewest destinations so far (ties: the lowest port). This balances
+// the routes locally per switch. Destinations come in index order, or,
+// on a network imported from ibnetdiscover (net.IB), in OpenSM's order
+// (OpenSMOrder), so that the tables are OpenSM's entry for entry. It uses
+// one layer and is not deadlock-free in general (a ring or torus has
+// cyclic channel dependencies).
 func newMinHop(net *topologies.Network, vls int) (*Tables, error) {
 	g := newGraph(net)
 	t := newTables("minhop", net, vls)
@@ -19,7 +26,8 @@ func newMinHop(net *topologies.Network, vls int) (*Tables, error) {
 	dist := make([]int32, g.n)
 	var queue []int32
 	distSw := int32(-1)
-	for d, a := range net.Hosts {
+	for _, d := range OpenSMOrder(net) {
+		a := net.Hosts[d]
 		if a.Switch != distSw {
 			if !g.bfs(int(a.Switch), dist, queue) {
 				return nil, keyerr.New("algorithm", "routing minhop: network is disconnected (switch %d cannot reach switch %d)", unreached(dist), a.Switch)
@@ -37,7 +45,7 @@ func newMinHop(net *topologies.Network, vls int) (*Tables, error) {
 				}
 			}
 			load[best]++
-			t.lft[s*t.hosts+d] = uint16(g.chPort[best])
+			t.lft[s*t.hosts+int(d)] = uint16(g.chPort[best])
 		}
 	}
 	return t, nil
@@ -51,4 +59,45 @@ func unreached(dist []int32) int {
 		}
 	}
 	return -1
+}
+
+// OpenSMOrder returns the hosts of net in the order in which OpenSM's
+// unicast manager routes end ports when no guid_routing_order_file is
+// given: switches by the number of end ports attached, most first, ties
+// by GUID as OpenSM's GUID tables sort them (the GUID's bytes in network
+// order read as a little-endian number), and each switch's end ports by
+// port number. On a network without InfiniBand identities (net.IB nil)
+// it is the index order.
+func OpenSMOrder(net *topologies.Network) []int32 {
+	order := make([]int32, len(net.Hosts))
+	for h := range order {
+		order[h] = int32(h)
+	}
+	ib := net.IB
+	if ib == nil || len(ib.Switches) != len(net.Switches) {
+		return order
+	}
+	attached := make([]int, len(net.Switches))
+	key := make([]uint64, len(net.Switches))
+	for _, a := range net.Hosts {
+		attached[a.Switch]++
+	}
+	for s, n := range ib.Switches {
+		g, _ := strconv.ParseUint(n.GUID, 16, 64)
+		key[s] = bits.ReverseBytes64(g)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		ha, hb := net.Hosts[a], net.Hosts[b]
+		sa, sb := ha.Switch, hb.Switch
+		switch {
+		case attached[sa] != attached[sb]:
+			return cmp.Compare(attached[sb], attached[sa])
+		case key[sa] != key[sb]:
+			return cmp.Compare(key[sa], key[sb])
+		case sa != sb:
+			return cmp.Compare(sa, sb)
+		}
+		return cmp.Compare(ha.Port, hb.Port)
+	})
+	return order
 }

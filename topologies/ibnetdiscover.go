@@ -26,6 +26,12 @@ type IBNode struct {
 	// GUID is the node GUID in hexadecimal, as in the file's node name
 	// ("S-0002c90200421e6a" has GUID "0002c90200421e6a").
 	GUID string
+	// PortGUID is the port GUID of a host's CA port in hexadecimal with 16
+	// digits, as the file writes it in parentheses after the port number
+	// ("[1](2c9030001d6b1)" has "0002c9030001d6b1");
+	// empty for a switch and when the file does not give it. Subnet
+	// managers' dumps name end ports by it.
+	PortGUID string
 	// Port is the CA port number of a host; 0 for a switch.
 	Port int
 	// LID is the LID of the switch (its port 0) or of the CA port; 0 when
@@ -94,8 +100,10 @@ type ibPort struct {
 	peer     string
 	peerPort int
 	line     int
-	lid      int // the CA port's own LID, from a CA's port line
-	peerLID  int // the peer's LID, from a switch's port line
+	lid      int    // the CA port's own LID, from a CA's port line
+	peerLID  int    // the peer's LID, from a switch's port line
+	guid     string // the port's own GUID, "(guid)" after [N]; "" when none
+	peerGUID string // the peer port's GUID, "(guid)" after the peer's [M]
 }
 
 // parseIBNetDiscover reads the node blocks of an ibnetdiscover file.
@@ -205,7 +213,7 @@ func parsePortLine(node *ibNode, text string, line int) error {
 	if prev := node.ports[p]; prev.line != 0 {
 		return fmt.Errorf("port [%d] of %s is already listed on line %d", p, node.id, prev.line)
 	}
-	sc.extras()
+	own := sc.extras()
 	peer, ok := sc.quoted()
 	if !ok {
 		return fmt.Errorf("expected the quoted peer node (\"S-<guid>\" or \"H-<guid>\") after port [%d]", p)
@@ -220,12 +228,12 @@ func parsePortLine(node *ibNode, text string, line int) error {
 	if !ok || q < 1 || q > maxIBPorts {
 		return fmt.Errorf("expected the peer's port number [1..%d] after %q", maxIBPorts, peer)
 	}
-	sc.extras()
+	peerGUID := sc.extras()
 	before, _, after, err := sc.comment()
 	if err != nil {
 		return err
 	}
-	port := ibPort{peer: peer, peerPort: q, line: line}
+	port := ibPort{peer: peer, peerPort: q, line: line, guid: own, peerGUID: peerGUID}
 	if node.host {
 		port.lid = findLID(before) // # lid L lmc M "peer desc" lid L' ...
 	} else {
@@ -304,12 +312,13 @@ func (sc *ibScanner) bracketInt() (int, bool) {
 	return n, true
 }
 
-// extras skips (port GUID) and [ext N] groups.
-func (sc *ibScanner) extras() {
+// extras skips (port GUID) and [ext N] groups and returns the first
+// port GUID, "" when there is none.
+func (sc *ibScanner) extras() (guid string) {
 	for {
 		sc.space()
 		if sc.i >= len(sc.s) {
-			return
+			return guid
 		}
 		var closer byte
 		switch sc.s[sc.i] {
@@ -318,11 +327,17 @@ func (sc *ibScanner) extras() {
 		case '[':
 			closer = ']'
 		default:
-			return
+			return guid
 		}
 		end := strings.IndexByte(sc.s[sc.i:], closer)
 		if end < 0 {
-			return
+			return guid
+		}
+		if closer == ')' && guid == "" {
+			guid = strings.TrimPrefix(sc.s[sc.i+1:sc.i+end], "0x")
+			if g, err := strconv.ParseUint(guid, 16, 64); err == nil {
+				guid = fmt.Sprintf("%016x", g)
+			}
 		}
 		sc.i += end + 1
 	}
@@ -421,14 +436,18 @@ func buildIB(nodes []*ibNode, file string) (*Network, *IBInfo, error) {
 				name += "[" + strconv.Itoa(port.peerPort) + "]"
 			}
 			net.Names.Hosts = append(net.Names.Hosts, name)
-			lid := peer.ports[port.peerPort].lid
+			lid, guid := peer.ports[port.peerPort].lid, peer.ports[port.peerPort].guid
 			if lid == 0 {
 				lid = port.peerLID
 			}
-			info.Hosts = append(info.Hosts, IBNode{GUID: peer.id[2:], Port: port.peerPort, LID: lid, Desc: peer.desc})
+			if guid == "" {
+				guid = port.peerGUID
+			}
+			info.Hosts = append(info.Hosts, IBNode{GUID: peer.id[2:], PortGUID: guid, Port: port.peerPort, LID: lid, Desc: peer.desc})
 		}
 	}
 	net.HostsPerSwitch = regularHosts(net)
+	net.IB = info
 	if err := net.Validate(); err != nil { // a backstop: the checks above should prevent it
 		return nil, nil, fmt.Errorf("%s: %w", file, err)
 	}

@@ -82,11 +82,11 @@ func TestReadIBNetDiscoverSample(t *testing.T) {
 		t.Errorf("switch B info %+v", s)
 	}
 	wantInfo := []IBNode{
-		{GUID: "0002c9030001d6b0", Port: 1, LID: 5, Desc: "node01 HCA-1"},
-		{GUID: "0002c9030001d6c4", Port: 1, LID: 6, Desc: "node02 HCA-1"},
-		{GUID: "0002c9030001d7a0", Port: 1, LID: 8, Desc: "node03 HCA-1"},
-		{GUID: "0002c9030001d7b8", Port: 1, LID: 9, Desc: "node04 HCA-1"},
-		{GUID: "0002c9030001d6c4", Port: 2, LID: 7, Desc: "node02 HCA-1"},
+		{GUID: "0002c9030001d6b0", PortGUID: "0002c9030001d6b1", Port: 1, LID: 5, Desc: "node01 HCA-1"},
+		{GUID: "0002c9030001d6c4", PortGUID: "0002c9030001d6c5", Port: 1, LID: 6, Desc: "node02 HCA-1"},
+		{GUID: "0002c9030001d7a0", PortGUID: "0002c9030001d7a1", Port: 1, LID: 8, Desc: "node03 HCA-1"},
+		{GUID: "0002c9030001d7b8", PortGUID: "0002c9030001d7b9", Port: 1, LID: 9, Desc: "node04 HCA-1"},
+		{GUID: "0002c9030001d6c4", PortGUID: "0002c9030001d6c6", Port: 2, LID: 7, Desc: "node02 HCA-1"},
 	}
 	if !slices.Equal(info.Hosts, wantInfo) {
 		t.Errorf("host info %+v, want %+v", info.Hosts, wantInfo)
@@ -112,7 +112,7 @@ Ca	1 "H-0008f10403960984"		# "host A"
 	if len(net.Switches[0].Ports) != 8 || net.Hosts[0] != (Host{0, 5}) || net.HostsPerSwitch != 1 {
 		t.Errorf("ports %d, host at %+v, C %d; want 8, switch 0 port 5, 1", len(net.Switches[0].Ports), net.Hosts[0], net.HostsPerSwitch)
 	}
-	if info.Hosts[0].LID != 16 || info.Switches[0].LID != 3 || net.Names.Hosts[0] != "H-0008f10403960984" {
+	if info.Hosts[0].LID != 16 || info.Switches[0].LID != 3 || net.Names.Hosts[0] != "H-0008f10403960984" || info.Hosts[0].PortGUID != "0008f10403960985" {
 		t.Errorf("info %+v, names %v", info, net.Names)
 	}
 }

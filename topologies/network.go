@@ -76,6 +76,10 @@ type Network struct {
 	// Names holds the node names of an imported network, so that an export
 	// keeps them; nil for built families, which export default names.
 	Names *Names
+	// IB holds the InfiniBand identities (GUIDs, LIDs, node descriptions)
+	// of a network imported from ibnetdiscover output, by which dumped
+	// forwarding tables are matched to it; nil otherwise.
+	IB *IBInfo
 	// Bisection is the relative bisection bandwidth: the links crossing
 	// the narrowest balanced cut (parallel links counted) divided by half
 	// the hosts, as a fraction (0.5 = 50 %). It is set where a formula is

@@ -1,0 +1,166 @@
+package routing
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"netsim/internal/ibsim"
+	"netsim/topologies"
+)
+
+// opensmFabrics are the fabrics the tests run OpenSM on: a ring, a torus,
+// a fat tree and a Deimos-like chain of boxes, each small enough for a
+// second of ibsim.
+var opensmFabrics = []struct {
+	name string
+	spec topologies.Spec
+}{
+	{"ring", topologies.Spec{Kind: "ring", Switches: 5, HostsPerSwitch: 2}},
+	{"torus", topologies.Spec{Kind: "torus", Dims: []int{3, 4}, HostsPerSwitch: 2}},
+	{"fattree", topologies.Spec{Kind: "fattree", K: 4, N: 2}},
+	{"deimos", topologies.Spec{Kind: "deimos", Ports: 8, BoxHosts: []int{6, 4, 6}, ChainLinks: 2}},
+}
+
+// fabric is a running ibsim of a netsim network, with the network as
+// ibnetdiscover reports it (GUIDs, LIDs and port numbers of the
+// simulated fabric).
+type fabric struct {
+	*ibsim.Fabric
+	net *topologies.Network
+}
+
+// startFabric starts ibsim on spec's network, discovers it with
+// ibnetdiscover and stops ibsim, by its process id, when the test ends.
+func startFabric(t *testing.T, spec topologies.Spec) fabric {
+	t.Helper()
+	if err := ibsim.Check(); err != nil {
+		t.Fatal(err)
+	}
+	built, err := topologies.Build(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := ibsim.Start(t.TempDir(), built)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		pid := f.Pid()
+		f.Stop()
+		if syscall.Kill(pid, 0) == nil {
+			t.Errorf("ibsim (pid %d) still runs", pid)
+		}
+	})
+	// OpenSM first: ibnetdiscover lists LIDs only once a subnet manager
+	// has given them.
+	if _, err := f.OpenSM("minhop"); err != nil {
+		t.Fatal(err)
+	}
+	out, err := f.Run("ibnetdiscover")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(f.Dir(), "fabric.ibnetdiscover")
+	if err := os.WriteFile(file, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	net, _, err := topologies.ReadIBNetDiscover(bytes.NewReader(out), file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(net.Switches) != len(built.Switches) || len(net.Hosts) != len(built.Hosts) {
+		t.Fatalf("ibnetdiscover found %d switches and %d hosts, the fabric has %d and %d", len(net.Switches), len(net.Hosts), len(built.Switches), len(built.Hosts))
+	}
+	return fabric{f, net}
+}
+
+// readDump reads forwarding tables from text in file for f's network.
+func (f fabric) readDump(t *testing.T, file string, text []byte) *Tables {
+	t.Helper()
+	tab, err := ReadLFT(bytes.NewReader(text), file, f.net, 1)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return tab
+}
+
+// sameEntries reports the first entries where a and b differ, nil when
+// none does.
+func sameEntries(net *topologies.Network, a, b *Tables) error {
+	var diffs []string
+	for i := range a.lft {
+		if a.lft[i] != b.lft[i] {
+			s, d := i/a.hosts, i%a.hosts
+			diffs = append(diffs, fmt.Sprintf("switch %s to host %s (GUID %s): port %d against %d",
+				net.IB.Switches[s].GUID, net.IB.Hosts[d].Desc, net.IB.Hosts[d].PortGUID, int(a.lft[i])+1, int(b.lft[i])+1))
+		}
+	}
+	if len(diffs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d of %d entries differ, first %v", len(diffs), len(a.lft), diffs[:min(len(diffs), 5)])
+}
+
+// TestOpenSMMinHop runs OpenSM's minhop on each fabric and reads its
+// tables as every dump tool prints them — opensm-lfts.dump, opensm.fdbs,
+// dump_lfts and dump_fts — onto the fabric as ibnetdiscover reports it,
+// matched by GUID and LID; every dump gives the same tables, and netsim's
+// minhop on the imported fabric gives them too, entry for entry.
+func TestOpenSMMinHop(t *testing.T) {
+	moved := 0 // fabrics where index order gives other tables
+	for _, c := range opensmFabrics {
+		t.Run(c.name, func(t *testing.T) {
+			f := startFabric(t, c.spec)
+			dumps, err := f.OpenSM("minhop")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var tables []*Tables
+			for _, name := range []string{"opensm-lfts.dump", "opensm.fdbs"} {
+				file := filepath.Join(dumps, name)
+				text, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tables = append(tables, f.readDump(t, file, text))
+			}
+			for _, tool := range []string{"dump_lfts", "dump_fts"} {
+				out, err := f.Run(tool)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tables = append(tables, f.readDump(t, tool+" output", out))
+			}
+			for i, tab := range tables[1:] {
+				if err := sameEntries(f.net, tables[0], tab); err != nil {
+					t.Errorf("dump %d against opensm-lfts.dump: %v", i+1, err)
+				}
+			}
+			own, err := newMinHop(f.net, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sameEntries(f.net, tables[0], own); err != nil {
+				t.Errorf("OpenSM's minhop against netsim's: %v", err)
+			}
+			// The same rule in index order: how many entries the order moves.
+			plain := *f.net
+			plain.IB = nil
+			idx, err := newMinHop(&plain, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sameEntries(f.net, tables[0], idx); err != nil {
+				t.Logf("in index order: %v", err)
+				moved++
+			}
+		})
+	}
+	if moved == 0 {
+		t.Error("on no fabric does OpenSM's order of destinations matter: the test cannot tell it from index order")
+	}
+}
