@@ -47,7 +47,8 @@ type Paths struct {
 	off      []uint32
 	links    []int32
 	except   map[[2]int32][]int32
-	layers   int
+	layers   int // virtual layers the routing needs (its VLs())
+	vlsUsed  int // distinct VLs the paths use
 	index    int64
 	load     []int64
 }
@@ -67,7 +68,7 @@ func Extract(r routing.Routing, net *topologies.Network, policy string, workers 
 	if err := net.Validate(); err != nil {
 		return nil, keyerr.New("paths", "%w", err)
 	}
-	p := &Paths{net: net, name: r.Name(), hosts: len(net.Hosts)}
+	p := &Paths{net: net, name: r.Name(), hosts: len(net.Hosts), layers: r.VLs()}
 	if p.hosts < 2 {
 		return nil, keyerr.New("paths", "network %s has %d hosts, need at least 2", net.Kind, p.hosts)
 	}
@@ -192,7 +193,7 @@ func Extract(r routing.Routing, net *topologies.Network, policy string, workers 
 		}
 		vls |= o.vls
 	}
-	p.layers = bits.OnesCount64(vls)
+	p.vlsUsed = bits.OnesCount64(vls)
 	for h := range p.hosts {
 		loads[h] = int64(p.hosts - 1)
 	}
@@ -342,9 +343,15 @@ func (p *Paths) Channels() int { return p.channels }
 // Routing returns the name of the routing the paths come from.
 func (p *Paths) Routing() string { return p.name }
 
-// Layers returns the number of distinct VLs the paths use (the virtual
-// layers of DFSSSP and LASH).
+// Layers returns the number of virtual layers the routing needs (its
+// VLs(): the layers of DFSSSP and LASH, 1 for a single-layer table), not
+// the VLs its paths spread over; VLsUsed gives those.
 func (p *Paths) Layers() int { return p.layers }
+
+// VLsUsed returns the number of distinct VLs the paths use: more than
+// Layers when an engine's tables spread paths over copies of their
+// layers.
+func (p *Paths) VLsUsed() int { return p.vlsUsed }
 
 // ForwardingIndex returns the edge-forwarding index π of seed 000: the
 // largest number of the P(P−1) routes crossing one switch-to-switch

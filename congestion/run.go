@@ -24,8 +24,12 @@ type Result struct {
 	Runs int     `json:"runs"`
 	// Commsize is the number of hosts taking part.
 	Commsize int `json:"commsize"`
-	// Layers is the number of VLs the routing's paths use.
+	// Layers is the number of virtual layers the routing needs.
 	Layers int `json:"layers"`
+	// VLsUsed is the number of distinct VLs the routing's paths use (more
+	// than Layers when an engine spreads its paths over copies of the
+	// layers).
+	VLsUsed int `json:"vls_used"`
 	// ForwardingIndex is the routing's edge-forwarding index π.
 	ForwardingIndex int64 `json:"forwarding_index"`
 	// Bandwidth is, for hist_max_cong, the mean stream bandwidth 1/c over
@@ -314,7 +318,7 @@ func summarize(p *Paths, s *Spec, pattern string, n int, outs []runOut, hists, c
 		}
 	}
 	base := Result{Routing: p.name, Pattern: s.PatternLabel(pattern), Runs: len(outs), Commsize: n,
-		Layers: p.layers, ForwardingIndex: p.index}
+		Layers: p.layers, VLsUsed: p.vlsUsed, ForwardingIndex: p.index}
 	for _, m := range s.metrics() {
 		r := base
 		r.Metric = m

@@ -1,6 +1,7 @@
 package congestion
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"reflect"
@@ -391,5 +392,41 @@ func TestSubsets(t *testing.T) {
 		if r.Commsize != 4 {
 			t.Errorf("commsize %d", r.Commsize)
 		}
+	}
+}
+
+// TestLayersAndVLsUsed checks that layers counts the layers a routing
+// needs and vls_used the VLs its paths spread over: minhop's tables on
+// one layer spread over 4 VLs, and the same tables read back from their
+// dump stay on VL 0, as on a fabric whose paths all have SL 0.
+func TestLayersAndVLsUsed(t *testing.T) {
+	net, err := topologies.Build(topologies.Spec{Kind: "ring", Switches: 4, HostsPerSwitch: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := routing.New(routing.Spec{Algorithm: "minhop", VLs: 4}, net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Extract(r, net, PolicyFirst, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Layers() != 1 || p.VLsUsed() != 4 {
+		t.Errorf("minhop on 4 VLs: layers %d, VLs used %d, want 1 and 4", p.Layers(), p.VLsUsed())
+	}
+	var buf bytes.Buffer
+	if err := routing.WriteLFT(&buf, r.(*routing.Tables), net); err != nil {
+		t.Fatal(err)
+	}
+	dumped, err := routing.ReadLFT(&buf, "t.lft", net, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err = Extract(dumped, net, PolicyFirst, 1); err != nil {
+		t.Fatal(err)
+	}
+	if p.Layers() != 1 || p.VLsUsed() != 1 {
+		t.Errorf("minhop's dump on 4 VLs: layers %d, VLs used %d, want 1 and 1", p.Layers(), p.VLsUsed())
 	}
 }

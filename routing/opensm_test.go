@@ -2,6 +2,7 @@ package routing
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -162,5 +163,35 @@ func TestOpenSMMinHop(t *testing.T) {
 	}
 	if moved == 0 {
 		t.Error("on no fabric does OpenSM's order of destinations matter: the test cannot tell it from index order")
+	}
+}
+
+// TestOpenSMCheck checks netsim's deadlock check on OpenSM's own tables,
+// read from its dumps as a user would: minhop on a ring and a torus keeps
+// every path on SL 0 and so VL 0, where its channel dependencies are
+// cyclic, however many VLs the links have.
+func TestOpenSMCheck(t *testing.T) {
+	for _, c := range opensmFabrics[:2] {
+		t.Run(c.name, func(t *testing.T) {
+			f := startFabric(t, c.spec)
+			dumps, err := f.OpenSM("minhop")
+			if err != nil {
+				t.Fatal(err)
+			}
+			file := filepath.Join(dumps, "opensm-lfts.dump")
+			for _, vls := range []int{1, 8} {
+				tab, err := readTables(Spec{Path: file}, f.net, vls)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rep, err := CheckDeadlock(context.Background(), tab, f.net, CheckOptions{VLs: vls})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rep.Acyclic() {
+					t.Errorf("%d VLs: OpenSM's minhop on a %s is reported deadlock-free (OpenSM runs it on VL 0, where it is cyclic)", vls, c.name)
+				}
+			}
+		})
 	}
 }

@@ -19,9 +19,11 @@ const noPort = 0xFFFF
 //
 // As a Routing, Source gives DLID = destination, SL = the path's layer (as
 // OpenSM's path records give it; WriteLFT writes these SLs) and VL = the
-// layer too (spread over copies when more VLs are configured than layers
-// are used: SL2VL is the identity per copy), Route is one table lookup,
-// and OutVL keeps the VL along the path.
+// layer too, Route is one table lookup, and OutVL keeps the VL along the
+// path. The engines' tables spread their paths over copies of the layers
+// when more VLs are configured than layers are used (SL2VL is the
+// identity per copy); tables read from a file use the VLs the fabric
+// would: VL = SL, so VL 0 for every path when the file gives no SLs.
 type Tables struct {
 	name   string
 	hosts  int
@@ -34,6 +36,9 @@ type Tables struct {
 	// layer[sw·hosts+d] is the layer of the path from source switch sw to
 	// host d; nil when every path is on layer 0.
 	layer []uint8
+	// dumped marks tables read from a file: VLs as the fabric uses them,
+	// never spread over copies of the layers.
+	dumped bool
 }
 
 // newTables returns empty tables for net (every entry noPort).
@@ -89,13 +94,17 @@ func (t *Tables) Layer(sw, dst int) int {
 }
 
 // Source implements Routing: DLID = dst; SL = the path's layer l; VL = l,
-// or with V configured VLs and L layers, l + L·(dst mod ⌊V/L⌋) (each copy
-// of the layers is deadlock-free like the layers themselves).
+// or, for an engine's tables with V configured VLs and L layers,
+// l + L·(dst mod ⌊V/L⌋) (each copy of the layers is deadlock-free like the
+// layers themselves).
 func (t *Tables) Source(src, dst int) (dlid int32, sl, vl int) {
 	if uint(dst) >= uint(t.hosts) || uint(src) >= uint(t.hosts) {
 		return -1, 0, 0
 	}
 	l := t.Layer(int(t.hostSw[src]), dst)
+	if t.dumped {
+		return int32(dst), l, l
+	}
 	copies := max(t.vls/t.layers, 1)
 	return int32(dst), l, l + t.layers*(dst%copies)
 }

@@ -27,7 +27,9 @@ the routing can return, for every pair of hosts, and looks for a cycle. An
 acyclic graph makes the routing deadlock-free; a cycle means it may
 deadlock, and the cycle is printed, one channel (switch, port, VL) a line.
 Host injection and ejection channels are counted but can never be on a
-cycle. Only [topology], [routing], [flow_control] vls and [switch]
+cycle. The summary also gives the virtual layers the routing needs (for
+tables read from a subnet manager's dump: the SLs of its paths, each on the
+VL the fabric maps it to; a dump without SLs puts every path on VL 0). Only [topology], [routing], [flow_control] vls and [switch]
 vl_choice matter, but the whole file must be valid. Under vl_choice =
 "dynamic" the graph is over (link, VL class) channels, and a cycle names
 classes: it is acyclic exactly when the graph over (link, VL) with every
@@ -90,8 +92,8 @@ func checkExperiment(ctx context.Context, e *experiments.Experiment, jobs int, s
 		fmt.Fprintf(stderr, "%s: %v\n", what, err)
 		return exitFailed
 	}
-	summary := fmt.Sprintf("%s: %d channels (+%d injection, %d ejection), %d dependencies",
-		what, rep.Channels, rep.Injection, rep.Ejection, rep.Dependencies)
+	summary := fmt.Sprintf("%s: %d channels (+%d injection, %d ejection), %d dependencies, %s needed",
+		what, rep.Channels, rep.Injection, rep.Ejection, rep.Dependencies, plural(e.RoutingFunc().VLs(), "layer", "layers"))
 	if rep.Acyclic() {
 		if _, err := fmt.Fprintf(stdout, "%s: deadlock-free (acyclic CDG)\n", summary); err != nil {
 			fmt.Fprintf(stderr, "netsim: %v\n", err)

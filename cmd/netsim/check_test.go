@@ -30,10 +30,10 @@ func TestCheckCommand(t *testing.T) {
 	// hosts of its switch on that VL (8960 dependencies); a dimension-0
 	// link leads to 7 dimension-1 links or 4 hosts, a dimension-1 link to
 	// 4 hosts (448·15 = 6720): 2·(8960 + 6720) = 31360.
-	ffLine := ff + ": dor on flatfly 8x8 w1,1 c8, 2 VLs: 1792 channels (+1024 injection, 512 ejection), 31360 dependencies: deadlock-free (acyclic CDG)\n"
+	ffLine := ff + ": dor on flatfly 8x8 w1,1 c8, 2 VLs: 1792 channels (+1024 injection, 512 ejection), 31360 dependencies, 1 layer needed: deadlock-free (acyclic CDG)\n"
 	// Ring of 4: ports 0 host, 1 the +1 way, 2 the −1 way. Packets 2 hops
 	// away (a tie) go the +1 way, so the + links depend on each other.
-	ringOut := ring + `: dor-nodateline on ring 4 w1 c1, 1 VL: 8 channels (+4 injection, 4 ejection), 20 dependencies: CYCLE of 4 channels, may deadlock:
+	ringOut := ring + `: dor-nodateline on ring 4 w1 c1, 1 VL: 8 channels (+4 injection, 4 ejection), 20 dependencies, 1 layer needed: CYCLE of 4 channels, may deadlock:
   switch 0 port 1 -> switch 1 port 2 VL 0
   switch 1 port 1 -> switch 2 port 2 VL 0
   switch 2 port 1 -> switch 3 port 2 VL 0
@@ -46,8 +46,8 @@ func TestCheckCommand(t *testing.T) {
 	minhop := strings.NewReplacer("switches = 4", "switches = 6", "dor-nodateline", "minhop", "[traffic]", "[flow_control]\nvls = 4\n[traffic]").Replace(ring4)
 	static := writeFile(t, dir, "static.toml", minhop)
 	dynamic := writeFile(t, dir, "dynamic.toml", strings.Replace(minhop, "[traffic]", "[switch]\nvl_choice = \"dynamic\"\n[traffic]", 1))
-	staticOut := static + ": minhop on ring 6 w1 c1, 4 VLs: 28 channels (+22 injection, 6 ejection), 58 dependencies: deadlock-free (acyclic CDG)\n"
-	dynamicOut := dynamic + `: minhop on ring 6 w1 c1, 4 VLs in 1 dynamic VL class: 12 channels (+6 injection, 6 ejection), 36 dependencies: CYCLE of 6 channels, may deadlock:
+	staticOut := static + ": minhop on ring 6 w1 c1, 4 VLs: 28 channels (+22 injection, 6 ejection), 58 dependencies, 1 layer needed: deadlock-free (acyclic CDG)\n"
+	dynamicOut := dynamic + `: minhop on ring 6 w1 c1, 4 VLs in 1 dynamic VL class: 12 channels (+6 injection, 6 ejection), 36 dependencies, 1 layer needed: CYCLE of 6 channels, may deadlock:
   switch 0 port 2 -> switch 5 port 1 class 0
   switch 5 port 2 -> switch 4 port 1 class 0
   switch 4 port 2 -> switch 3 port 1 class 0

@@ -25,7 +25,7 @@ mapped onto the hosts at random runs times and the congestion of its
 streams is reduced by the metrics sum_max_cong, hist_max_cong,
 hist_acc_band (the effective bisection bandwidth Λ for bisect patterns)
 and dep_max_delay. Prints a table, with each routing's edge-forwarding
-index π and the virtual layers (VLs) its paths use.
+index π, the virtual layers it needs and the VLs its paths use.
 
 Exit status: 0 done; 1 a routing could not be reduced to paths, or a file
 could not be written; 2 bad command line or experiment file, or an -o
@@ -129,8 +129,8 @@ func congestionCommand(ctx context.Context, f congestionFlags, stdout, stderr io
 		fmt.Fprintf(stderr, "%s: %s, routing %s: paths of %d hosts in %.2f s\n",
 			e.DisplayName(), e.TopologyLabel(), e.Routing, paths.Hosts(), time.Since(t0).Seconds())
 		if !f.json {
-			fmt.Fprintf(stdout, "\n%s, routing %s: π = %d, layers %d, %d of %d hosts\n", e.TopologyLabel(), e.Routing,
-				paths.ForwardingIndex(), paths.Layers(), spec.Ranks(paths.Hosts()), paths.Hosts())
+			fmt.Fprintf(stdout, "\n%s, routing %s: π = %d, layers %d (VLs in use %d), %d of %d hosts\n", e.TopologyLabel(), e.Routing,
+				paths.ForwardingIndex(), paths.Layers(), paths.VLsUsed(), spec.Ranks(paths.Hosts()), paths.Hosts())
 			fmt.Fprintln(tw, "pattern\tmetric\tmean\tmin\tmax\truns\t")
 		}
 		for _, pattern := range spec.Patterns {
