@@ -285,14 +285,23 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 	} else if _, present := t["algorithm"]; !present {
 		d.fail(sec, "algorithm", "missing (expected a routing algorithm such as \"dor\")")
 	}
-	if p, ok := d.str(t, sec, "path"); ok {
-		if p == "" {
-			d.fail(sec, "path", "empty (expected the file of forwarding tables, relative to the experiment file's directory)")
-		} else {
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(d.src.dirOf(sec, "path"), p)
+	for _, f := range []struct {
+		key, what string
+		to        *string
+	}{
+		{"path", "the file of forwarding tables", &e.RoutingPath},
+		{"sl2vl", "the fabric's SL2VL tables (opensm-sl2vl.dump or smpquery sl2vl output)", &e.RoutingSL2VL},
+		{"path_sls", "the fabric's path records (saquery -p output)", &e.RoutingPathSLs},
+	} {
+		if p, ok := d.str(t, sec, f.key); ok {
+			if p == "" {
+				d.fail(sec, f.key, "empty (expected %s, relative to the experiment file's directory)", f.what)
+				continue
 			}
-			e.RoutingPath = p
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(d.src.dirOf(sec, f.key), p)
+			}
+			*f.to = p
 		}
 	}
 	if f, ok := d.str(t, sec, "format"); ok {
@@ -302,7 +311,7 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 		e.RoutingFormat = f
 	}
 	if e.Routing != "" && e.Routing != "file" {
-		for _, key := range []string{"path", "format"} {
+		for _, key := range []string{"path", "format", "sl2vl", "path_sls"} {
 			if _, ok := t[key]; ok {
 				d.fail(sec, key, "only used with algorithm = \"file\"")
 			}

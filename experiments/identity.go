@@ -27,6 +27,9 @@ func configHash(e *Experiment) string {
 	if e.RoutingPath != "" || e.RoutingFormat != "" {
 		routing += "\x00" + filepath.Base(e.RoutingPath) + "\x00" + e.RoutingFormat
 	}
+	if e.RoutingSL2VL != "" || e.RoutingPathSLs != "" { // left out when absent: older hashes stay
+		routing += "\x00" + filepath.Base(e.RoutingSL2VL) + "\x00" + filepath.Base(e.RoutingPathSLs)
+	}
 	b, err := json.Marshal(struct {
 		Seed        uint64
 		Topology    any

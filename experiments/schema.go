@@ -170,7 +170,9 @@ func schemaKeys() []Key {
 
 		{Section: "routing", Name: "algorithm", Type: TypeString, DefaultDoc: "required", Doc: "the routing algorithm: `dor` and the DOR family, the Dragonfly's `static`, `S`, … `GSID`, slimfly `minimal`, `source`, `distance`, `distance+E`, `deflection+E`, the table engines `minhop`, `updn`, `sssp`, `p2sssp`, `dfsssp`, `lash`, `ftree`, `dmodk`, or `file` (Routing algorithms)"},
 		{Section: "routing", Name: "path", Type: TypeString, Doc: "algorithm `file` only: the forwarding tables, relative to the experiment file"},
-		{Section: "routing", Name: "format", Type: TypeString, DefaultDoc: "by extension", Values: []string{"lft", "dot"}, Doc: "algorithm `file` only: `lft` (OpenSM LFT dump / `ibroute` text) or `dot` (ORCS dot with routing comments); `.dot` files default to `dot`, others to `lft`"},
+		{Section: "routing", Name: "format", Type: TypeString, DefaultDoc: "by extension", Values: []string{"lft", "dot"}, Doc: "algorithm `file` only: `lft` (OpenSM's `opensm-lfts.dump` or `opensm.fdbs`, `dump_fts`, `dump_lfts` or `ibroute` output) or `dot` (ORCS dot with routing comments); `.dot` files default to `dot`, others to `lft`"},
+		{Section: "routing", Name: "sl2vl", Type: TypeString, DefaultDoc: "VL = SL", Doc: "algorithm `file` on an ibnetdiscover import only: the fabric's SL2VL tables per port (OpenSM's `opensm-sl2vl.dump` or `smpquery sl2vl` output), relative to the experiment file"},
+		{Section: "routing", Name: "path_sls", Type: TypeString, DefaultDoc: "the tables' SL blocks, else SL 0", Doc: "algorithm `file` on an ibnetdiscover import only: the SL of every path, from the fabric's path records (`saquery -p --slid S --dlid D` output for every pair of hosts), relative to the experiment file"},
 
 		{Section: "flow_control", Name: "kind", Type: TypeString, Default: DefaultFlowControl, Values: names(flowctl.Kinds()), Doc: "`credit` (credit-based, as InfiniBand) or `stopgo` (STOP/GO watermarks, as Myrinet)"},
 		{Section: "flow_control", Name: "vls", Type: TypeInt, Default: int64(DefaultVLs), Min: 1, Max: maxVLs, Doc: "virtual lanes per link; at least what the routing needs"},

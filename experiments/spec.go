@@ -74,6 +74,10 @@ type Experiment struct {
 	// algorithm "file" (forwarding tables read from a file; the path
 	// relative to the experiment file's directory is made absolute).
 	RoutingPath, RoutingFormat string
+	// RoutingSL2VL and RoutingPathSLs are the [routing] sl2vl and path_sls
+	// of algorithm "file": the fabric's SL2VL tables and its path records
+	// (made absolute like RoutingPath); empty when not given.
+	RoutingSL2VL, RoutingPathSLs string
 	// FlowControl is the [flow_control] section.
 	FlowControl FlowControl
 	// Switch is the [switch] section.

@@ -34,12 +34,72 @@ func readTables(s Spec, net *topologies.Network, vls int) (*Tables, error) {
 	if err != nil {
 		return nil, keyerr.New("path", "%w", err)
 	}
+	var t *Tables
 	if format == "lft" {
-		return ReadLFT(bytes.NewReader(data), s.Path, net, vls)
+		t, err = ReadLFT(bytes.NewReader(data), s.Path, net, vls)
+	} else {
+		var (
+			dotNet *topologies.Network
+			routes *topologies.DotRoutes
+		)
+		if dotNet, routes, err = topologies.ReadDot(bytes.NewReader(data), s.Path); err == nil {
+			t, err = TablesFromDot(routes, dotNet, net, s.Path, vls)
+		}
 	}
-	dotNet, routes, err := topologies.ReadDot(bytes.NewReader(data), s.Path)
 	if err != nil {
 		return nil, err
 	}
-	return TablesFromDot(routes, dotNet, net, s.Path, vls)
+	if s.PathSLs != "" {
+		if err := applyPathSLs(t, s.PathSLs, net); err != nil {
+			return nil, err
+		}
+	}
+	if s.SL2VL != "" {
+		data, err := os.ReadFile(s.SL2VL)
+		if err != nil {
+			return nil, keyerr.New("sl2vl", "%w", err)
+		}
+		m, err := ReadSL2VL(bytes.NewReader(data), s.SL2VL, net)
+		if err != nil {
+			return nil, err
+		}
+		t.sl2vl, t.vlsNeeded = m, m.maxVL(t.layers)+1
+	}
+	return t, nil
+}
+
+// applyPathSLs gives t's paths the SLs of the path records in file, per
+// pair of hosts (OpenSM's DFSSSP gives two hosts of one switch different
+// SLs to the same destination). Every pair of hosts on different switches
+// needs a record; a pair on one switch without one gets SL 0.
+func applyPathSLs(t *Tables, file string, net *topologies.Network) error {
+	if t.layer != nil {
+		return keyerr.New("path_sls", "the tables' file gives SLs already (its \"SL of paths from\" blocks); expected one source of SLs")
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return keyerr.New("path_sls", "%w", err)
+	}
+	sls, err := ReadPathSLs(bytes.NewReader(data), file, net)
+	if err != nil {
+		return err
+	}
+	_, hostNames := net.DisplayNames()
+	layers := 1
+	for src, a := range net.Hosts {
+		for dst, b := range net.Hosts {
+			i := src*t.hosts + dst
+			switch {
+			case sls[i] != noSL:
+				layers = max(layers, int(sls[i])+1)
+			case a.Switch == b.Switch:
+				sls[i] = 0 // no switch-to-switch hop: any SL will do
+			default:
+				return topologies.FileErrorf(file, 0, "no path record from host %s (LID %d) to host %s (LID %d) (expected one for every pair of hosts on different switches)",
+					hostNames[src], net.IB.Hosts[src].LID, hostNames[dst], net.IB.Hosts[dst].LID)
+			}
+		}
+	}
+	t.pathSL, t.layers = sls, layers
+	return nil
 }

@@ -33,6 +33,9 @@ const (
 // "0x0002 001": the SL of the path from that switch to the LID, its
 // layer, which Tables.Source gives packets on that path.
 func WriteLFT(w io.Writer, t *Tables, net *topologies.Network) error {
+	if t.pathSL != nil {
+		return fmt.Errorf("lft export: the tables' SLs come per pair of hosts (path records), which SL blocks per source switch cannot hold")
+	}
 	if len(net.Switches) != t.sws || len(net.Hosts) != t.hosts {
 		return fmt.Errorf("lft export: tables are for %d switches and %d hosts, network has %d and %d", t.sws, t.hosts, len(net.Switches), len(net.Hosts))
 	}

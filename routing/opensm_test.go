@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 
@@ -193,5 +194,87 @@ func TestOpenSMCheck(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOpenSMLayered runs OpenSM's deadlock-free engines with QoS on, reads
+// their tables with the SLs of their path records and their SL2VL tables
+// (OpenSM's dump and smpquery's, which must agree), and checks that netsim
+// finds them deadlock-free as OpenSM means them to be; without the path
+// SLs, the same tables on the ring are cyclic.
+func TestOpenSMLayered(t *testing.T) {
+	fabrics := []struct {
+		name string
+		spec topologies.Spec
+	}{
+		opensmFabrics[0], // two hosts a switch: DFSSSP gives them different SLs
+		{"torus", topologies.Spec{Kind: "torus", Dims: []int{4, 3}, HostsPerSwitch: 1}},
+	}
+	for _, c := range fabrics {
+		for _, engine := range []string{"dfsssp", "lash", "nue"} {
+			t.Run(c.name+"/"+engine, func(t *testing.T) {
+				t.Parallel()
+				f := startFabric(t, c.spec)
+				dumps := filepath.Join(f.Dir(), "daemon-"+engine)
+				if err := os.Mkdir(dumps, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				stop, err := f.Daemon(engine, "-Q", "-D", "0x47", "--dump_files_dir", dumps)
+				if err != nil {
+					t.Fatal(err)
+				}
+				records, err := f.PathRecords(f.net)
+				if err != nil {
+					t.Fatal(err)
+				}
+				queried, err := f.SL2VL(f.net)
+				stop()
+				if err != nil {
+					t.Fatal(err)
+				}
+				files := map[string][]byte{"paths.saquery": records, "sl2vl.smpquery": queried}
+				for name, data := range files {
+					if err := os.WriteFile(filepath.Join(dumps, name), data, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				spec := Spec{Path: filepath.Join(dumps, "opensm-lfts.dump"), PathSLs: filepath.Join(dumps, "paths.saquery"),
+					SL2VL: filepath.Join(dumps, "opensm-sl2vl.dump")}
+				tab, err := readTables(spec, f.net, 8)
+				if err != nil {
+					t.Fatal(err)
+				}
+				spec.SL2VL = filepath.Join(dumps, "sl2vl.smpquery")
+				tab2, err := readTables(spec, f.net, 8)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(tab.sl2vl.ca, tab2.sl2vl.ca) || !slices.EqualFunc(tab.sl2vl.sw, tab2.sl2vl.sw, slices.Equal) {
+					t.Error("opensm-sl2vl.dump and smpquery sl2vl give different SL2VL tables")
+				}
+				rep, err := CheckDeadlock(context.Background(), tab, f.net, CheckOptions{VLs: 8})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("%s: %d layers, %d VLs needed, %d dependencies", engine, tab.Layers(), tab.VLs(), rep.Dependencies)
+				if !rep.Acyclic() {
+					t.Errorf("OpenSM's %s with its SLs is reported cyclic: %v", engine, rep.Cycle)
+				}
+				if c.name != "ring" || tab.Layers() == 1 {
+					return // nue routes deadlock-free within 1 VL
+				}
+				spec.PathSLs, spec.SL2VL = "", ""
+				flat, err := readTables(spec, f.net, 8)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rep, err = CheckDeadlock(context.Background(), flat, f.net, CheckOptions{VLs: 8}); err != nil {
+					t.Fatal(err)
+				}
+				if rep.Acyclic() {
+					t.Errorf("OpenSM's %s tables without their SLs are reported deadlock-free on a ring", engine)
+				}
+			})
+		}
 	}
 }

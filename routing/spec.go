@@ -28,6 +28,11 @@ type Spec struct {
 	// comments), by default "dot" for a .dot file and "lft" otherwise (TOML
 	// key format).
 	Path, Format string
+	// SL2VL is the file of the fabric's SL-to-VL tables for algorithm
+	// "file" (ReadSL2VL; TOML key sl2vl), PathSLs the file of its path
+	// records giving each path's SL (ReadPathSLs; TOML key path_sls).
+	// Both need a topology imported from ibnetdiscover output.
+	SL2VL, PathSLs string
 	// Classes builds the routing for dynamic VL choice (Classes): with
 	// the VLs its deadlock argument needs, Routing.VLs() of them, as its
 	// VL classes, instead of spreading over copies of its VL layout when

@@ -39,6 +39,15 @@ type Tables struct {
 	// dumped marks tables read from a file: VLs as the fabric uses them,
 	// never spread over copies of the layers.
 	dumped bool
+	// pathSL[src·hosts+dst] is the SL of the path from host src to host
+	// dst when path records give it per pair of hosts (then layer is nil);
+	// nil otherwise.
+	pathSL []uint8
+	// sl2vl maps SLs to VLs per port, as the fabric's SL2VL tables do;
+	// nil: VL = SL.
+	sl2vl *SL2VL
+	// vlsNeeded is the VLs the paths need under sl2vl (0 without).
+	vlsNeeded int
 }
 
 // newTables returns empty tables for net (every entry noPort).
@@ -65,8 +74,14 @@ func newTables(name string, net *topologies.Network, vls int) *Tables {
 // Name implements Routing.
 func (t *Tables) Name() string { return t.name }
 
-// VLs implements Routing: the virtual layers the tables use.
-func (t *Tables) VLs() int { return t.layers }
+// VLs implements Routing: the virtual layers the tables use, or, with
+// SL2VL tables, the VLs their SLs map to.
+func (t *Tables) VLs() int {
+	if t.vlsNeeded > 0 {
+		return t.vlsNeeded
+	}
+	return t.layers
+}
 
 // SLs implements Routing: one SL per virtual layer.
 func (t *Tables) SLs() int { return t.layers }
@@ -85,9 +100,18 @@ func (t *Tables) Port(sw int, dlid int32) int {
 }
 
 // Layer returns the virtual layer of the path from source switch sw to
-// host dst.
+// host dst. Tables whose SLs come per pair of hosts (path records) answer
+// for sw's first host.
 func (t *Tables) Layer(sw, dst int) int {
-	if t.layer == nil {
+	switch {
+	case t.pathSL != nil:
+		for h, s := range t.hostSw {
+			if int(s) == sw {
+				return int(t.pathSL[h*t.hosts+dst])
+			}
+		}
+		return 0
+	case t.layer == nil:
 		return 0
 	}
 	return int(t.layer[sw*t.hosts+dst])
@@ -101,8 +125,16 @@ func (t *Tables) Source(src, dst int) (dlid int32, sl, vl int) {
 	if uint(dst) >= uint(t.hosts) || uint(src) >= uint(t.hosts) {
 		return -1, 0, 0
 	}
-	l := t.Layer(int(t.hostSw[src]), dst)
+	var l int
+	if t.pathSL != nil {
+		l = int(t.pathSL[src*t.hosts+dst])
+	} else {
+		l = t.Layer(int(t.hostSw[src]), dst)
+	}
 	if t.dumped {
+		if t.sl2vl != nil {
+			return int32(dst), l, t.sl2vl.CA(src, l)
+		}
 		return int32(dst), l, l
 	}
 	copies := max(t.vls/t.layers, 1)
@@ -121,8 +153,14 @@ func (t *Tables) Route(sw, inPort, inVL, sl int, dlid int32, out []Candidate) []
 	return append(out, Candidate{Port: int32(p), Priority: High})
 }
 
-// OutVL implements Routing: the VL stays the same along the path.
-func (t *Tables) OutVL(sw, inPort, inVL, sl, outPort int) int { return inVL }
+// OutVL implements Routing: the VL stays the same along the path, or is
+// the SL2VL tables' for the SL from inPort to outPort.
+func (t *Tables) OutVL(sw, inPort, inVL, sl, outPort int) int {
+	if t.sl2vl != nil {
+		return t.sl2vl.Switch(sw, inPort+1, outPort+1, sl)
+	}
+	return inVL
+}
 
 // Path appends to out the switches of the path from switch src to host dst
 // (src first, the destination's switch last) and returns it, or an error

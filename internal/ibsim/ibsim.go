@@ -19,6 +19,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"os/exec"
@@ -110,7 +111,10 @@ func Start(dir string, net *topologies.Network) (*Fabric, error) {
 	if err := os.WriteFile(netFile, buf.Bytes(), 0o644); err != nil {
 		return nil, fmt.Errorf("ibsim: %w", err)
 	}
-	f := &Fabric{dir: dir, sock: fmt.Sprintf("netsim%d-%s", os.Getpid(), filepath.Base(dir)), log: new(bytes.Buffer), done: make(chan error, 1)}
+	// The socket name is unique per process and directory.
+	h := fnv.New64a()
+	h.Write([]byte(dir))
+	f := &Fabric{dir: dir, sock: fmt.Sprintf("netsim%d-%x", os.Getpid(), h.Sum64()), log: new(bytes.Buffer), done: make(chan error, 1)}
 	f.cmd = exec.Command("ibsim", "-n", "-s", netFile)
 	f.cmd.Dir = dir
 	f.cmd.Env = append(os.Environ(), "IBSIM_SOCKNAME="+f.sock)
@@ -299,4 +303,60 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// PathRecords asks the running subnet manager (Daemon) for the path
+// record of every ordered pair of hosts of net on different switches,
+// as a user collects them ("saquery -p --slid S --dlid D"), and returns
+// saquery's output concatenated. net is the fabric as ibnetdiscover
+// reports it (its LIDs, net.IB).
+func (f *Fabric) PathRecords(net *topologies.Network) ([]byte, error) {
+	if net.IB == nil {
+		return nil, errors.New("ibsim: path records need the LIDs of an ibnetdiscover import")
+	}
+	var all bytes.Buffer
+	for src, a := range net.Hosts {
+		for dst, b := range net.Hosts {
+			if a.Switch == b.Switch {
+				continue
+			}
+			out, err := f.Run("saquery", "-p", "--slid", fmt.Sprint(net.IB.Hosts[src].LID), "--dlid", fmt.Sprint(net.IB.Hosts[dst].LID))
+			if err != nil {
+				return nil, err
+			}
+			all.Write(out)
+		}
+	}
+	return all.Bytes(), nil
+}
+
+// SL2VL asks every connected port of every switch of net, and every CA
+// port, for its SL2VL table ("smpquery sl2vl LID [PORT]"), as a user
+// collects them without OpenSM's dump, and returns smpquery's output
+// concatenated. net is the fabric as ibnetdiscover reports it.
+func (f *Fabric) SL2VL(net *topologies.Network) ([]byte, error) {
+	if net.IB == nil {
+		return nil, errors.New("ibsim: SL2VL queries need the LIDs of an ibnetdiscover import")
+	}
+	var all bytes.Buffer
+	for s, sw := range net.Switches {
+		for p, port := range sw.Ports {
+			if port.Kind == topologies.Unused {
+				continue
+			}
+			out, err := f.Run("smpquery", "sl2vl", fmt.Sprint(net.IB.Switches[s].LID), fmt.Sprint(p+1))
+			if err != nil {
+				return nil, err
+			}
+			all.Write(out)
+		}
+	}
+	for _, h := range net.IB.Hosts {
+		out, err := f.Run("smpquery", "sl2vl", fmt.Sprint(h.LID))
+		if err != nil {
+			return nil, err
+		}
+		all.Write(out)
+	}
+	return all.Bytes(), nil
 }
