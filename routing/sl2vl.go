@@ -75,7 +75,7 @@ func ReadSL2VL(r io.Reader, file string, net *topologies.Network) (*SL2VL, error
 	if ib == nil || len(ib.Switches) != len(net.Switches) || len(ib.Hosts) != len(net.Hosts) {
 		return nil, topologies.FileErrorf(file, 0, "SL2VL tables name nodes by GUID and LID (expected a topology imported from ibnetdiscover output, which gives them)")
 	}
-	byLID := map[int]int{}   // LID → node (hosts first, then switches)
+	byLID := map[int]int{}     // LID → node (hosts first, then switches)
 	byGUID := map[uint64]int{} // switch node GUID or CA port GUID → node
 	hosts := len(net.Hosts)
 	for s, n := range ib.Switches {
