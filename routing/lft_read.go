@@ -371,8 +371,15 @@ func (lr *lftReader) setLID(line, lid, n int) error {
 	return nil
 }
 
-// node names node n in errors.
+// node names node n in errors: by the fabric's own names on an
+// ibnetdiscover import.
 func (lr *lftReader) node(n int) string {
+	switch {
+	case lr.net.IB != nil && n < lr.t.hosts:
+		return "host " + lr.net.HostLabel(n)
+	case lr.net.IB != nil:
+		return "switch " + lr.net.SwitchLabel(n-lr.t.hosts)
+	}
 	if n < lr.t.hosts {
 		return fmt.Sprintf("host %q", lr.hostNames[n])
 	}
@@ -464,7 +471,7 @@ func (lr *lftReader) finish() (*Tables, error) {
 	}
 	for i, p := range t.lft {
 		if s, d := i/t.hosts, i%t.hosts; p == noPort {
-			return nil, lr.errorf(lr.blockLine[2*s], "switch %q has no port for host %q (expected a line %q in its block)", lr.swNames[s], lr.hostNames[d], lr.want(d, "PORT"))
+			return nil, lr.errorf(lr.blockLine[2*s], "%s has no port for %s (expected a line %q in its block)", lr.node(t.hosts+s), lr.node(d), lr.want(d, "PORT"))
 		}
 	}
 	err := checkFileTables(t, lr.net, lr.file, func(s, d int) int {

@@ -479,3 +479,39 @@ func checkIBLink(file string, byID map[string]*ibNode, n *ibNode, p int, port ib
 	}
 	return nil
 }
+
+// SwitchLabel names switch s as a report should: on a network imported
+// from ibnetdiscover output by its node description, GUID and LID
+// (`"leaf-3" (GUID 0x0002c90200421e6a, LID 3)`), otherwise by its display
+// name (`S4`).
+func (n *Network) SwitchLabel(s int) string {
+	if ib := n.IB; ib != nil && s < len(ib.Switches) {
+		return ibLabel(ib.Switches[s].Desc, ib.Switches[s].GUID, ib.Switches[s].LID)
+	}
+	names, _ := n.DisplayNames()
+	return names[s]
+}
+
+// HostLabel names host h as a report should: on a network imported from
+// ibnetdiscover output by its CA's node description, port GUID and LID,
+// otherwise by its display name.
+func (n *Network) HostLabel(h int) string {
+	if ib := n.IB; ib != nil && h < len(ib.Hosts) {
+		guid := ib.Hosts[h].PortGUID
+		if guid == "" {
+			guid = ib.Hosts[h].GUID
+		}
+		return ibLabel(ib.Hosts[h].Desc, guid, ib.Hosts[h].LID)
+	}
+	_, names := n.DisplayNames()
+	return names[h]
+}
+
+// ibLabel formats a node's identity for reports.
+func ibLabel(desc, guid string, lid int) string {
+	s := fmt.Sprintf("%q (GUID 0x%s", desc, guid)
+	if lid > 0 {
+		s += fmt.Sprintf(", LID %d", lid)
+	}
+	return s + ")"
+}

@@ -25,7 +25,10 @@ func checkCmd() *Command {
 channel dependency graph over (link, VL) channels from every candidate port
 the routing can return, for every pair of hosts, and looks for a cycle. An
 acyclic graph makes the routing deadlock-free; a cycle means it may
-deadlock, and the cycle is printed, one channel (switch, port, VL) a line.
+deadlock, and the cycle is printed, one channel (switch, port, VL) a line:
+switch indices and ports from 0, or, on a fabric imported from
+ibnetdiscover output, node descriptions, GUIDs, LIDs and InfiniBand port
+numbers.
 Host injection and ejection channels are counted but can never be on a
 cycle. The summary also gives the virtual layers the routing needs (for
 tables read from a subnet manager's dump: the SLs of its paths, each on the
@@ -102,12 +105,19 @@ func checkExperiment(ctx context.Context, e *experiments.Experiment, jobs int, s
 		return exitOK
 	}
 	fmt.Fprintf(stdout, "%s: CYCLE of %d channels, may deadlock:\n", summary, len(rep.Cycle))
+	net := e.Network()
 	for _, c := range rep.Cycle {
+		lane := fmt.Sprintf("VL %d", c.VL)
 		if e.Switch.VLChoice == switching.VLDynamic {
-			fmt.Fprintf(stdout, "  switch %d port %d -> switch %d port %d class %d\n", c.Switch, c.Port, c.PeerSwitch, c.PeerPort, c.VL)
+			lane = fmt.Sprintf("class %d", c.VL)
+		}
+		if net.IB != nil {
+			// The fabric's own names and InfiniBand port numbers.
+			fmt.Fprintf(stdout, "  switch %s port %d -> switch %s port %d %s\n",
+				net.SwitchLabel(c.Switch), c.Port+1, net.SwitchLabel(c.PeerSwitch), c.PeerPort+1, lane)
 			continue
 		}
-		fmt.Fprintf(stdout, "  %v\n", c)
+		fmt.Fprintf(stdout, "  switch %d port %d -> switch %d port %d %s\n", c.Switch, c.Port, c.PeerSwitch, c.PeerPort, lane)
 	}
 	return exitFailed
 }

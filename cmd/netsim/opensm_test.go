@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"netsim/internal/ibsim"
+	"netsim/topologies"
+)
+
+// TestOpenSMFabric does what a user with a real InfiniBand cluster does,
+// on a fabric simulated by ibsim: saves ibnetdiscover's output and the
+// subnet manager's dumps (OpenSM's minhop, then DFSSSP with QoS, its SL2VL
+// tables and its path records), writes experiment files naming them, and
+// runs netsim check and netsim run on them. minhop on the ring is cyclic
+// (OpenSM runs it on VL 0), DFSSSP with its SLs is deadlock-free, and a
+// simulation of DFSSSP's tables delivers what it is offered at a low load.
+func TestOpenSMFabric(t *testing.T) {
+	if err := ibsim.Check(); err != nil {
+		t.Fatal(err)
+	}
+	built, err := topologies.Build(topologies.Spec{Kind: "ring", Switches: 5, HostsPerSwitch: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	f, err := ibsim.Start(dir, built)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		pid := f.Pid()
+		f.Stop()
+		if syscall.Kill(pid, 0) == nil {
+			t.Errorf("ibsim (pid %d) still runs", pid)
+		}
+	}()
+	minhop, err := f.OpenSM("minhop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	disc, err := f.Run("ibnetdiscover")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "fabric.ibnetdiscover", string(disc))
+	net, _, err := topologies.ReadIBNetDiscover(bytes.NewReader(disc), "fabric.ibnetdiscover")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dfsssp := filepath.Join(dir, "dfsssp")
+	if err := os.Mkdir(dfsssp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stop, err := f.Daemon("dfsssp", "-Q", "-D", "0x47", "--dump_files_dir", dfsssp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, err := f.PathRecords(net)
+	stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dfsssp, "paths.saquery", string(records))
+
+	experiment := func(name, routing string) string {
+		return writeFile(t, dir, name+".toml", `name = "`+name+`"
+[topology]
+kind = "file"
+path = "fabric.ibnetdiscover"
+format = "ibnetdiscover"
+[routing]
+algorithm = "file"
+`+routing+`
+[flow_control]
+vls = 8
+[traffic]
+patterns = ["uniform"]
+packet_flits = 4
+[sim]
+warmup = 500
+measure = 1000
+[sweep]
+loads = [0.2]
+`)
+	}
+	minhopFile := experiment("minhop", `path = "`+filepath.Join(minhop, "opensm-lfts.dump")+`"`)
+	dfssspFile := experiment("dfsssp", `path = "dfsssp/opensm-lfts.dump"
+sl2vl = "dfsssp/opensm-sl2vl.dump"
+path_sls = "dfsssp/paths.saquery"`)
+
+	code, out, errs := netsim(t, "check", minhopFile)
+	if code != exitFailed || !strings.Contains(out, "1 layer needed: CYCLE") {
+		t.Errorf("check of OpenSM's minhop on a ring: exit %d, want %d and a cycle on 1 layer:\n%s%s", code, exitFailed, out, errs)
+	}
+	t.Logf("minhop: %s", out)
+	if want := `port 4 -> switch "S`; !strings.Contains(out, want) || !strings.Contains(out, "(GUID 0x00000000002000") {
+		t.Errorf("the cycle is not in the fabric's names (node description, GUID, InfiniBand port): want %q", want)
+	}
+	code, out, errs = netsim(t, "check", dfssspFile)
+	t.Logf("dfsssp: %s", out)
+	if code != exitOK || !strings.Contains(out, "deadlock-free") {
+		t.Errorf("check of OpenSM's dfsssp with its SLs: exit %d, want %d, deadlock-free:\n%s%s", code, exitOK, out, errs)
+	}
+	outDir := filepath.Join(dir, "out")
+	if code, _, errs = netsim(t, "run", dfssspFile, "-o", outDir); code != exitOK {
+		t.Fatalf("run: exit %d: %s", code, errs)
+	}
+	results := string(readOut(t, outDir, "results.jsonl"))
+	t.Logf("results: %s", results)
+	if !strings.Contains(results, `"routing":"file"`) || !strings.Contains(results, `"stable":true`) {
+		t.Errorf("results of DFSSSP's tables at load 0.2: want a stable point:\n%s", results)
+	}
+	// A table that names a GUID the fabric lacks is refused with the line.
+	lfts, err := os.ReadFile(filepath.Join(minhop, "opensm-lfts.dump"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	guid := net.IB.Switches[0].GUID
+	writeFile(t, dir, "alien.lft", strings.Replace(string(lfts), "guid 0x"+guid, "guid 0x00000000deadbeef", 1))
+	alien := experiment("alien", `path = "alien.lft"`)
+	if code, _, errs = netsim(t, "check", alien); code != exitUsage || !strings.Contains(errs, "alien.lft:") || !strings.Contains(errs, "switch GUID 0x00000000deadbeef") {
+		t.Errorf("alien GUID: exit %d, stderr %q", code, errs)
+	}
+}
