@@ -80,12 +80,12 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 		return
 	}
 	classes := e.Switch.VLChoice == switching.VLDynamic
-	routeKey := fmt.Sprintf("%s\x00%s\x00%d\x00%s\x00%s\x00%s\x00%s\x00%t", topoKey, e.Routing, e.FlowControl.VLs, e.RoutingPath, e.RoutingFormat,
-		e.RoutingSL2VL, e.RoutingPathSLs, classes)
+	routeKey := fmt.Sprintf("%s\x00%s\x00%d\x00%s\x00%s\x00%s\x00%s\x00%s\x00%t", topoKey, e.Routing, e.FlowControl.VLs, e.RoutingPath, e.RoutingFormat,
+		e.RoutingSL2VL, e.RoutingPathSLs, e.RoutingUnreachable, classes)
 	br, ok := cache.routings[routeKey]
 	if !ok {
 		br.r, br.err = routing.New(routing.Spec{Algorithm: e.Routing, VLs: e.FlowControl.VLs, Path: e.RoutingPath, Format: e.RoutingFormat,
-			SL2VL: e.RoutingSL2VL, PathSLs: e.RoutingPathSLs, Classes: classes}, net)
+			SL2VL: e.RoutingSL2VL, PathSLs: e.RoutingPathSLs, Unreachable: e.RoutingUnreachable, Classes: classes}, net)
 		cache.routings[routeKey] = br
 	}
 	if br.err != nil {
@@ -128,6 +128,10 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 // an exchange's are checked when decoded) and checks [congestion] against
 // net, each when its section decoded cleanly.
 func (d *decoder) buildPatterns(e *Experiment, net *topologies.Network, clean func(string) bool) {
+	if pr, ok := e.routing.(routing.Partial); ok && pr.UnreachablePairs() > 0 && e.Traffic.Kind == KindExchange {
+		d.fail("routing", "unreachable", "the tables leave %d pairs of hosts unreachable, and an exchange needs every pair its messages use (expected tables that connect every pair, or a permutation or uniform pattern)", pr.UnreachablePairs())
+		return
+	}
 	if e.Traffic.Kind != KindExchange && clean("traffic") {
 		for _, name := range e.Traffic.Patterns {
 			p, err := traffic.NewPattern(name, len(net.Hosts), e.Seed)
@@ -137,9 +141,33 @@ func (d *decoder) buildPatterns(e *Experiment, net *topologies.Network, clean fu
 			}
 			e.patterns = append(e.patterns, p)
 		}
+		d.restrictPatterns(e, net)
 	}
 	if clean("congestion") {
 		d.buildCongestion(e)
+	}
+}
+
+// restrictPatterns restricts e's patterns to the pairs of hosts its
+// routing connects when its tables leave some unreachable ([routing]
+// unreachable = "skip"; routing.Partial): uniform draws among the
+// reachable destinations, and a source of a fixed map whose destination
+// is unreachable does not send (traffic.Restrict).
+func (d *decoder) restrictPatterns(e *Experiment, net *topologies.Network) {
+	pr, ok := e.routing.(routing.Partial)
+	if !ok || pr.UnreachablePairs() == 0 {
+		return
+	}
+	class := make([]int32, len(net.Hosts))
+	first := make([]int, len(net.Switches)) // a host of each switch
+	for h := len(net.Hosts) - 1; h >= 0; h-- {
+		class[h] = net.Hosts[h].Switch
+		first[class[h]] = h
+	}
+	reach := func(c int32, dst int) bool { return pr.Reachable(first[c], dst) }
+	e.active = make([][]bool, len(e.patterns))
+	for i, p := range e.patterns {
+		e.patterns[i], e.active[i] = traffic.Restrict(p, class, reach)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"netsim/flowctl"
 	"netsim/keyerr"
+	"netsim/routing"
 	switching "netsim/switch"
 	"netsim/topologies"
 )
@@ -310,8 +311,14 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 		}
 		e.RoutingFormat = f
 	}
+	if u, ok := d.str(t, sec, "unreachable"); ok {
+		if u != routing.UnreachableError && u != routing.UnreachableSkip {
+			d.fail(sec, "unreachable", "unknown value %q (expected %q or %q)", u, routing.UnreachableError, routing.UnreachableSkip)
+		}
+		e.RoutingUnreachable = u
+	}
 	if e.Routing != "" && e.Routing != "file" {
-		for _, key := range []string{"path", "format", "sl2vl", "path_sls"} {
+		for _, key := range []string{"path", "format", "sl2vl", "path_sls", "unreachable"} {
 			if _, ok := t[key]; ok {
 				d.fail(sec, key, "only used with algorithm = \"file\"")
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"netsim/internal/numfmt"
+	"netsim/routing"
 )
 
 // configHash returns a short hash of everything that determines the
@@ -23,12 +24,12 @@ func configHash(e *Experiment) string {
 	topo := e.Topology
 	topo.Path = filepath.Base(topo.Path) // the same file from another directory
 	sw := e.Switch                       // the default selection is left out: the hash of files without the key is unchanged
-	routing := e.Routing
+	routingKey := e.Routing
 	if e.RoutingPath != "" || e.RoutingFormat != "" {
-		routing += "\x00" + filepath.Base(e.RoutingPath) + "\x00" + e.RoutingFormat
+		routingKey += "\x00" + filepath.Base(e.RoutingPath) + "\x00" + e.RoutingFormat
 	}
-	if e.RoutingSL2VL != "" || e.RoutingPathSLs != "" { // left out when absent: older hashes stay
-		routing += "\x00" + filepath.Base(e.RoutingSL2VL) + "\x00" + filepath.Base(e.RoutingPathSLs)
+	if e.RoutingSL2VL != "" || e.RoutingPathSLs != "" || e.RoutingUnreachable == routing.UnreachableSkip { // left out when absent: older hashes stay
+		routingKey += "\x00" + filepath.Base(e.RoutingSL2VL) + "\x00" + filepath.Base(e.RoutingPathSLs) + "\x00" + e.RoutingUnreachable
 	}
 	b, err := json.Marshal(struct {
 		Seed        uint64
@@ -47,7 +48,7 @@ func configHash(e *Experiment) string {
 		Timeline    int64    `json:",omitempty"`
 		LinkStats   bool     `json:",omitempty"`
 		StopEarly   bool     `json:",omitempty"`
-	}{e.Seed, topo, e.label, routing, e.FlowControl, sw, e.Traffic.PacketFlits, e.Sim, e.Sweep.Tolerance, e.nicHash(), e.exchangeHash(), e.maxMeasureHash(),
+	}{e.Seed, topo, e.label, routingKey, e.FlowControl, sw, e.Traffic.PacketFlits, e.Sim, e.Sweep.Tolerance, e.nicHash(), e.exchangeHash(), e.maxMeasureHash(),
 		e.Sim.LatencyDistribution, e.Sim.Timeline, e.Sim.LinkStats, e.Sim.StopEarly})
 	if err != nil {
 		b = fmt.Appendf(nil, "%v", err) // cannot happen: plain data

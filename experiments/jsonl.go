@@ -64,6 +64,7 @@ func (r Record) line() (results.Line, error) {
 	case KindPoint:
 		l.Measures = r.Stats.Measures
 		l.Hosts = r.Hosts
+		l.Sources, l.Unreachable = r.Sources, r.Unreachable
 		l.Stable = r.Stable
 		if r.Stats.Timeline != nil {
 			b, err := json.Marshal(r.Stats.Timeline)
@@ -84,6 +85,7 @@ func (r Record) line() (results.Line, error) {
 	case KindSaturation:
 		l.Saturation = r.Saturation
 		l.Hosts = r.Hosts
+		l.Sources, l.Unreachable = r.Sources, r.Unreachable
 		l.Resolution = e.Sweep.Resolution
 		l.Tolerance = e.Sweep.Tolerance
 		l.Undecided, l.Contrary = r.Undecided, r.Contrary

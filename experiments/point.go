@@ -16,6 +16,9 @@ type Simulator func(context.Context, fabric.Config) (fabric.Stats, error)
 func (e *Experiment) Config(pattern int, load float64) fabric.Config {
 	c := e.hardware()
 	c.Pattern = e.patterns[pattern]
+	if e.active != nil {
+		c.Active = e.active[pattern]
+	}
 	c.Load = load
 	c.Warmup, c.Measure, c.Drain = e.Sim.Warmup, e.Sim.Measure, e.Sim.Drain
 	c.LatencyDistribution, c.Timeline, c.LinkStats = e.Sim.LatencyDistribution, e.Sim.Timeline, e.Sim.LinkStats
@@ -74,10 +77,13 @@ func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, lo
 		Hosts:      e.Hosts(),
 		Seed:       cfg.Seed,
 	}
+	if pairs, _ := e.Unreachable(0); pairs > 0 {
+		rec.Sources, rec.Unreachable = e.Sources(pattern), pairs
+	}
 	// The verdict needs only the window's statistics: an undecided point
 	// runs on, and one the growth of its backlog did not pass ends with
 	// its window instead of running its whole drain.
-	tol, hosts, measure := e.Sweep.Tolerance, e.Hosts(), e.Sim.Measure
+	tol, hosts, measure := e.Sweep.Tolerance, e.Sources(pattern), e.Sim.Measure
 	cfg.MaxMeasure = e.Sim.MaxMeasure
 	cfg.Extend = func(w fabric.Stats) bool { return judge(w, tol, hosts, measure).Outcome == results.VerdictUndecided }
 	cfg.SkipDrain = func(w fabric.Stats) bool { return !judge(w, tol, hosts, measure).GrowthPassed() }

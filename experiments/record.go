@@ -33,6 +33,12 @@ type Record struct {
 	// Hosts is the network's hosts (points and saturation results; 0 in
 	// one read back from a line written before netsim wrote it).
 	Hosts int
+	// Sources is the hosts that send under the pattern when the routing
+	// leaves pairs of hosts unreachable (loads are per sending host), and
+	// Unreachable the ordered pairs it leaves so; both 0 when it connects
+	// every pair.
+	Sources     int
+	Unreachable int64
 	// Seed is the point's seed (points and errors), or the experiment seed
 	// (saturation).
 	Seed uint64

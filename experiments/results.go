@@ -119,7 +119,7 @@ func (l *ResultLine) record(e *Experiment) Record {
 	case KindPoint:
 		r.Offered = l.Offered
 		r.Stable = v.Stable
-		r.Hosts = v.Hosts
+		r.Hosts, r.Sources, r.Unreachable = v.Hosts, v.Sources, v.Unreachable
 		r.Verdict = v.Verdict
 		r.Stats = fabric.Stats{Offered: l.Offered, Measures: v.Measures, DrainSkipped: v.DrainSkipped}
 		if v.Timeline != nil {
@@ -135,7 +135,7 @@ func (l *ResultLine) record(e *Experiment) Record {
 		r.Err = &storedError{msg: v.Error, deadlock: v.Deadlock}
 	case KindSaturation:
 		r.Saturation = v.Saturation
-		r.Hosts = v.Hosts
+		r.Hosts, r.Sources, r.Unreachable = v.Hosts, v.Sources, v.Unreachable
 		r.Undecided, r.Contrary = v.Undecided, v.Contrary
 		if v.Bound != nil {
 			r.Bound = *v.Bound

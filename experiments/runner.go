@@ -486,6 +486,9 @@ func (gr *group) runSearch(ctx context.Context, rn *run, hint int) error {
 		Contrary:   contrary,
 		Bound:      bound,
 	}
+	if pairs, _ := e.Unreachable(0); pairs > 0 {
+		gr.sat.Sources, gr.sat.Unreachable = e.Sources(gr.pattern), pairs
+	}
 	return rn.finished(*gr.sat, func(*Progress) {})
 }
 

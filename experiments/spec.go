@@ -78,6 +78,9 @@ type Experiment struct {
 	// of algorithm "file": the fabric's SL2VL tables and its path records
 	// (made absolute like RoutingPath); empty when not given.
 	RoutingSL2VL, RoutingPathSLs string
+	// RoutingUnreachable is the [routing] unreachable of algorithm "file":
+	// "error" (the default, "") or "skip" (routing.Spec.Unreachable).
+	RoutingUnreachable string
 	// FlowControl is the [flow_control] section.
 	FlowControl FlowControl
 	// Switch is the [switch] section.
@@ -98,7 +101,10 @@ type Experiment struct {
 	net      *topologies.Network
 	routing  routing.Routing
 	patterns []traffic.Pattern
-	label    string
+	// active[i] marks the hosts that send under pattern i when the
+	// routing leaves pairs unreachable (restrictPatterns); nil otherwise.
+	active [][]bool
+	label  string
 	// config is the hash of the point-independent configuration (see
 	// configHash).
 	config string
@@ -246,6 +252,28 @@ type Sweep struct {
 
 // Hosts returns the number of hosts of the experiment's network.
 func (e *Experiment) Hosts() int { return len(e.net.Hosts) }
+
+// Sources returns the hosts that send under pattern index pattern: every
+// host, or, when the routing leaves pairs of hosts unreachable, those
+// whose destinations it reaches. Loads are per sending host.
+func (e *Experiment) Sources(pattern int) int {
+	if e.active == nil {
+		return e.Hosts()
+	}
+	n := 0
+	for _, a := range e.active[pattern] {
+		if a {
+			n++
+		}
+	}
+	return n
+}
+
+// Unreachable returns the ordered pairs of hosts the routing leaves
+// unconnected (0 when it connects all) and up to max examples.
+func (e *Experiment) Unreachable(max int) (pairs int64, examples [][2]int) {
+	return routing.Unreachable(e.routing, e.Hosts(), max)
+}
 
 // TopologyLabel returns a compact, stable description of the network, such
 // as "flatfly 8x8 w1,1 c8".

@@ -20,6 +20,11 @@ type Config struct {
 	Net     *topologies.Network
 	Routing routing.Routing
 	Pattern traffic.Pattern
+	// Active marks the hosts that send, for a Pattern restricted to the
+	// pairs a partial routing connects (traffic.Restrict); nil means every
+	// host sends. Loads are per sending host: generated and accepted are
+	// divided by their number.
+	Active []bool
 
 	// Load is the offered load in flits per host per cycle (0..1].
 	Load float64
@@ -248,4 +253,19 @@ type Stats struct {
 	// Config.SkipDrain returned true: latency and hops then describe only
 	// the measured packets delivered within the window, the earliest ones.
 	DrainSkipped bool
+}
+
+// Sources returns the number of hosts that send: those Active marks, or
+// every host.
+func (c *Config) Sources() int {
+	if c.Active == nil {
+		return len(c.Net.Hosts)
+	}
+	n := 0
+	for _, a := range c.Active {
+		if a {
+			n++
+		}
+	}
+	return n
 }

@@ -108,8 +108,10 @@ func run(ctx context.Context, cfg *Config, flush bool) (Stats, *point, error) {
 	if err != nil {
 		return Stats{}, nil, err
 	}
-	for _, n := range p.nics {
-		n.Start(0)
+	for h, n := range p.nics {
+		if cfg.Active == nil || cfg.Active[h] {
+			n.Start(0)
+		}
 	}
 	if cfg.wakeAll {
 		p.parts[0].eng.Schedule(0, kernel.Event{Kind: kindWakeAll})

@@ -34,7 +34,7 @@ func (p *point) buffered() int {
 // engine.
 func (p *point) fill(st *Stats) {
 	m := p.meter
-	hosts := float64(len(p.nics))
+	hosts := float64(p.cfg.Sources())
 	window := float64(m.To - m.From)
 	st.Window = int64(m.To - m.From)
 	st.Bins = st.Bins[:0]

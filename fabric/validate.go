@@ -35,6 +35,10 @@ func (c *Config) Validate() error {
 		return keyerr.New("pattern", "missing")
 	case !(c.Load > 0 && c.Load <= 1):
 		return fmt.Errorf("load: must be in (0, 1] flits/host/cycle, got %v", c.Load)
+	case c.Active != nil && len(c.Active) != len(c.Net.Hosts):
+		return fmt.Errorf("pattern: sending hosts given for %d hosts, the network has %d", len(c.Active), len(c.Net.Hosts))
+	case c.Active != nil && c.Sources() == 0:
+		return keyerr.New("pattern", "%s: no host reaches its destination by the routing's tables (every pair the pattern uses is unreachable)", c.Pattern.Name())
 	}
 	return c.ValidateHardware()
 }

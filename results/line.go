@@ -68,6 +68,8 @@ type Line struct {
 	Contrary   int      `json:"contrary" results:"saturation,omitnan,min=0,outcome" doc:"1 when the load two steps above the saturation, which the search tests unless it did, was stable against the unstable step between: the verdicts are not monotone in the load (absent otherwise)"`
 
 	Hosts       int      `json:"hosts" results:"point|saturation|ebb,required=ebb,omitnan,min=1" doc:"hosts of the network (absent from point and saturation lines written before netsim wrote it there)"`
+	Sources     int      `json:"sources" results:"point|saturation,omitnan,min=1" doc:"with [routing] unreachable = \"skip\" and tables that leave pairs of hosts unreachable: the hosts that send under the pattern (uniform: all, each among the destinations it reaches; a fixed map: those whose destination is reachable); loads are per sending host (absent when the routing connects every pair)"`
+	Unreachable int64    `json:"unreachable_pairs" results:"point|saturation,omitnan,min=1" doc:"the ordered pairs of hosts the routing's tables leave unreachable, which no traffic uses (absent when none)"`
 	Dispersion  string   `json:"dispersion" results:"ebb,required" doc:"how the NICs chose among routes (static, source, random, adaptive, probing, ...)"`
 	Threshold   *int     `json:"threshold" results:"ebb" doc:"the dispersion's threshold (adaptive and probing only)"`
 	Probability *float64 `json:"probability" results:"ebb,places=-1" doc:"the dispersion's probability (adaptive and probing only)"`

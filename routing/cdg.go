@@ -275,8 +275,12 @@ func (s *searcher) destination(dst int) error {
 	g := s.g
 	s.inits = s.inits[:0]
 	same := true
+	partial, _ := s.r.(Partial)
+	if partial != nil && partial.UnreachablePairs() == 0 {
+		partial = nil
+	}
 	for src := range s.hostSw {
-		if src == dst {
+		if src == dst || partial != nil && !partial.Reachable(src, dst) {
 			continue
 		}
 		dlid, sl, vl := s.r.Source(src, dst)

@@ -50,7 +50,7 @@ func TablesFromDot(routes *topologies.DotRoutes, dotNet, net *topologies.Network
 			}
 		}
 	}
-	err := checkFileTables(t, net, file, func(s, d int) int {
+	err := checkFileTables(t, net, file, false, func(s, d int) int {
 		if p := int(t.lft[s*t.hosts+d]); p < len(routes.Ports[s]) {
 			return routes.Ports[s][p].Line
 		}

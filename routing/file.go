@@ -34,9 +34,20 @@ func readTables(s Spec, net *topologies.Network, vls int) (*Tables, error) {
 	if err != nil {
 		return nil, keyerr.New("path", "%w", err)
 	}
+	partial := false
+	switch s.Unreachable {
+	case "", UnreachableError:
+	case UnreachableSkip:
+		partial = true
+		if format != "lft" {
+			return nil, keyerr.New("unreachable", "%q is for LFT dumps (format \"lft\"), not %q", s.Unreachable, format)
+		}
+	default:
+		return nil, keyerr.New("unreachable", "unknown value %q (expected %q or %q)", s.Unreachable, UnreachableError, UnreachableSkip)
+	}
 	var t *Tables
 	if format == "lft" {
-		t, err = ReadLFT(bytes.NewReader(data), s.Path, net, vls)
+		t, err = readLFT(bytes.NewReader(data), s.Path, net, vls, partial)
 	} else {
 		var (
 			dotNet *topologies.Network

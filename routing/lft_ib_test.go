@@ -98,3 +98,43 @@ func TestReadLFTByGUID(t *testing.T) {
 		t.Errorf("fdbs without GUIDs: %v", err)
 	}
 }
+
+// TestReadLFTPartial reads a dump without Switch1's entry for Hca2 with
+// unreachable pairs accepted: the two hosts of Switch1 do not reach Hca2,
+// every other pair is reachable, and the deadlock check skips the pair.
+func TestReadLFTPartial(t *testing.T) {
+	net, dumps := readOpenSM2sw(t)
+	text := strings.Replace(dumps["opensm-lfts.dump"], "0x0004 003 # Channel Adapter portguid 0x0000000000100004: 'Hca2'\n", "", 1)
+	if text == dumps["opensm-lfts.dump"] {
+		t.Fatal("the entry to drop is not in the dump")
+	}
+	if _, err := ReadLFT(strings.NewReader(text), "p.dump", net, 1); err == nil || !strings.Contains(err.Error(), `has no port for host "Hca2"`) {
+		t.Fatalf("without unreachable = skip: %v", err)
+	}
+	tab, err := readLFT(strings.NewReader(text), "p.dump", net, 1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.UnreachablePairs() != 2 {
+		t.Errorf("%d unreachable pairs, want 2", tab.UnreachablePairs())
+	}
+	for src := range net.Hosts {
+		for dst := range net.Hosts {
+			want := !(net.IB.Hosts[dst].Desc == "Hca2" && net.IB.Switches[net.Hosts[src].Switch].Desc == "Switch1")
+			if got := tab.Reachable(src, dst); got != want {
+				t.Errorf("%s → %s reachable %v, want %v", net.IB.Hosts[src].Desc, net.IB.Hosts[dst].Desc, got, want)
+			}
+		}
+	}
+	pairs, ex := Unreachable(tab, len(net.Hosts), 5)
+	if pairs != 2 || len(ex) != 2 {
+		t.Errorf("Unreachable: %d pairs, examples %v", pairs, ex)
+	}
+	rep, err := CheckDeadlock(t.Context(), tab, net, CheckOptions{VLs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Acyclic() {
+		t.Errorf("two switches: cycle %v", rep.Cycle)
+	}
+}

@@ -51,7 +51,15 @@ const (
 // host. Errors are *topologies.FileError values naming the file and line
 // and the switches, hosts and ports (from 1) as the file writes them.
 func ReadLFT(r io.Reader, file string, net *topologies.Network, vls int) (*Tables, error) {
+	return readLFT(r, file, net, vls, false)
+}
+
+// readLFT is ReadLFT; with partial, a switch may lack entries (OpenSM
+// dumps no port for a LID it cannot reach): the pairs left unreachable
+// are recorded in the tables (Tables.Reachable) instead of refused.
+func readLFT(r io.Reader, file string, net *topologies.Network, vls int, partial bool) (*Tables, error) {
 	lr := newLFTReader(file, net, vls)
+	lr.partial = partial
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	line := 0
@@ -90,6 +98,7 @@ type lftReader struct {
 	nodeLID, nodeLine []int32
 	named             bool      // an entry names its node
 	pending           []lftLine // entries whose LID no line had named when read
+	partial           bool      // entries may be missing (readLFT)
 	// swByGUID and portByGUID map GUIDs to nodes when the network has
 	// InfiniBand identities (net.IB): switches by node GUID, hosts by CA
 	// port GUID.
@@ -470,11 +479,11 @@ func (lr *lftReader) finish() (*Tables, error) {
 		t.layer = lr.layer
 	}
 	for i, p := range t.lft {
-		if s, d := i/t.hosts, i%t.hosts; p == noPort {
+		if s, d := i/t.hosts, i%t.hosts; p == noPort && !lr.partial {
 			return nil, lr.errorf(lr.blockLine[2*s], "%s has no port for %s (expected a line %q in its block)", lr.node(t.hosts+s), lr.node(d), lr.want(d, "PORT"))
 		}
 	}
-	err := checkFileTables(t, lr.net, lr.file, func(s, d int) int {
+	err := checkFileTables(t, lr.net, lr.file, lr.partial, func(s, d int) int {
 		if l := lr.entryLine[s*t.hosts+d]; l != 0 {
 			return int(l)
 		}

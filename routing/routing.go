@@ -71,3 +71,34 @@ type Routing interface {
 	// outPort of switch sw after arriving on inPort with VL inVL.
 	OutVL(sw, inPort, inVL, sl, outPort int) int
 }
+
+// Partial is a routing that may leave some pairs of hosts unconnected, as
+// the tables a subnet manager computes for a fabric its engine does not
+// fit (ftree or updn roots on a non-tree fabric): a packet from src to
+// dst must not be sent when Reachable(src, dst) is false. Traffic, the
+// deadlock check and the metrics are over the reachable pairs only.
+type Partial interface {
+	// Reachable reports whether packets from host src reach host dst.
+	Reachable(src, dst int) bool
+	// UnreachablePairs returns the number of ordered pairs of hosts that
+	// are not reachable (0 when the routing connects every pair).
+	UnreachablePairs() int64
+}
+
+// Unreachable returns the ordered pairs of hosts r leaves unconnected
+// (0 for a routing that is not Partial) and up to max examples, in
+// order of source then destination.
+func Unreachable(r Routing, hosts, max int) (pairs int64, examples [][2]int) {
+	p, ok := r.(Partial)
+	if !ok || p.UnreachablePairs() == 0 {
+		return 0, nil
+	}
+	for src := 0; src < hosts && len(examples) < max; src++ {
+		for dst := 0; dst < hosts && len(examples) < max; dst++ {
+			if !p.Reachable(src, dst) {
+				examples = append(examples, [2]int{src, dst})
+			}
+		}
+	}
+	return p.UnreachablePairs(), examples
+}

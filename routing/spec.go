@@ -33,12 +33,24 @@ type Spec struct {
 	// records giving each path's SL (ReadPathSLs; TOML key path_sls).
 	// Both need a topology imported from ibnetdiscover output.
 	SL2VL, PathSLs string
+	// Unreachable says what algorithm "file" does with tables that leave
+	// pairs of hosts unconnected (a LID without a port): UnreachableError
+	// (the default, "") refuses them; UnreachableSkip accepts them
+	// (Partial), and traffic and metrics are over the reachable pairs only.
+	// TOML key: unreachable.
+	Unreachable string
 	// Classes builds the routing for dynamic VL choice (Classes): with
 	// the VLs its deadlock argument needs, Routing.VLs() of them, as its
 	// VL classes, instead of spreading over copies of its VL layout when
 	// VLs is more. TOML key: vl_choice = "dynamic" in [switch].
 	Classes bool
 }
+
+// Values of Spec.Unreachable.
+const (
+	UnreachableError = "error"
+	UnreachableSkip  = "skip"
+)
 
 // New returns the routing s names for net. Errors name the offending TOML
 // key of the [routing] section (algorithm, vls) and say what was expected;

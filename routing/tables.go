@@ -48,7 +48,27 @@ type Tables struct {
 	sl2vl *SL2VL
 	// vlsNeeded is the VLs the paths need under sl2vl (0 without).
 	vlsNeeded int
+	// unreach is a bitset over sw·hosts+d of the switches that do not
+	// reach host d (partial tables read with Spec.Unreachable); nil when
+	// every switch reaches every host. unreachPairs counts the host pairs
+	// it leaves unreachable.
+	unreach      []uint64
+	unreachPairs int64
 }
+
+// Reachable implements Partial: whether the tables lead host src's
+// packets to host dst.
+func (t *Tables) Reachable(src, dst int) bool {
+	if t.unreach == nil {
+		return true
+	}
+	i := int(t.hostSw[src])*t.hosts + dst
+	return t.unreach[i/64]&(1<<(i%64)) == 0
+}
+
+// UnreachablePairs implements Partial: the ordered pairs of hosts the
+// tables do not connect.
+func (t *Tables) UnreachablePairs() int64 { return t.unreachPairs }
 
 // newTables returns empty tables for net (every entry noPort).
 func newTables(name string, net *topologies.Network, vls int) *Tables {

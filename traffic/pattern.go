@@ -109,8 +109,11 @@ func addressBits(name string, hosts int) (int, error) {
 // (uniform, whose Dest needs an rng); every other pattern is a fixed map
 // from source to destination.
 func Random(p Pattern) bool {
-	_, ok := p.(uniform)
-	return ok
+	switch p.(type) {
+	case uniform, *reachableUniform:
+		return true
+	}
+	return false
 }
 
 // uniform sends each packet to a host drawn uniformly at random, the source

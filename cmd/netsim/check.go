@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"netsim/experiments"
 	"netsim/routing"
@@ -95,6 +96,9 @@ func checkExperiment(ctx context.Context, e *experiments.Experiment, jobs int, s
 		fmt.Fprintf(stderr, "%s: %v\n", what, err)
 		return exitFailed
 	}
+	if note := unreachableNote(e); note != "" {
+		fmt.Fprintf(stdout, "%s: %s, not checked\n", what, note)
+	}
 	summary := fmt.Sprintf("%s: %d channels (+%d injection, %d ejection), %d dependencies, %s needed",
 		what, rep.Channels, rep.Injection, rep.Ejection, rep.Dependencies, plural(e.RoutingFunc().VLs(), "layer", "layers"))
 	if rep.Acyclic() {
@@ -120,4 +124,26 @@ func checkExperiment(ctx context.Context, e *experiments.Experiment, jobs int, s
 		fmt.Fprintf(stdout, "  switch %d port %d -> switch %d port %d %s\n", c.Switch, c.Port, c.PeerSwitch, c.PeerPort, lane)
 	}
 	return exitFailed
+}
+
+// unreachableNote describes the pairs of hosts e's routing leaves
+// unreachable — their number and the first few, in the fabric's names —
+// or returns "" when it connects every pair.
+func unreachableNote(e *experiments.Experiment) string {
+	const examples = 3
+	pairs, ex := e.Unreachable(examples)
+	if pairs == 0 {
+		return ""
+	}
+	net := e.Network()
+	names := make([]string, len(ex))
+	for i, p := range ex {
+		names[i] = net.HostLabel(p[0]) + " -> " + net.HostLabel(p[1])
+	}
+	hosts := int64(e.Hosts())
+	more := ""
+	if pairs > int64(len(ex)) {
+		more = ", …"
+	}
+	return fmt.Sprintf("%d of %d ordered pairs of hosts unreachable by the tables (%s%s)", pairs, hosts*(hosts-1), strings.Join(names, ", "), more)
 }

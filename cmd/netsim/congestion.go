@@ -121,6 +121,10 @@ func congestionCommand(ctx context.Context, f congestionFlags, stdout, stderr io
 	var patternOrder []string
 	for _, e := range exps {
 		t0 := time.Now()
+		if pairs, _ := e.Unreachable(0); pairs > 0 {
+			fmt.Fprintf(stderr, "netsim congestion: %s: the routing's tables leave %d pairs of hosts unreachable ([routing] unreachable = \"skip\"); congestion metrics need every pair connected\n", e.DisplayName(), pairs)
+			return exitFailed
+		}
 		paths, err := congestion.Extract(e.RoutingFunc(), e.Network(), spec.Policy, f.jobs)
 		if err != nil {
 			fmt.Fprintf(stderr, "netsim congestion: %s: %v\n", e.DisplayName(), err)

@@ -127,3 +127,85 @@ path_sls = "dfsssp/paths.saquery"`)
 		t.Errorf("alien GUID: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestOpenSMPartial simulates tables that leave pairs of hosts
+// unreachable, as OpenSM's dnup computes with roots that do not suit the
+// fabric (a Deimos-like chain of fat trees, roots in the last box):
+// refused by default, naming the pair; accepted with [routing]
+// unreachable = "skip", which lists the pairs, checks the others for
+// deadlock and simulates traffic among the reachable pairs only.
+func TestOpenSMPartial(t *testing.T) {
+	if err := ibsim.Check(); err != nil {
+		t.Fatal(err)
+	}
+	built, err := topologies.Build(topologies.Spec{Kind: "deimos", Ports: 8, BoxHosts: []int{6, 4, 6}, ChainLinks: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	f, err := ibsim.Start(dir, built)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Stop()
+	if _, err := f.OpenSM("minhop"); err != nil { // LIDs for ibnetdiscover
+		t.Fatal(err)
+	}
+	disc, err := f.Run("ibnetdiscover")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "fabric.ibnetdiscover", string(disc))
+	net, _, err := topologies.ReadIBNetDiscover(bytes.NewReader(disc), "fabric.ibnetdiscover")
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := len(net.Switches)
+	roots := writeFile(t, dir, "roots", "0x"+net.IB.Switches[last-2].GUID+"\n0x"+net.IB.Switches[last-1].GUID+"\n")
+	dumps, err := f.OpenSM("dnup", "-a", roots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lfts := filepath.Join(dumps, "opensm-lfts.dump")
+	experiment := func(name, extra string) string {
+		return writeFile(t, dir, name+".toml", `name = "`+name+`"
+[topology]
+kind = "file"
+path = "fabric.ibnetdiscover"
+format = "ibnetdiscover"
+[routing]
+algorithm = "file"
+path = "`+lfts+`"
+`+extra+`
+[traffic]
+patterns = ["uniform", "randperm"]
+packet_flits = 4
+[sim]
+warmup = 500
+measure = 1000
+[sweep]
+loads = [0.1]
+`)
+	}
+	code, _, errs := netsim(t, "check", experiment("strict", ""))
+	if code != exitUsage || !strings.Contains(errs, "opensm-lfts.dump:") || !strings.Contains(errs, "has no port for host") {
+		t.Fatalf("dnup's partial tables without unreachable = \"skip\": exit %d, stderr %q", code, errs)
+	}
+	skip := experiment("skip", `unreachable = "skip"`)
+	code, out, errs := netsim(t, "check", skip)
+	t.Logf("check: %s%s", out, errs)
+	if code != exitOK || !strings.Contains(out, "ordered pairs of hosts unreachable by the tables") || !strings.Contains(out, "deadlock-free") {
+		t.Errorf("check with unreachable = \"skip\": exit %d:\n%s%s", code, out, errs)
+	}
+	outDir := filepath.Join(dir, "out")
+	code, _, errs = netsim(t, "run", skip, "-o", outDir)
+	if code != exitOK || !strings.Contains(errs, "traffic and loads are over the reachable pairs") {
+		t.Fatalf("run: exit %d: %s", code, errs)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(readOut(t, outDir, "results.jsonl"))), "\n") {
+		t.Logf("%s", line)
+		if !strings.Contains(line, `"unreachable_pairs":`) || !strings.Contains(line, `"sources":`) || !strings.Contains(line, `"stable":true`) {
+			t.Errorf("a point at load 0.1 over the reachable pairs: want stable, with sources and unreachable_pairs:\n%s", line)
+		}
+	}
+}

@@ -165,6 +165,13 @@ func runCommand(ctx context.Context, cmd *Command, ev env, f runFlags) int {
 			return exitUsage
 		}
 	}
+	seen := map[string]bool{}
+	for _, e := range exps {
+		if note := unreachableNote(e); note != "" && !seen[e.DisplayName()] {
+			seen[e.DisplayName()] = true
+			fmt.Fprintf(stderr, "%s: %s; traffic and loads are over the reachable pairs (results: sources, unreachable_pairs)\n", e.DisplayName(), note)
+		}
+	}
 
 	now := ev.now
 	if now == nil {
