@@ -12,7 +12,7 @@ import (
 func treeFile(topo string) string {
 	return "[topology]\n" + topo + `
 [routing]
-algorithm = "dor"
+algorithm = "mixed-dor"
 [traffic]
 patterns = ["uniform"]
 `
@@ -48,16 +48,16 @@ func TestParseTreeTopologyKeys(t *testing.T) {
 
 // TestParseTreeTopologyErrors checks that the tree families' errors reach
 // the key and line at fault. A topology that builds fails next on the
-// routing, since no routing serves the tree families yet: that error
+// routing, since mixed-dor does not serve the tree families: that error
 // shows the network was built.
 func TestParseTreeTopologyErrors(t *testing.T) {
 	tests := []struct {
 		name, topo, want string
 	}{
 		{"clos builds", "kind = \"clos\"\nports = 32\nhosts = 512",
-			`f.toml:6: [routing] algorithm: unknown routing "dor" for topology clos`},
+			`f.toml:6: [routing] algorithm: unknown routing "mixed-dor" for topology clos`},
 		{"preset builds", "preset = \"deimos\"",
-			`f.toml:4: [routing] algorithm: unknown routing "dor" for topology deimos`},
+			`f.toml:4: [routing] algorithm: unknown routing "mixed-dor" for topology deimos`},
 		{"clos hosts", "kind = \"clos\"\nports = 32\nhosts = 500",
 			"f.toml:4: [topology] hosts: 500 is not a multiple of 16, the host ports of a leaf crossbar"},
 		{"fattree k/n", "kind = \"fattree\"\nk = 64\nn = 5",

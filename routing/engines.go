@@ -9,6 +9,8 @@ import (
 // name is none of them:
 //
 //   - "minhop": newMinHop (min-hop, balanced per switch; 1 layer);
+//   - "dor", on a topology without a dimension-order routing of its own:
+//     newPortOrderDOR (OpenSM's dor: the lowest-numbered min-hop port);
 //   - "updn": newUpDown (Up*/Down*, automatic root; deadlock-free on 1 VL);
 //   - "ftree", "dmodk": newTreeRouting (tree families only);
 //   - "sssp": newSSSP (P-SSSP of seed 000; 1 layer, not deadlock-free);
@@ -24,6 +26,8 @@ func engine(name string) func(*topologies.Network, int) (Routing, error) {
 	switch name {
 	case "minhop":
 		build = newMinHop
+	case "dor": // on a topology without a dor of its own
+		build = newPortOrderDOR
 	case "updn":
 		build = newUpDown
 	case "ftree", "dmodk":

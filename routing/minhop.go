@@ -20,8 +20,25 @@ import (
 // one layer and is not deadlock-free in general (a ring or torus has
 // cyclic channel dependencies).
 func newMinHop(net *topologies.Network, vls int) (*Tables, error) {
+	return newMinHopTables("minhop", net, vls, false)
+}
+
+// newPortOrderDOR builds OpenSM's dor engine, for a network without a
+// dimension-order routing of its own (no coordinates, such as an
+// ibnetdiscover import): each switch sends each destination toward the
+// neighbour one hop closer that its lowest-numbered such port leads to,
+// balancing over the parallel links to that neighbour as minhop does.
+// OpenSM numbers a mesh's ports by dimension, so on a mesh or torus cabled
+// that way this is dimension-order routing. It uses one layer and, on a
+// torus, is not deadlock-free.
+func newPortOrderDOR(net *topologies.Network, vls int) (*Tables, error) {
+	return newMinHopTables("dor", net, vls, true)
+}
+
+// newMinHopTables builds minhop, or with first the port-order dor.
+func newMinHopTables(name string, net *topologies.Network, vls int, first bool) (*Tables, error) {
 	g := newGraph(net)
-	t := newTables("minhop", net, vls)
+	t := newTables(name, net, vls)
 	load := make([]int32, g.channels())
 	dist := make([]int32, g.n)
 	var queue []int32
@@ -30,7 +47,7 @@ func newMinHop(net *topologies.Network, vls int) (*Tables, error) {
 		a := net.Hosts[d]
 		if a.Switch != distSw {
 			if !g.bfs(int(a.Switch), dist, queue) {
-				return nil, keyerr.New("algorithm", "routing minhop: network is disconnected (switch %d cannot reach switch %d)", unreached(dist), a.Switch)
+				return nil, keyerr.New("algorithm", "routing %s: network is disconnected (switch %d cannot reach switch %d)", name, unreached(dist), a.Switch)
 			}
 			distSw = a.Switch
 		}
@@ -40,7 +57,10 @@ func newMinHop(net *topologies.Network, vls int) (*Tables, error) {
 			}
 			best := int32(-1)
 			for c := g.chStart[s]; c < g.chStart[s+1]; c++ {
-				if dist[g.chTo[c]] == dist[s]-1 && (best < 0 || load[c] < load[best]) {
+				if dist[g.chTo[c]] != dist[s]-1 || first && best >= 0 && g.chTo[c] != g.chTo[best] {
+					continue
+				}
+				if best < 0 || load[c] < load[best] {
 					best = c
 				}
 			}

@@ -167,6 +167,33 @@ func TestOpenSMMinHop(t *testing.T) {
 	}
 }
 
+// TestOpenSMDor runs OpenSM's dor engine on each fabric and checks that
+// netsim's dor on the imported fabric (no coordinates: the port-order dor)
+// gives its tables entry for entry.
+func TestOpenSMDor(t *testing.T) {
+	for _, c := range opensmFabrics {
+		t.Run(c.name, func(t *testing.T) {
+			f := startFabric(t, c.spec)
+			dumps, err := f.OpenSM("dor")
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, err := os.ReadFile(filepath.Join(dumps, "opensm-lfts.dump"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			theirs := f.readDump(t, "opensm-lfts.dump", text)
+			r, err := New(Spec{Algorithm: "dor", VLs: 1}, f.net)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sameEntries(f.net, theirs, r.(*Tables)); err != nil {
+				t.Errorf("OpenSM's dor against netsim's: %v", err)
+			}
+		})
+	}
+}
+
 // TestOpenSMCheck checks netsim's deadlock check on OpenSM's own tables,
 // read from its dumps as a user would: minhop on a ring and a torus keeps
 // every path on SL 0 and so VL 0, where its channel dependencies are

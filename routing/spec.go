@@ -373,6 +373,10 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 // every topology kind.
 const anyAlgorithms = "distance, distance+E, deflection+E, minhop, updn, sssp, p2sssp, dfsssp, lash, file"
 
+// portOrderDOR is what knownAlgorithms adds for the kinds whose "dor" is
+// OpenSM's port-order dor engine.
+const portOrderDOR = "dor, "
+
 // knownAlgorithms lists, for error messages, the algorithms New accepts on
 // a topology kind.
 func knownAlgorithms(kind string) string {
@@ -386,12 +390,12 @@ func knownAlgorithms(kind string) string {
 	case "ring":
 		return "dor, dor-nodateline, " + anyAlgorithms
 	case "dragonfly":
-		return "static, " + dragonflyAdaptiveNames + ", " + anyAlgorithms
+		return "static, " + dragonflyAdaptiveNames + ", " + portOrderDOR + anyAlgorithms
 	case "slimfly":
-		return "minimal, " + anyAlgorithms
+		return "minimal, " + portOrderDOR + anyAlgorithms
 	case "clos", "fattree", "xgft":
-		return "source, ftree, dmodk, " + anyAlgorithms
+		return "source, ftree, dmodk, " + portOrderDOR + anyAlgorithms
 	default:
-		return anyAlgorithms
+		return portOrderDOR + anyAlgorithms
 	}
 }
