@@ -66,7 +66,7 @@ loads = [0.5]
 // docContexts are the sections an example needs beyond docBase, by a line
 // of the example: what its prose says it assumes.
 var docContexts = map[string]string{
-	`algorithm = "mixed-ador"   # 4-D FlatFly: 4 orders × VL 0/1`:       "[topology]\nkind = \"flatfly\"\ndims = [2, 2, 2, 2]\nhosts_per_switch = 1",
+	`algorithm = "mixed-ador"   # 4-D FlatFly: 4 orders × VL 0/1`:                                  "[topology]\nkind = \"flatfly\"\ndims = [2, 2, 2, 2]\nhosts_per_switch = 1",
 	`path = "deimos.lft"   # OpenSM's opensm-lfts.dump or opensm.fdbs, dump_fts or ibroute output`: "[topology]\npreset = \"deimos\"",
 	`receive_rate = 0.91`:         "[topology]\npreset = \"myrinet512\"\n[routing]\nalgorithm = \"source\"",
 	`route_lag = 4`:               "[topology]\npreset = \"myrinet512\"\n[routing]\nalgorithm = \"source\"\n[traffic]\nkind = \"bisection_exchange\"\npatterns = [\"bisection\"]\n[sim]\n[sweep]",
