@@ -293,6 +293,7 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 		{"path", "the file of forwarding tables", &e.RoutingPath},
 		{"sl2vl", "the fabric's SL2VL tables (opensm-sl2vl.dump or smpquery sl2vl output)", &e.RoutingSL2VL},
 		{"path_sls", "the fabric's path records (saquery -p output)", &e.RoutingPathSLs},
+		{"roots", "the root switches of updn (GUIDs or switch names, one a line)", &e.RoutingRoots},
 	} {
 		if p, ok := d.str(t, sec, f.key); ok {
 			if p == "" {
@@ -319,10 +320,13 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 	}
 	if e.Routing != "" && e.Routing != "file" {
 		for _, key := range []string{"path", "format", "sl2vl", "path_sls", "unreachable"} {
-			if _, ok := t[key]; ok {
+			if _, ok := t[key]; ok && !(key == "unreachable" && e.Routing == "updn") {
 				d.fail(sec, key, "only used with algorithm = \"file\"")
 			}
 		}
+	}
+	if _, ok := t["roots"]; ok && e.Routing != "" && e.Routing != "updn" {
+		d.fail(sec, "roots", "only used with algorithm = \"updn\"")
 	}
 }
 

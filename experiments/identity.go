@@ -28,8 +28,8 @@ func configHash(e *Experiment) string {
 	if e.RoutingPath != "" || e.RoutingFormat != "" {
 		routingKey += "\x00" + filepath.Base(e.RoutingPath) + "\x00" + e.RoutingFormat
 	}
-	if e.RoutingSL2VL != "" || e.RoutingPathSLs != "" || e.RoutingUnreachable == routing.UnreachableSkip { // left out when absent: older hashes stay
-		routingKey += "\x00" + filepath.Base(e.RoutingSL2VL) + "\x00" + filepath.Base(e.RoutingPathSLs) + "\x00" + e.RoutingUnreachable
+	if e.RoutingSL2VL != "" || e.RoutingPathSLs != "" || e.RoutingUnreachable == routing.UnreachableSkip || e.RoutingRoots != "" { // left out when absent: older hashes stay
+		routingKey += "\x00" + filepath.Base(e.RoutingSL2VL) + "\x00" + filepath.Base(e.RoutingPathSLs) + "\x00" + e.RoutingUnreachable + "\x00" + filepath.Base(e.RoutingRoots)
 	}
 	b, err := json.Marshal(struct {
 		Seed        uint64

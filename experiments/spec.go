@@ -81,6 +81,9 @@ type Experiment struct {
 	// RoutingUnreachable is the [routing] unreachable of algorithm "file":
 	// "error" (the default, "") or "skip" (routing.Spec.Unreachable).
 	RoutingUnreachable string
+	// RoutingRoots is the [routing] roots of algorithm "updn": a file of
+	// root switches (made absolute like RoutingPath); empty: automatic.
+	RoutingRoots string
 	// FlowControl is the [flow_control] section.
 	FlowControl FlowControl
 	// Switch is the [switch] section.

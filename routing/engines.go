@@ -45,15 +45,21 @@ func engine(name string) func(*topologies.Network, int) (Routing, error) {
 		if err := tablesFit(name, n); err != nil {
 			return nil, err
 		}
-		t, err := build(n, vls)
-		if err != nil {
-			return nil, err
-		}
-		if err := t.check(n); err != nil {
-			return nil, keyerr.New("algorithm", "%w", err)
-		}
-		return t, nil
+		return checkedTables(n, func() (*Tables, error) { return build(n, vls) })
 	}
+}
+
+// checkedTables builds tables for n and checks that each switch reaches
+// each host by them.
+func checkedTables(n *topologies.Network, build func() (*Tables, error)) (Routing, error) {
+	t, err := build()
+	if err != nil {
+		return nil, err
+	}
+	if err := t.check(n); err != nil {
+		return nil, keyerr.New("algorithm", "%w", err)
+	}
+	return t, nil
 }
 
 // MaxTableEntries bounds switches × hosts of the table engines (two bytes

@@ -39,6 +39,10 @@ type Spec struct {
 	// (Partial), and traffic and metrics are over the reachable pairs only.
 	// TOML key: unreachable.
 	Unreachable string
+	// Roots is a file of root switches for algorithm "updn" (ReadRoots:
+	// GUIDs as OpenSM's root_guid_file, or switch names); empty: the
+	// automatic root. TOML key: roots.
+	Roots string
 	// Classes builds the routing for dynamic VL choice (Classes): with
 	// the VLs its deadlock argument needs, Routing.VLs() of them, as its
 	// VL classes, instead of spreading over copies of its VL layout when
@@ -352,6 +356,29 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 	}
 	if s.Path != "" || s.Format != "" {
 		return nil, keyerr.New("path", "only algorithm \"file\" reads tables from a file, algorithm is %q", s.Algorithm)
+	}
+	if s.Unreachable != "" && s.Unreachable != UnreachableError && s.Algorithm != "file" && (s.Algorithm != "updn" || s.Roots == "") {
+		return nil, keyerr.New("unreachable", "only algorithm \"file\", and \"updn\" with roots, may leave pairs unreachable; algorithm is %q", s.Algorithm)
+	}
+	if s.Roots != "" {
+		if s.Algorithm != "updn" {
+			return nil, keyerr.New("roots", "only algorithm \"updn\" takes root switches, algorithm is %q", s.Algorithm)
+		}
+		return func(n *topologies.Network, vls int) (Routing, error) {
+			if err := tablesFit("updn", n); err != nil {
+				return nil, err
+			}
+			roots, err := readRootsFile(s.Roots, n)
+			if err != nil {
+				return nil, err
+			}
+			partial := s.Unreachable == UnreachableSkip
+			t, err := newUpDownRoots(n, vls, roots, partial)
+			if err != nil || partial {
+				return t, err
+			}
+			return checkedTables(n, func() (*Tables, error) { return t, nil })
+		}, nil
 	}
 	if build := engine(s.Algorithm); build != nil {
 		return build, nil

@@ -256,6 +256,32 @@ func newGraph(net *topologies.Network) *graph {
 	return g
 }
 
+// bfsFrom fills dist with the hop distances of every switch to the
+// nearest of the switches from (distance 0) and returns false when some
+// switch reaches none of them (its distance is −1).
+func (g *graph) bfsFrom(from []int, dist []int32) bool {
+	for i := range dist {
+		dist[i] = -1
+	}
+	queue := make([]int32, 0, g.n)
+	for _, s := range from {
+		if dist[s] < 0 {
+			dist[s] = 0
+			queue = append(queue, int32(s))
+		}
+	}
+	for head := 0; head < len(queue); head++ {
+		u := queue[head]
+		for c := g.chStart[u]; c < g.chStart[u+1]; c++ {
+			if v := g.chTo[c]; dist[v] < 0 {
+				dist[v] = dist[u] + 1
+				queue = append(queue, v)
+			}
+		}
+	}
+	return len(queue) == g.n
+}
+
 // channels returns the number of channels.
 func (g *graph) channels() int { return len(g.chPort) }
 

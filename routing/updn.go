@@ -2,6 +2,7 @@ package routing
 
 import (
 	"fmt"
+	"strconv"
 
 	"netsim/keyerr"
 	"netsim/topologies"
@@ -44,18 +45,35 @@ func updnRoot(g *graph) (int, error) {
 // that again goes only down. Among equal choices the port carrying the
 // fewest destinations so far wins, as in minhop.
 func newUpDown(net *topologies.Network, vls int) (*Tables, error) {
+	return newUpDownRoots(net, vls, nil, false)
+}
+
+// newUpDownRoots builds Up*/Down* with the given root switches (nil: the
+// automatic root), as OpenSM's updn with a root GUID file: ranks are the
+// BFS distances from the nearest root. With partial, a switch without an
+// up*/down* path to a destination gets no entry (the pair is unreachable,
+// as in OpenSM's tables) instead of an error. Between switches of equal rank the
+// one with the lower id is up: the lower GUID on an ibnetdiscover import
+// (as OpenSM decides), the lower index otherwise.
+func newUpDownRoots(net *topologies.Network, vls int, roots []int, partial bool) (*Tables, error) {
 	g := newGraph(net)
-	root, err := updnRoot(g)
-	if err != nil {
-		return nil, keyerr.New("algorithm", "routing updn: %w", err)
+	if roots == nil {
+		root, err := updnRoot(g)
+		if err != nil {
+			return nil, keyerr.New("algorithm", "routing updn: %w", err)
+		}
+		roots = []int{root}
 	}
 	rank := make([]int32, g.n)
-	g.bfs(root, rank, nil)
+	if !g.bfsFrom(roots, rank) {
+		return nil, keyerr.New("roots", "routing updn: switch %d is not connected to any root", unreached(rank))
+	}
+	id := switchIDs(net)
 	up := make([]bool, g.channels())
 	for u := range g.n {
 		for c := g.chStart[u]; c < g.chStart[u+1]; c++ {
 			v := g.chTo[c]
-			up[c] = rank[v] < rank[u] || rank[v] == rank[u] && int(v) < u
+			up[c] = rank[v] < rank[u] || rank[v] == rank[u] && id[v] < id[u]
 		}
 	}
 	t := newTables("updn", net, vls)
@@ -64,7 +82,8 @@ func newUpDown(net *topologies.Network, vls int) (*Tables, error) {
 	any := make([]int32, g.n)  // legal distance to t
 	var queue []int32
 	var buckets [][]int32
-	for d, a := range net.Hosts {
+	for _, d := range OpenSMOrder(net) {
+		a := net.Hosts[d]
 		tsw := int(a.Switch)
 		queue, buckets = updnDistances(g, up, tsw, down, any, queue, buckets)
 		for s := range g.n {
@@ -84,14 +103,40 @@ func newUpDown(net *topologies.Network, vls int) (*Tables, error) {
 					best = c
 				}
 			}
+			if best < 0 && partial {
+				continue // unreachable: no entry, as OpenSM leaves it
+			}
 			if best < 0 {
-				return nil, keyerr.New("algorithm", "routing updn: switch %d has no up*/down* path to switch %d", s, tsw)
+				return nil, keyerr.New("algorithm", "routing updn: switch %d has no up*/down* path to switch %d (with roots that leave pairs unreachable, unreachable = \"skip\" accepts the tables)", s, tsw)
 			}
 			load[best]++
-			t.lft[s*t.hosts+d] = uint16(g.chPort[best])
+			t.lft[s*t.hosts+int(d)] = uint16(g.chPort[best])
+		}
+	}
+	if partial {
+		// Record the pairs left unreachable (Partial).
+		if err := checkFileTables(t, net, "routing updn", true, func(int, int) int { return 0 }); err != nil {
+			return nil, err
 		}
 	}
 	return t, nil
+}
+
+// switchIDs returns the id by which Up*/Down* orders switches of equal
+// rank: the node GUID on an ibnetdiscover import, else the index.
+func switchIDs(net *topologies.Network) []uint64 {
+	id := make([]uint64, len(net.Switches))
+	for s := range id {
+		id[s] = uint64(s)
+	}
+	if ib := net.IB; ib != nil && len(ib.Switches) == len(id) {
+		for s, n := range ib.Switches {
+			if g, err := strconv.ParseUint(n.GUID, 16, 64); err == nil {
+				id[s] = g
+			}
+		}
+	}
+	return id
 }
 
 // updnDistances fills down (shortest all-down distance to t, −1 if none)

@@ -1,0 +1,80 @@
+package routing
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+
+	"netsim/keyerr"
+	"netsim/topologies"
+)
+
+// ReadRoots reads the root switches of Up*/Down* from a file as OpenSM's
+// root_guid_file (-a) has them: one switch a line, by node GUID
+// ("0x0002c90200421e6a", matched against an ibnetdiscover import's GUIDs)
+// or by name (the network's switch names); blank lines and lines starting
+// with '#' are skipped. It returns switch indices; an unknown switch, a
+// repeated one or an empty file is an error naming the file and line.
+func ReadRoots(data []byte, file string, net *topologies.Network) ([]int, error) {
+	swNames, _ := net.DisplayNames()
+	byName := indexNames(swNames)
+	byGUID := map[uint64]int{}
+	if ib := net.IB; ib != nil && len(ib.Switches) == len(net.Switches) {
+		for s, n := range ib.Switches {
+			if g, err := strconv.ParseUint(n.GUID, 16, 64); err == nil {
+				byGUID[g] = s
+			}
+		}
+	}
+	var roots []int
+	seen := map[int]int{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || text[0] == '#' {
+			continue
+		}
+		word := strings.Fields(text)[0]
+		s, ok := byName[word]
+		if !ok && strings.HasPrefix(strings.ToLower(word), "0x") {
+			g, err := strconv.ParseUint(word[2:], 16, 64)
+			if err != nil {
+				return nil, topologies.FileErrorf(file, line, "bad GUID %q (expected 0x and at most 16 hexadecimal digits)", word)
+			}
+			if s, ok = byGUID[g]; !ok {
+				want := "a switch's node GUID in the topology file"
+				if len(byGUID) == 0 {
+					want = "switch names: the topology has no GUIDs (an ibnetdiscover import has them)"
+				}
+				return nil, topologies.FileErrorf(file, line, "switch GUID 0x%016x is not in the network (expected %s)", g, want)
+			}
+		} else if !ok {
+			return nil, topologies.FileErrorf(file, line, "switch %q is not in the network (expected a switch name or a node GUID 0x…)", word)
+		}
+		if first, dup := seen[s]; dup {
+			return nil, topologies.FileErrorf(file, line, "switch %s is listed twice (first at line %d)", word, first)
+		}
+		seen[s] = line
+		roots = append(roots, s)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, topologies.FileErrorf(file, line+1, "%v", err)
+	}
+	if len(roots) == 0 {
+		return nil, topologies.FileErrorf(file, 0, "no root switches (expected one GUID or switch name a line)")
+	}
+	return roots, nil
+}
+
+// readRootsFile reads the roots of Spec.Roots.
+func readRootsFile(path string, net *topologies.Network) ([]int, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, keyerr.New("roots", "%w", err)
+	}
+	return ReadRoots(data, path, net)
+}
