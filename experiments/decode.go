@@ -320,7 +320,7 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 	}
 	if e.Routing != "" && e.Routing != "file" {
 		for _, key := range []string{"path", "format", "sl2vl", "path_sls", "unreachable"} {
-			if _, ok := t[key]; ok && !(key == "unreachable" && e.Routing == "updn") {
+			if _, ok := t[key]; ok && !(key == "unreachable" && (e.Routing == "updn" || e.Routing == "dnup")) {
 				d.fail(sec, key, "only used with algorithm = \"file\"")
 			}
 		}

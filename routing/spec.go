@@ -357,8 +357,21 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 	if s.Path != "" || s.Format != "" {
 		return nil, keyerr.New("path", "only algorithm \"file\" reads tables from a file, algorithm is %q", s.Algorithm)
 	}
-	if s.Unreachable != "" && s.Unreachable != UnreachableError && s.Algorithm != "file" && (s.Algorithm != "updn" || s.Roots == "") {
-		return nil, keyerr.New("unreachable", "only algorithm \"file\", and \"updn\" with roots, may leave pairs unreachable; algorithm is %q", s.Algorithm)
+	if s.Unreachable != "" && s.Unreachable != UnreachableError && s.Algorithm != "file" && s.Algorithm != "dnup" && (s.Algorithm != "updn" || s.Roots == "") {
+		return nil, keyerr.New("unreachable", "only algorithms \"file\", \"dnup\" and \"updn\" with roots may leave pairs unreachable; algorithm is %q", s.Algorithm)
+	}
+	if s.Algorithm == "dnup" {
+		return func(n *topologies.Network, vls int) (Routing, error) {
+			if err := tablesFit("dnup", n); err != nil {
+				return nil, err
+			}
+			partial := s.Unreachable == UnreachableSkip
+			t, err := newDnUp(n, vls, partial)
+			if err != nil || partial {
+				return t, err
+			}
+			return checkedTables(n, func() (*Tables, error) { return t, nil })
+		}, nil
 	}
 	if s.Roots != "" {
 		if s.Algorithm != "updn" {
@@ -398,7 +411,7 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 
 // anyAlgorithms lists, for error messages, the algorithms New accepts on
 // every topology kind.
-const anyAlgorithms = "distance, distance+E, deflection+E, minhop, updn, sssp, p2sssp, dfsssp, lash, file"
+const anyAlgorithms = "distance, distance+E, deflection+E, minhop, updn, dnup, sssp, p2sssp, dfsssp, lash, file"
 
 // portOrderDOR is what knownAlgorithms adds for the kinds whose "dor" is
 // OpenSM's port-order dor engine.
