@@ -1,6 +1,7 @@
 package routing
 
 import (
+	"fmt"
 	"slices"
 
 	"netsim/keyerr"
@@ -30,18 +31,21 @@ func isTreeKind(kind string) bool {
 // Paths go up then down only, so one VL suffices (no channel dependency
 // cycle), and they are minimal.
 func newTreeRouting(name string, net *topologies.Network, vls int) (*Tables, error) {
-	if !isTreeKind(net.Kind) {
-		return nil, keyerr.New("algorithm", "routing %s applies to the tree families (clos, fattree, xgft), not to topology %s; use minhop, updn or sssp there", name, net.Kind)
-	}
 	n := len(net.Switches)
 	level := make([]int32, n)
-	top := int32(0)
-	for s, sw := range net.Switches {
-		if len(sw.Coord) < 1 {
-			return nil, keyerr.New("algorithm", "routing %s: switch %d has no level coordinate", name, s)
+	if isTreeKind(net.Kind) {
+		for s, sw := range net.Switches {
+			if len(sw.Coord) < 1 {
+				return nil, keyerr.New("algorithm", "routing %s: switch %d has no level coordinate", name, s)
+			}
+			level[s] = sw.Coord[0]
 		}
-		level[s] = sw.Coord[0]
-		top = max(top, level[s])
+	} else if why := detectTreeLevels(net, level); why != "" {
+		return nil, keyerr.New("algorithm", "routing %s applies to the tree families (clos, fattree, xgft) and to fat trees read from a file, not to topology %s (%s); use minhop, updn or sssp there", name, net.Kind, why)
+	}
+	top := int32(0)
+	for _, l := range level {
+		top = max(top, l)
 	}
 	// Leaves below each switch, as bitsets over switch indices of level 0.
 	words := (n + 63) / 64
@@ -127,4 +131,36 @@ func newTreeRouting(name string, net *topologies.Network, vls int) (*Tables, err
 		}
 	}
 	return t, nil
+}
+
+// detectTreeLevels finds the levels of a fat tree given as a plain graph
+// (a topology file, an ibnetdiscover import): the switches with hosts are
+// the leaves, level 0, and every other switch is at its distance from the
+// nearest leaf. It fills level and returns "", or says why net is no fat
+// tree: a switch with hosts above level 0, a link within a level, or a
+// switch no leaf reaches.
+func detectTreeLevels(net *topologies.Network, level []int32) string {
+	if len(net.Hosts) == 0 {
+		return "no hosts"
+	}
+	g := newGraph(net)
+	var leaves []int
+	hasHosts := make([]bool, len(net.Switches))
+	for _, a := range net.Hosts {
+		if !hasHosts[a.Switch] {
+			hasHosts[a.Switch] = true
+			leaves = append(leaves, int(a.Switch))
+		}
+	}
+	if !g.bfsFrom(leaves, level) {
+		return fmt.Sprintf("switch %d is not connected to the others", unreached(level))
+	}
+	for s, sw := range net.Switches {
+		for _, p := range sw.Ports {
+			if p.Kind == topologies.SwitchPort && level[p.Peer] == level[s] {
+				return fmt.Sprintf("switches %d and %d are linked but on the same level %d", s, p.Peer, level[s])
+			}
+		}
+	}
+	return ""
 }

@@ -51,7 +51,8 @@ func TestEngineFamilyMatrix(t *testing.T) {
 	// error that must explain it.
 	treeOnly := "applies to the tree families (clos, fattree, xgft)"
 	refused := map[string]string{"ftree": treeOnly, "dmodk": treeOnly}
-	treeKinds := []string{"clos", "fattree", "xgft"}
+	// A crossbar is a fat tree of one level, which ftree and dmodk detect.
+	treeKinds := []string{"clos", "fattree", "xgft", "crossbar"}
 	minimal := map[string]bool{"minhop": true, "sssp": true, "p2sssp": true, "dfsssp": true, "lash": true, "ftree": true, "dmodk": true}
 	deadlockFree := map[string]bool{"updn": true, "dfsssp": true, "lash": true, "ftree": true, "dmodk": true}
 	const vls = 15

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -324,6 +325,84 @@ func TestOpenSMDnUp(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// minimal returns an error naming the first path of t longer than the
+// shortest path between its switches.
+func minimal(net *topologies.Network, t *Tables) error {
+	g := newGraph(net)
+	dist := make([]int32, g.n)
+	var path []int32
+	for d, a := range net.Hosts {
+		g.bfs(int(a.Switch), dist, nil)
+		for s := range g.n {
+			var err error
+			if path, err = t.Path(net, s, d, path[:0]); err != nil {
+				return err
+			}
+			if len(path)-1 != int(dist[s]) {
+				return fmt.Errorf("switch %d to host %d: %d hops, shortest %d", s, d, len(path)-1, dist[s])
+			}
+		}
+	}
+	return nil
+}
+
+// TestOpenSMFtree runs OpenSM's ftree on fat trees and checks netsim's
+// ftree on the imported fabric (its levels detected from the graph): the
+// same tables entry for entry on a 2-level fat tree and an XGFT; on a
+// 3-level one, where the two order their destinations differently, both
+// minimal and deadlock-free on one VL.
+func TestOpenSMFtree(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		spec  topologies.Spec
+		equal bool
+	}{
+		{"fattree 4-ary 2-tree", topologies.Spec{Kind: "fattree", K: 4, N: 2}, true},
+		{"xgft(2;4,4;1,2)", topologies.Spec{Kind: "xgft", M: []int{4, 4}, W: []int{1, 2}}, true},
+		{"fattree 4-ary 3-tree", topologies.Spec{Kind: "fattree", K: 4, N: 3}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := startFabric(t, c.spec)
+			dumps, err := f.OpenSM("ftree")
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, err := os.ReadFile(filepath.Join(dumps, "opensm-lfts.dump"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			theirs := f.readDump(t, "opensm-lfts.dump", text)
+			r, err := New(Spec{Algorithm: "ftree", VLs: 1}, f.net)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ours := r.(*Tables)
+			err = sameEntries(f.net, theirs, ours)
+			if c.equal && err != nil {
+				t.Errorf("OpenSM's ftree against netsim's: %v", err)
+			}
+			t.Logf("OpenSM's ftree against netsim's: %v", err)
+			for name, tab := range map[string]*Tables{"OpenSM's": theirs, "netsim's": ours} {
+				if err := minimal(f.net, tab); err != nil {
+					t.Errorf("%s ftree: %v", name, err)
+				}
+				rep, err := CheckDeadlock(context.Background(), tab, f.net, CheckOptions{VLs: 1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !rep.Acyclic() {
+					t.Errorf("%s ftree: cycle %v", name, rep.Cycle)
+				}
+			}
+		})
+	}
+	// An imported network that is no fat tree is refused, saying why.
+	f := startFabric(t, opensmFabrics[0].spec)
+	if _, err := New(Spec{Algorithm: "ftree", VLs: 1}, f.net); err == nil || !strings.Contains(err.Error(), "linked but on the same level") {
+		t.Errorf("ftree on a ring: %v", err)
 	}
 }
 
