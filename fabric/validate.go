@@ -110,7 +110,7 @@ func (c *Config) ValidateHardware() error {
 		return err
 	}
 	if _, ok := c.Routing.(routing.Multipath); !ok && c.Dispersion.Mode != nic.Static {
-		return keyerr.New("dispersion", "%s needs a multipath source routing (routing \"source\"), not %s",
+		return keyerr.New("dispersion", "%s needs a multipath source routing (routing \"source\", or tables read with several LIDs per host, LMC > 0), not %s",
 			c.Dispersion.Mode, c.Routing.Name())
 	}
 	if !slices.Contains(switching.Modes(), c.Switching) {

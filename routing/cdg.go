@@ -29,6 +29,11 @@ type CheckOptions struct {
 	// Workers is the number of destinations searched at once; 0 means
 	// GOMAXPROCS. The report does not depend on it.
 	Workers int
+	// AllRoutes searches every route of a Multipath routing (each LID of
+	// a destination under LMC, each source route), as NICs that disperse
+	// their packets use them; otherwise only the route Source gives, the
+	// one a static NIC takes.
+	AllRoutes bool
 }
 
 // Channel is one (link, VL) channel: the link out of port Port of switch
@@ -113,7 +118,7 @@ func CheckDeadlock(ctx context.Context, r Routing, net *topologies.Network, opt 
 	if err != nil {
 		return nil, fmt.Errorf("routing %s: %w", r.Name(), err)
 	}
-	if err := g.explore(ctx, r, net, opt.Workers); err != nil {
+	if err := g.explore(ctx, r, net, opt.Workers, opt.AllRoutes); err != nil {
 		return nil, fmt.Errorf("routing %s: %w", r.Name(), err)
 	}
 	rep := g.count()
@@ -184,7 +189,7 @@ func newCDG(net *topologies.Network, vls, sls int) (*cdg, error) {
 // explore searches the states of every destination with workers
 // goroutines and records the dependencies. The error reported is that of
 // the lowest failing destination, whatever the number of workers.
-func (g *cdg) explore(ctx context.Context, r Routing, net *topologies.Network, workers int) error {
+func (g *cdg) explore(ctx context.Context, r Routing, net *topologies.Network, workers int, allRoutes bool) error {
 	hosts := len(net.Hosts)
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -205,6 +210,9 @@ func (g *cdg) explore(ctx context.Context, r Routing, net *topologies.Network, w
 	for range workers {
 		wg.Go(func() {
 			s := g.newSearcher(r, net)
+			if m, ok := r.(Multipath); ok && allRoutes {
+				s.multi = m
+			}
 			for {
 				dst := int(nextDst.Add(1) - 1)
 				if dst >= failed() {
@@ -238,6 +246,7 @@ func (g *cdg) explore(ctx context.Context, r Routing, net *topologies.Network, w
 type searcher struct {
 	g       *cdg
 	r       Routing
+	multi   Multipath // every route of it, with CheckOptions.AllRoutes; nil otherwise
 	sls     int
 	hostSw  []int32
 	hostPt  []int32
@@ -283,16 +292,25 @@ func (s *searcher) destination(dst int) error {
 		if src == dst || partial != nil && !partial.Reachable(src, dst) {
 			continue
 		}
-		dlid, sl, vl := s.r.Source(src, dst)
-		if vl < 0 || vl >= g.vls {
-			return fmt.Errorf("source VL %d for host %d to host %d is outside [0,%d)", vl, src, dst, g.vls)
+		routes := 1
+		if s.multi != nil {
+			routes = s.multi.Routes(src, dst)
 		}
-		if sl < 0 || sl >= s.sls {
-			return fmt.Errorf("source SL %d for host %d to host %d is outside [0,%d)", sl, src, dst, s.sls)
+		for r := range routes {
+			dlid, sl, vl := s.r.Source(src, dst)
+			if s.multi != nil {
+				dlid, sl, vl = s.multi.SourceRoute(src, dst, r)
+			}
+			if vl < 0 || vl >= g.vls {
+				return fmt.Errorf("source VL %d for host %d to host %d is outside [0,%d)", vl, src, dst, g.vls)
+			}
+			if sl < 0 || sl >= s.sls {
+				return fmt.Errorf("source SL %d for host %d to host %d is outside [0,%d)", sl, src, dst, s.sls)
+			}
+			gp := int(g.portStart[s.hostSw[src]] + s.hostPt[src])
+			s.inits = append(s.inits, initState{dlid: dlid, state: uint32((gp*g.vls+vl)*s.sls + sl)})
+			same = same && dlid == s.inits[0].dlid
 		}
-		gp := int(g.portStart[s.hostSw[src]] + s.hostPt[src])
-		s.inits = append(s.inits, initState{dlid: dlid, state: uint32((gp*g.vls+vl)*s.sls + sl)})
-		same = same && dlid == s.inits[0].dlid
 	}
 	if !same {
 		slices.SortStableFunc(s.inits, func(a, b initState) int { return cmp.Compare(a.dlid, b.dlid) })

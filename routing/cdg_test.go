@@ -257,7 +257,7 @@ func compareWithReference(t *testing.T, r Routing, net *topologies.Network, vls 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := g.explore(context.Background(), r, net, 1); err != nil {
+	if err := g.explore(context.Background(), r, net, 1, false); err != nil {
 		t.Fatal(err)
 	}
 	if got := cdgDeps(g); !reflect.DeepEqual(got, ref) {

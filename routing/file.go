@@ -13,7 +13,7 @@ import (
 // readTables reads the forwarding tables of algorithm "file" from s.Path
 // in s.Format for net. Errors name the path or format key, or the file
 // and line.
-func readTables(s Spec, net *topologies.Network, vls int) (*Tables, error) {
+func readTables(s Spec, net *topologies.Network, vls int) (Routing, error) {
 	if s.Path == "" {
 		return nil, keyerr.New("path", "missing (algorithm \"file\" needs the file of forwarding tables)")
 	}
@@ -75,6 +75,9 @@ func readTables(s Spec, net *topologies.Network, vls int) (*Tables, error) {
 			return nil, err
 		}
 		t.sl2vl, t.vlsNeeded = m, m.maxVL(t.layers)+1
+	}
+	if t.paths > 1 {
+		return lmcTables{t}, nil // several LIDs per host: a NIC chooses among them
 	}
 	return t, nil
 }

@@ -33,6 +33,9 @@ const (
 // "0x0002 001": the SL of the path from that switch to the LID, its
 // layer, which Tables.Source gives packets on that path.
 func WriteLFT(w io.Writer, t *Tables, net *topologies.Network) error {
+	if t.paths > 1 {
+		return fmt.Errorf("lft export: the tables have %d LIDs per host (LMC), which netsim's LFT text does not write", t.paths)
+	}
 	if t.pathSL != nil {
 		return fmt.Errorf("lft export: the tables' SLs come per pair of hosts (path records), which SL blocks per source switch cannot hold")
 	}

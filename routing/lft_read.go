@@ -137,6 +137,7 @@ func newLFTReader(file string, net *topologies.Network, vls int) *lftReader {
 	lr.nodeLine = make([]int32, lr.t.hosts+lr.t.sws)
 	if ib := net.IB; ib != nil && len(ib.Switches) == lr.t.sws && len(ib.Hosts) == lr.t.hosts {
 		lr.named = true // LIDs are the fabric's: netsim's numbering never applies
+		lr.t.setPaths(1 << ib.Hosts[0].LMC)
 		lr.swByGUID, lr.portByGUID = make(map[uint64]int, lr.t.sws), make(map[uint64]int, lr.t.hosts)
 		for s, n := range ib.Switches {
 			if g, err := strconv.ParseUint(n.GUID, 16, 64); err == nil {
@@ -155,14 +156,31 @@ func newLFTReader(file string, net *topologies.Network, vls int) *lftReader {
 }
 
 // topologyLID records that the network's identities give node n the LID
-// lid (0: none). A LID given twice is kept for the first node; the tables'
-// lines then decide.
+// lid (0: none), and a host the paths−1 LIDs after it too (LMC). A LID
+// given twice is kept for the first node; the tables' lines then decide.
 func (lr *lftReader) topologyLID(lid, n int) {
 	if lid <= 0 || lid > maxLID || lr.lids[lid].node != 0 {
 		return
 	}
-	lr.lids[lid] = lftLID{node: int32(n + 1), from: fromTopology}
 	lr.nodeLID[n], lr.nodeLine[n] = int32(lid), fromTopology
+	span := 1
+	if n < lr.t.hosts {
+		span = lr.t.paths
+	}
+	for k := range span {
+		if l := lid + k; l <= maxLID && lr.lids[l].node == 0 {
+			lr.lids[l] = lftLID{node: int32(n + 1), from: fromTopology}
+		}
+	}
+}
+
+// offset returns which of host n's LIDs lid is (LMC), 0 for its base LID
+// and for a switch.
+func (lr *lftReader) offset(lid, n int) int {
+	if base := int(lr.nodeLID[n]); n < lr.t.hosts && base != 0 && lid > base && lid < base+lr.t.paths {
+		return lid - base
+	}
+	return 0
 }
 
 // where names the source of a LID or a node's LID: a line, or the
@@ -371,7 +389,7 @@ func (lr *lftReader) setLID(line, lid, n int) error {
 	switch {
 	case l.node != 0 && int(l.node) != n+1:
 		return lr.errorf(line, "LID 0x%04x is %s here, but %s %s (expected one node per LID)", lid, lr.node(n), lr.node(int(l.node)-1), lr.where(l.from))
-	case lr.nodeLID[n] != 0 && int(lr.nodeLID[n]) != lid:
+	case lr.nodeLID[n] != 0 && int(lr.nodeLID[n]) != lid && !(n < lr.t.hosts && lid > int(lr.nodeLID[n]) && lid < int(lr.nodeLID[n])+lr.t.paths):
 		return lr.errorf(line, "%s has LID 0x%04x here, but 0x%04x %s (expected one LID per node)", lr.node(n), lid, lr.nodeLID[n], lr.where(lr.nodeLine[n]))
 	case l.node == 0:
 		l.node, l.from = int32(n+1), int32(line)
@@ -402,8 +420,8 @@ func (lr *lftReader) entry(e lftLine, n int) error {
 		if e.val > MaxSLs-1 {
 			return lr.errorf(line, "SL %d exceeds %d (expected an SL 0-%d)", e.val, MaxSLs-1, MaxSLs-1)
 		}
-		if n >= hosts {
-			return nil // a switch's LID: paths lead to hosts only
+		if n >= hosts || lr.offset(int(e.lid), n) != 0 {
+			return nil // a switch's LID (paths lead to hosts only), or a host's LID beyond its base
 		}
 		if lr.layer == nil {
 			lr.layer = make([]uint8, len(lr.t.lft))
@@ -425,6 +443,10 @@ func (lr *lftReader) entry(e lftLine, n int) error {
 		return nil // a switch's LID: the tables route hosts only
 	}
 	i := s*hosts + n
+	if k := lr.offset(int(e.lid), n); k > 0 {
+		lr.t.entries(k)[i] = uint16(e.val - 1)
+		return nil
+	}
 	lr.t.lft[i] = uint16(e.val - 1)
 	lr.entryLine[i] = e.line
 	return nil
@@ -483,14 +505,34 @@ func (lr *lftReader) finish() (*Tables, error) {
 			return nil, lr.errorf(lr.blockLine[2*s], "%s has no port for %s (expected a line %q in its block)", lr.node(t.hosts+s), lr.node(d), lr.want(d, "PORT"))
 		}
 	}
-	err := checkFileTables(t, lr.net, lr.file, lr.partial, func(s, d int) int {
+	line := func(s, d int) int {
 		if l := lr.entryLine[s*t.hosts+d]; l != 0 {
 			return int(l)
 		}
 		return lr.blockLine[2*s]
-	})
-	if err != nil {
+	}
+	if err := checkFileTables(t, lr.net, lr.file, lr.partial, line); err != nil {
 		return nil, err
 	}
+	// The other LIDs of each host (LMC) must reach the same pairs.
+	for k := 1; k < t.paths; k++ {
+		view := *t
+		view.lft, view.unreach = t.entries(k), nil
+		err := checkFileTables(&view, lr.net, lr.file, true, func(s, _ int) int { return lr.blockLine[2*s] })
+		if err != nil {
+			return nil, err
+		}
+		for i := range t.lft {
+			if reach, reachK := !unreachable(t.unreach, i), !unreachable(view.unreach, i); reach && !reachK {
+				s, d := i/t.hosts, i%t.hosts
+				return nil, lr.errorf(lr.blockLine[2*s], "%s has no path for LID 0x%04x of %s (LMC: expected one for every LID of a host its base LID reaches)", lr.node(t.hosts+s), int(lr.nodeLID[d])+k, lr.node(d))
+			}
+		}
+	}
 	return t, nil
+}
+
+// unreachable reports whether bit i of the bitset set is on (nil: none).
+func unreachable(set []uint64, i int) bool {
+	return set != nil && set[i/64]&(1<<(i%64)) != 0
 }

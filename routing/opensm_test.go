@@ -406,6 +406,85 @@ func TestOpenSMFtree(t *testing.T) {
 	}
 }
 
+// TestOpenSMLMC reads the tables OpenSM's minhop writes with LMC 1 and 2
+// (each CA port answers to 2 or 4 LIDs) onto the imported fabric: every
+// LID of every host is reached from every switch, the routes of a fat
+// tree's LIDs spread over its spines, the check over every route a
+// dispersing NIC may take is acyclic on the fat tree.
+func TestOpenSMLMC(t *testing.T) {
+	for _, lmc := range []int{1, 2} {
+		t.Run(fmt.Sprint("lmc", lmc), func(t *testing.T) {
+			if err := ibsim.Check(); err != nil {
+				t.Fatal(err)
+			}
+			built, err := topologies.Build(topologies.Spec{Kind: "fattree", K: 4, N: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fab, err := ibsim.Start(t.TempDir(), built)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer fab.Stop()
+			dumps, err := fab.OpenSM("minhop", "-l", fmt.Sprint(lmc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := fab.Run("ibnetdiscover")
+			if err != nil {
+				t.Fatal(err)
+			}
+			net, _, err := topologies.ReadIBNetDiscover(bytes.NewReader(out), "fabric.ibnetdiscover")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if net.IB.Hosts[0].LMC != lmc {
+				t.Fatalf("ibnetdiscover gives LMC %d, want %d", net.IB.Hosts[0].LMC, lmc)
+			}
+			r, err := readTables(Spec{Path: filepath.Join(dumps, "opensm-lfts.dump")}, net, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mp, ok := r.(Multipath)
+			if !ok || mp.Routes(0, 1) != 1<<lmc {
+				t.Fatalf("tables with LMC %d: Multipath %v with %d routes, want %d", lmc, ok, mp.Routes(0, 1), 1<<lmc)
+			}
+			tab, _ := asTables(r)
+			spread := 0 // pairs whose LIDs leave the source switch by different ports
+			var buf []Candidate
+			for src, a := range net.Hosts {
+				for dst, b := range net.Hosts {
+					if a.Switch == b.Switch {
+						continue
+					}
+					ports := map[int32]bool{}
+					for k := range mp.Routes(src, dst) {
+						dlid, _, _ := mp.SourceRoute(src, dst, k)
+						if buf = tab.Route(int(a.Switch), 0, 0, 0, dlid, buf[:0]); len(buf) != 1 {
+							t.Fatalf("host %d to host %d, LID offset %d: no port at the source switch", src, dst, k)
+						}
+						ports[buf[0].Port] = true
+					}
+					if len(ports) > 1 {
+						spread++
+					}
+				}
+			}
+			if spread == 0 {
+				t.Error("no pair's LIDs take different up ports: LMC gives no multipath")
+			}
+			rep, err := CheckDeadlock(context.Background(), r, net, CheckOptions{VLs: 1, AllRoutes: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rep.Acyclic() {
+				t.Errorf("minhop with LMC %d on a fat tree: cycle %v", lmc, rep.Cycle)
+			}
+			t.Logf("LMC %d: %d of %d pairs spread over several up ports", lmc, spread, len(net.Hosts)*(len(net.Hosts)-1))
+		})
+	}
+}
+
 // TestOpenSMCheck checks netsim's deadlock check on OpenSM's own tables,
 // read from its dumps as a user would: minhop on a ring and a torus keeps
 // every path on SL 0 and so VL 0, where its channel dependencies are
@@ -479,15 +558,17 @@ func TestOpenSMLayered(t *testing.T) {
 				}
 				spec := Spec{Path: filepath.Join(dumps, "opensm-lfts.dump"), PathSLs: filepath.Join(dumps, "paths.saquery"),
 					SL2VL: filepath.Join(dumps, "opensm-sl2vl.dump")}
-				tab, err := readTables(spec, f.net, 8)
+				r, err := readTables(spec, f.net, 8)
 				if err != nil {
 					t.Fatal(err)
 				}
 				spec.SL2VL = filepath.Join(dumps, "sl2vl.smpquery")
-				tab2, err := readTables(spec, f.net, 8)
+				r2, err := readTables(spec, f.net, 8)
 				if err != nil {
 					t.Fatal(err)
 				}
+				tab, _ := asTables(r)
+				tab2, _ := asTables(r2)
 				if !slices.Equal(tab.sl2vl.ca, tab2.sl2vl.ca) || !slices.EqualFunc(tab.sl2vl.sw, tab2.sl2vl.sw, slices.Equal) {
 					t.Error("opensm-sl2vl.dump and smpquery sl2vl give different SL2VL tables")
 				}

@@ -48,6 +48,10 @@ type Tables struct {
 	sl2vl *SL2VL
 	// vlsNeeded is the VLs the paths need under sl2vl (0 without).
 	vlsNeeded int
+	// paths is the LIDs per host (2^LMC; 1 without LMC): DLID dst·paths + k is host dst's k-th LID, whose entries
+	// are lft for k = 0 and alt[((k−1)·sws + sw)·hosts + dst] beyond.
+	paths int
+	alt   []uint16
 	// unreach is a bitset over sw·hosts+d of the switches that do not
 	// reach host d (partial tables read with Spec.Unreachable); nil when
 	// every switch reaches every host. unreachPairs counts the host pairs
@@ -88,7 +92,83 @@ func newTables(name string, net *topologies.Network, vls int) *Tables {
 		t.hostSw[h] = a.Switch
 		t.lft[int(a.Switch)*t.hosts+h] = uint16(a.Port)
 	}
+	t.paths = 1
 	return t
+}
+
+// setPaths gives t paths LIDs per host (LMC > 0), every entry of the
+// extra ones empty but each host's own switch's.
+func (t *Tables) setPaths(paths int) {
+	t.paths = paths
+	if paths <= 1 {
+		return
+	}
+	t.alt = make([]uint16, (paths-1)*t.sws*t.hosts)
+	for i := range t.alt {
+		t.alt[i] = noPort
+	}
+	for k := 1; k < paths; k++ {
+		for h, sw := range t.hostSw {
+			i := int(sw) * t.hosts
+			t.alt[(k-1)*t.sws*t.hosts+i+h] = t.lft[i+h]
+		}
+	}
+}
+
+// entries returns the table of LID offset k (0 ≤ k < paths), indexed
+// sw·hosts + dst.
+func (t *Tables) entries(k int) []uint16 {
+	if k == 0 {
+		return t.lft
+	}
+	n := t.sws * t.hosts
+	return t.alt[(k-1)*n : k*n]
+}
+
+// routeLMC is Route for tables with several LIDs per host.
+func (t *Tables) routeLMC(sw int, dlid int32, out []Candidate) []Candidate {
+	d, k := int(dlid)/t.paths, int(dlid)%t.paths
+	if uint(sw) >= uint(t.sws) || dlid < 0 || d >= t.hosts {
+		return out
+	}
+	p := t.entries(k)[sw*t.hosts+d]
+	if p == noPort {
+		return out
+	}
+	return append(out, Candidate{Port: int32(p), Priority: High})
+}
+
+// Paths returns the LIDs each host answers to (2^LMC): the routes a NIC
+// may choose among (Multipath) when it is more than 1.
+func (t *Tables) Paths() int { return max(t.paths, 1) }
+
+// asTables returns the tables of a table routing (*Tables, or tables with
+// several LIDs per host).
+func asTables(r Routing) (*Tables, bool) {
+	switch t := r.(type) {
+	case *Tables:
+		return t, true
+	case lmcTables:
+		return t.Tables, true
+	}
+	return nil, false
+}
+
+// lmcTables are tables with several LIDs per host, a Multipath routing:
+// route k of a pair is the destination's k-th LID, its SL and VL those
+// of the base LID.
+type lmcTables struct{ *Tables }
+
+// Routes implements Multipath: the LIDs per host.
+func (t lmcTables) Routes(src, dst int) int { return t.paths }
+
+// SourceRoute implements Multipath: the destination's r-th LID.
+func (t lmcTables) SourceRoute(src, dst, r int) (dlid int32, sl, vl int) {
+	dlid, sl, vl = t.Source(src, dst)
+	if dlid < 0 || r < 0 || r >= t.paths {
+		return -1, 0, 0
+	}
+	return dlid + int32(r), sl, vl
 }
 
 // Name implements Routing.
@@ -152,10 +232,11 @@ func (t *Tables) Source(src, dst int) (dlid int32, sl, vl int) {
 		l = t.Layer(int(t.hostSw[src]), dst)
 	}
 	if t.dumped {
+		dlid := int32(dst * t.paths)
 		if t.sl2vl != nil {
-			return int32(dst), l, t.sl2vl.CA(src, l)
+			return dlid, l, t.sl2vl.CA(src, l)
 		}
-		return int32(dst), l, l
+		return dlid, l, l
 	}
 	copies := max(t.vls/t.layers, 1)
 	return int32(dst), l, l + t.layers*(dst%copies)
@@ -163,6 +244,9 @@ func (t *Tables) Source(src, dst int) (dlid int32, sl, vl int) {
 
 // Route implements Routing with one table lookup and no allocation.
 func (t *Tables) Route(sw, inPort, inVL, sl int, dlid int32, out []Candidate) []Candidate {
+	if t.paths > 1 {
+		return t.routeLMC(sw, dlid, out)
+	}
 	if uint(sw) >= uint(t.sws) || uint32(dlid) >= uint32(t.hosts) {
 		return out
 	}

@@ -37,6 +37,10 @@ type IBNode struct {
 	// LID is the LID of the switch (its port 0) or of the CA port; 0 when
 	// the file does not give it.
 	LID int
+	// LMC is the CA port's LID mask count: the port answers to the 2^LMC
+	// LIDs from LID on (multipath); 0 for a switch and when the file does
+	// not give it.
+	LMC int
 	// Desc is the NodeDescription.
 	Desc string
 }
@@ -101,6 +105,7 @@ type ibPort struct {
 	peerPort int
 	line     int
 	lid      int    // the CA port's own LID, from a CA's port line
+	lmc      int    // the CA port's LMC, from a CA's port line
 	peerLID  int    // the peer's LID, from a switch's port line
 	guid     string // the port's own GUID, "(guid)" after [N]; "" when none
 	peerGUID string // the peer port's GUID, "(guid)" after the peer's [M]
@@ -236,6 +241,7 @@ func parsePortLine(node *ibNode, text string, line int) error {
 	port := ibPort{peer: peer, peerPort: q, line: line, guid: own, peerGUID: peerGUID}
 	if node.host {
 		port.lid = findLID(before) // # lid L lmc M "peer desc" lid L' ...
+		port.lmc = findWord(before, "lmc")
 	} else {
 		port.peerLID = findLID(after) // # "peer desc" lid L ...
 	}
@@ -244,10 +250,13 @@ func parsePortLine(node *ibNode, text string, line int) error {
 }
 
 // findLID returns N from the first "lid N" in s, or 0.
-func findLID(s string) int {
+func findLID(s string) int { return findWord(s, "lid") }
+
+// findWord returns N from the first "word N" in s, or 0.
+func findWord(s, word string) int {
 	f := strings.Fields(s)
 	for i := 0; i+1 < len(f); i++ {
-		if f[i] == "lid" {
+		if f[i] == word {
 			if n, err := strconv.Atoi(f[i+1]); err == nil && n >= 0 {
 				return n
 			}
@@ -443,7 +452,11 @@ func buildIB(nodes []*ibNode, file string) (*Network, *IBInfo, error) {
 			if guid == "" {
 				guid = port.peerGUID
 			}
-			info.Hosts = append(info.Hosts, IBNode{GUID: peer.id[2:], PortGUID: guid, Port: port.peerPort, LID: lid, Desc: peer.desc})
+			lmc := peer.ports[port.peerPort].lmc
+			if lmc > 7 {
+				return nil, nil, FileErrorf(file, peer.ports[port.peerPort].line, "lmc %d (expected 0-7)", lmc)
+			}
+			info.Hosts = append(info.Hosts, IBNode{GUID: peer.id[2:], PortGUID: guid, Port: port.peerPort, LID: lid, LMC: lmc, Desc: peer.desc})
 		}
 	}
 	net.HostsPerSwitch = regularHosts(net)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"netsim/experiments"
+	"netsim/nic"
 	"netsim/routing"
 	switching "netsim/switch"
 )
@@ -31,7 +32,9 @@ switch indices and ports from 0, or, on a fabric imported from
 ibnetdiscover output, node descriptions, GUIDs, LIDs and InfiniBand port
 numbers.
 Host injection and ejection channels are counted but can never be on a
-cycle. The summary also gives the virtual layers the routing needs (for
+cycle. Under a [nic] dispersion other than static the graph covers every
+route a NIC may take (each source route; each LID of a destination of
+tables read with LMC > 0), else the one route Source gives. The summary also gives the virtual layers the routing needs (for
 tables read from a subnet manager's dump: the SLs of its paths, each on the
 VL the fabric maps it to; a dump without SLs puts every path on VL 0). Only [topology], [routing], [flow_control] vls and [switch]
 vl_choice matter, but the whole file must be valid. Under vl_choice =
@@ -91,7 +94,10 @@ func checkExperiment(ctx context.Context, e *experiments.Experiment, jobs int, s
 			what += "es"
 		}
 	}
-	rep, err := routing.CheckDeadlock(ctx, e.RoutingFunc(), e.Network(), routing.CheckOptions{VLs: vls, Workers: jobs})
+	// NICs that disperse their packets use every route of a multipath
+	// routing (every LID of a destination under LMC); static ones one.
+	allRoutes := e.NIC.Dispersion != nic.Static
+	rep, err := routing.CheckDeadlock(ctx, e.RoutingFunc(), e.Network(), routing.CheckOptions{VLs: vls, Workers: jobs, AllRoutes: allRoutes})
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", what, err)
 		return exitFailed

@@ -118,6 +118,10 @@ func loadExperiment(ctx context.Context, e *experiments.Experiment, jobs int, as
 	if e.Variant != "" {
 		title = fmt.Sprintf("%s [%s]: %s on %s (%d hosts)", e.File, e.Variant, e.Routing, e.TopologyLabel(), e.Hosts())
 	}
+	if note := unreachableNote(e); note != "" {
+		fmt.Fprintf(stderr, "netsim load: %s: %s; channel loads need every pair connected\n", title, note)
+		return exitFailed
+	}
 	var tw *tabwriter.Writer
 	if !asJSON {
 		fmt.Fprintln(stdout, title)

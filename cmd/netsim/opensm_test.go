@@ -129,11 +129,11 @@ path_sls = "dfsssp/paths.saquery"`)
 }
 
 // TestOpenSMPartial simulates tables that leave pairs of hosts
-// unreachable, as OpenSM's dnup computes with roots that do not suit the
-// fabric (a Deimos-like chain of fat trees, roots in the last box):
-// refused by default, naming the pair; accepted with [routing]
-// unreachable = "skip", which lists the pairs, checks the others for
-// deadlock and simulates traffic among the reachable pairs only.
+// unreachable, as OpenSM's dnup computes on a Deimos-like chain of fat
+// trees (its down/up rule finds no path between some boxes): refused by
+// default, naming the pair; accepted with [routing] unreachable = "skip",
+// which lists the pairs, checks the others for deadlock and simulates
+// traffic among the reachable pairs only; netsim load refuses them.
 func TestOpenSMPartial(t *testing.T) {
 	if err := ibsim.Check(); err != nil {
 		t.Fatal(err)
@@ -156,13 +156,7 @@ func TestOpenSMPartial(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFile(t, dir, "fabric.ibnetdiscover", string(disc))
-	net, _, err := topologies.ReadIBNetDiscover(bytes.NewReader(disc), "fabric.ibnetdiscover")
-	if err != nil {
-		t.Fatal(err)
-	}
-	last := len(net.Switches)
-	roots := writeFile(t, dir, "roots", "0x"+net.IB.Switches[last-2].GUID+"\n0x"+net.IB.Switches[last-1].GUID+"\n")
-	dumps, err := f.OpenSM("dnup", "-a", roots)
+	dumps, err := f.OpenSM("dnup")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,6 +191,9 @@ loads = [0.1]
 	if code != exitOK || !strings.Contains(out, "ordered pairs of hosts unreachable by the tables") || !strings.Contains(out, "deadlock-free") {
 		t.Errorf("check with unreachable = \"skip\": exit %d:\n%s%s", code, out, errs)
 	}
+	if code, _, errs = netsim(t, "load", skip); code != exitFailed || !strings.Contains(errs, "channel loads need every pair connected") {
+		t.Errorf("load of partial tables: exit %d, stderr %q", code, errs)
+	}
 	outDir := filepath.Join(dir, "out")
 	code, _, errs = netsim(t, "run", skip, "-o", outDir)
 	if code != exitOK || !strings.Contains(errs, "traffic and loads are over the reachable pairs") {
@@ -207,5 +204,65 @@ loads = [0.1]
 		if !strings.Contains(line, `"unreachable_pairs":`) || !strings.Contains(line, `"sources":`) || !strings.Contains(line, `"stable":true`) {
 			t.Errorf("a point at load 0.1 over the reachable pairs: want stable, with sources and unreachable_pairs:\n%s", line)
 		}
+	}
+}
+
+// TestOpenSMLMCDispersion simulates OpenSM's minhop tables with LMC 1 on
+// a fat tree, each NIC drawing one of a destination's two LIDs per packet
+// ([nic] dispersion = "random", the path-selection policy): the check
+// covers both LIDs' routes and is acyclic, and a low load is stable.
+func TestOpenSMLMCDispersion(t *testing.T) {
+	if err := ibsim.Check(); err != nil {
+		t.Fatal(err)
+	}
+	built, err := topologies.Build(topologies.Spec{Kind: "fattree", K: 4, N: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	f, err := ibsim.Start(dir, built)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Stop()
+	dumps, err := f.OpenSM("minhop", "-l", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	disc, err := f.Run("ibnetdiscover")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "fabric.ibnetdiscover", string(disc))
+	file := writeFile(t, dir, "lmc.toml", `name = "lmc"
+[topology]
+kind = "file"
+path = "fabric.ibnetdiscover"
+format = "ibnetdiscover"
+[routing]
+algorithm = "file"
+path = "`+filepath.Join(dumps, "opensm-lfts.dump")+`"
+[nic]
+dispersion = ["static", "random"]
+[traffic]
+patterns = ["uniform"]
+packet_flits = 4
+[sim]
+warmup = 500
+measure = 1000
+[sweep]
+loads = [0.2]
+`)
+	code, out, errs := netsim(t, "check", file)
+	if code != exitOK || strings.Count(out, "deadlock-free") != 2 {
+		t.Errorf("check: exit %d:\n%s%s", code, out, errs)
+	}
+	outDir := filepath.Join(dir, "out")
+	if code, _, errs = netsim(t, "run", file, "-o", outDir); code != exitOK {
+		t.Fatalf("run: exit %d: %s", code, errs)
+	}
+	results := string(readOut(t, outDir, "results.jsonl"))
+	if strings.Count(results, `"stable":true`) != 2 {
+		t.Errorf("both dispersions at load 0.2: want stable points:\n%s", results)
 	}
 }
