@@ -68,7 +68,7 @@ func Extract(r routing.Routing, net *topologies.Network, policy string, workers 
 	if err := net.Validate(); err != nil {
 		return nil, keyerr.New("paths", "%w", err)
 	}
-	p := &Paths{net: net, name: r.Name(), hosts: len(net.Hosts), layers: r.VLs()}
+	p := &Paths{net: net, name: r.Name(), hosts: len(net.Hosts), layers: routing.Layers(r)}
 	if p.hosts < 2 {
 		return nil, keyerr.New("paths", "network %s has %d hosts, need at least 2", net.Kind, p.hosts)
 	}

@@ -93,6 +93,10 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 	} else {
 		e.routing = br.r
 	}
+	if pr, ok := e.routing.(routing.Partial); ok && pr.UnreachablePairs() > 0 && e.Traffic.Kind == KindExchange {
+		d.fail("routing", "unreachable", "the tables leave %d pairs of hosts unreachable, and an exchange needs every pair its messages use (expected tables that connect every pair, or a permutation or uniform pattern)", pr.UnreachablePairs())
+		return
+	}
 
 	if e.Traffic.Kind == KindExchange {
 		if !decoded {
@@ -122,16 +126,17 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 		d.builderError("switch", err)
 		return
 	}
+	for i := range e.patterns {
+		if e.Sources(i) == 0 {
+			d.fail("traffic", d.patternKey, "pattern %s: no host reaches its destination by the routing's tables (every pair it uses is unreachable)", e.Traffic.Patterns[i])
+		}
+	}
 }
 
 // buildPatterns builds the traffic patterns of e on net (load traffic;
 // an exchange's are checked when decoded) and checks [congestion] against
 // net, each when its section decoded cleanly.
 func (d *decoder) buildPatterns(e *Experiment, net *topologies.Network, clean func(string) bool) {
-	if pr, ok := e.routing.(routing.Partial); ok && pr.UnreachablePairs() > 0 && e.Traffic.Kind == KindExchange {
-		d.fail("routing", "unreachable", "the tables leave %d pairs of hosts unreachable, and an exchange needs every pair its messages use (expected tables that connect every pair, or a permutation or uniform pattern)", pr.UnreachablePairs())
-		return
-	}
 	if e.Traffic.Kind != KindExchange && clean("traffic") {
 		for _, name := range e.Traffic.Patterns {
 			p, err := traffic.NewPattern(name, len(net.Hosts), e.Seed)

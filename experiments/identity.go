@@ -10,6 +10,7 @@ import (
 
 	"netsim/internal/numfmt"
 	"netsim/routing"
+	"netsim/topologies"
 )
 
 // configHash returns a short hash of everything that determines the
@@ -26,7 +27,15 @@ func configHash(e *Experiment) string {
 	sw := e.Switch                       // the default selection is left out: the hash of files without the key is unchanged
 	routingKey := e.Routing
 	if e.RoutingPath != "" || e.RoutingFormat != "" {
-		routingKey += "\x00" + filepath.Base(e.RoutingPath) + "\x00" + e.RoutingFormat
+		// "vl=sl": tables read from a file travel on their SLs' VLs, no
+		// longer spread over copies: lines computed before are stale.
+		routingKey += "\x00" + filepath.Base(e.RoutingPath) + "\x00" + e.RoutingFormat + "\x00vl=sl"
+	}
+	if e.Topology.Format == topologies.FormatIBNetDiscover {
+		// The engines route an imported fabric as OpenSM does (its order
+		// of destinations, GUIDs breaking ties): lines computed before are
+		// stale.
+		routingKey += "\x00opensm"
 	}
 	if e.RoutingSL2VL != "" || e.RoutingPathSLs != "" || e.RoutingUnreachable == routing.UnreachableSkip || e.RoutingRoots != "" { // left out when absent: older hashes stay
 		routingKey += "\x00" + filepath.Base(e.RoutingSL2VL) + "\x00" + filepath.Base(e.RoutingPathSLs) + "\x00" + e.RoutingUnreachable + "\x00" + filepath.Base(e.RoutingRoots)

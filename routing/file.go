@@ -85,7 +85,8 @@ func readTables(s Spec, net *topologies.Network, vls int) (Routing, error) {
 // applyPathSLs gives t's paths the SLs of the path records in file, per
 // pair of hosts (OpenSM's DFSSSP gives two hosts of one switch different
 // SLs to the same destination). Every pair of hosts on different switches
-// needs a record; a pair on one switch without one gets SL 0.
+// that the tables connect needs a record; a pair on one switch, or one
+// the tables leave unreachable, without one gets SL 0.
 func applyPathSLs(t *Tables, file string, net *topologies.Network) error {
 	if t.layer != nil {
 		return keyerr.New("path_sls", "the tables' file gives SLs already (its \"SL of paths from\" blocks); expected one source of SLs")
@@ -106,8 +107,8 @@ func applyPathSLs(t *Tables, file string, net *topologies.Network) error {
 			switch {
 			case sls[i] != noSL:
 				layers = max(layers, int(sls[i])+1)
-			case a.Switch == b.Switch:
-				sls[i] = 0 // no switch-to-switch hop: any SL will do
+			case a.Switch == b.Switch || !t.Reachable(src, dst):
+				sls[i] = 0 // no switch-to-switch hop, or no path: any SL will do
 			default:
 				return topologies.FileErrorf(file, 0, "no path record from host %s (LID %d) to host %s (LID %d) (expected one for every pair of hosts on different switches)",
 					hostNames[src], net.IB.Hosts[src].LID, hostNames[dst], net.IB.Hosts[dst].LID)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 
 	"netsim/topologies"
 )
@@ -43,18 +44,19 @@ func WriteLFT(w io.Writer, t *Tables, net *topologies.Network) error {
 		return fmt.Errorf("lft export: tables are for %d switches and %d hosts, network has %d and %d", t.sws, t.hosts, len(net.Switches), len(net.Hosts))
 	}
 	swNames, hostNames := net.DisplayNames()
+	id := newLFTIdentities(net, t)
 	bw := bufio.NewWriter(w)
 	header := func(what string, s int) {
-		fmt.Fprintf(bw, "%s switch Lid %d guid 0x%016x ('%s'):\n", what, t.hosts+1+s, guidSwitch|uint64(s+1), swNames[s])
+		fmt.Fprintf(bw, "%s switch Lid %d guid 0x%016x ('%s'):\n", what, id.swLID[s], id.swGUID[s], swNames[s])
 	}
 	for s := range t.sws {
-		fmt.Fprintf(bw, "Unicast lids [0x1-0x%x] of", t.hosts)
+		fmt.Fprintf(bw, "Unicast lids [0x1-0x%x] of", id.maxLID)
 		header("", s)
 		bw.WriteString("  Lid  Out   Destination\n       Port     Info \n")
 		n := 0
 		for d := range t.hosts {
 			if p := t.lft[s*t.hosts+d]; p != noPort {
-				fmt.Fprintf(bw, "0x%04x %03d : (Channel Adapter portguid 0x%016x: '%s')\n", d+1, int(p)+1, guidHost|uint64(d+1), hostNames[d])
+				fmt.Fprintf(bw, "0x%04x %03d : (Channel Adapter portguid 0x%016x: '%s')\n", id.hostLID[d], int(p)+1, id.hostGUID[d], hostNames[d])
 				n++
 			}
 		}
@@ -64,9 +66,51 @@ func WriteLFT(w io.Writer, t *Tables, net *topologies.Network) error {
 		for s := range t.sws {
 			header("SL of paths from", s)
 			for d := range t.hosts {
-				fmt.Fprintf(bw, "0x%04x %03d\n", d+1, t.layer[s*t.hosts+d])
+				fmt.Fprintf(bw, "0x%04x %03d\n", id.hostLID[d], t.layer[s*t.hosts+d])
 			}
 		}
 	}
 	return bw.Flush()
+}
+
+// lftIdentities are the LIDs and GUIDs WriteLFT writes: the fabric's own
+// on a network imported from ibnetdiscover output (so that ReadLFT, which
+// matches by them there, reads the text back), netsim's made-up ones
+// otherwise.
+type lftIdentities struct {
+	swLID, hostLID   []int
+	swGUID, hostGUID []uint64
+	maxLID           int // the highest host LID, for the block headers
+}
+
+func newLFTIdentities(net *topologies.Network, t *Tables) lftIdentities {
+	id := lftIdentities{swLID: make([]int, t.sws), hostLID: make([]int, t.hosts), swGUID: make([]uint64, t.sws), hostGUID: make([]uint64, t.hosts)}
+	for s := range t.sws {
+		id.swLID[s], id.swGUID[s] = t.hosts+1+s, guidSwitch|uint64(s+1)
+	}
+	for d := range t.hosts {
+		id.hostLID[d], id.hostGUID[d] = d+1, guidHost|uint64(d+1)
+	}
+	if ib := net.IB; ib != nil && len(ib.Switches) == t.sws && len(ib.Hosts) == t.hosts {
+		for s, n := range ib.Switches {
+			if g, err := strconv.ParseUint(n.GUID, 16, 64); err == nil {
+				id.swGUID[s] = g
+			}
+			if n.LID > 0 {
+				id.swLID[s] = n.LID
+			}
+		}
+		for d, n := range ib.Hosts {
+			if g, err := strconv.ParseUint(n.PortGUID, 16, 64); err == nil {
+				id.hostGUID[d] = g
+			}
+			if n.LID > 0 {
+				id.hostLID[d] = n.LID
+			}
+		}
+	}
+	for _, l := range id.hostLID {
+		id.maxLID = max(id.maxLID, l)
+	}
+	return id
 }

@@ -138,3 +138,29 @@ func TestReadLFTPartial(t *testing.T) {
 		t.Errorf("two switches: cycle %v", rep.Cycle)
 	}
 }
+
+// TestWriteLFTImport writes the tables of an engine on an ibnetdiscover
+// import and reads them back: the text carries the fabric's GUIDs and
+// LIDs, by which ReadLFT matches an import, so the tables come back the
+// same.
+func TestWriteLFTImport(t *testing.T) {
+	net, _ := readOpenSM2sw(t)
+	r, err := New(Spec{Algorithm: "minhop", VLs: 1}, net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteLFT(&buf, r.(*Tables), net); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "guid 0x0000000000200001 ('S-0000000000200001')") || !strings.Contains(buf.String(), "portguid 0x0000000000100004") {
+		t.Errorf("the text lacks the fabric's GUIDs:\n%s", buf.String())
+	}
+	back, err := ReadLFT(&buf, "t.lft", net, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sameEntries(net, r.(*Tables), back); err != nil {
+		t.Error(err)
+	}
+}

@@ -493,6 +493,9 @@ func (lr *lftReader) finish() (*Tables, error) {
 			switch hdr := lr.blockLine[2*s+1]; {
 			case hdr == 0:
 				return nil, lr.errorf(0, "switch %q has no %s block (expected one per switch when any switch has one)", lr.swNames[s], blockKind[1])
+			case l == noSL && lr.partial && t.lft[i] == noPort:
+				lr.layer[i] = 0 // no path: any SL will do
+				continue
 			case l == noSL:
 				return nil, lr.errorf(hdr, "the %s block of switch %q has no line for host %q (expected a line %q)", blockKind[1], lr.swNames[s], lr.hostNames[d], lr.want(d, "SL"))
 			}

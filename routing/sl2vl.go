@@ -57,7 +57,7 @@ func (m *SL2VL) CA(h, sl int) int { return int(m.ca[h*slsPerTable+sl]) }
 // prints "# SL2VL table: Lid N" then rows "ports: in  I, out  O: | v| …|".
 var (
 	sl2vlOpenSMHeader = regexp.MustCompile(`^(Switch|Channel Adapter) 0x([0-9a-fA-F]+), base LID (\d+), "(.*)"\s*$`)
-	sl2vlOpenSMRow    = regexp.MustCompile(`^(\d+)\s+(\d+)\s*:((?:\s*\d+){16})\s*$`)
+	sl2vlOpenSMRow    = regexp.MustCompile(`^(\d+)\s+(\d+)\s*:((?:\s+\d+){16})\s*$`)
 	sl2vlSMPHeader    = regexp.MustCompile(`^# SL2VL table: Lid (\d+)\s*$`)
 	sl2vlSMPRow       = regexp.MustCompile(`^ports: in\s+(\d+), out\s+(\d+):((?:\s*\|\s*\d+){16})\s*\|\s*$`)
 )
@@ -110,7 +110,10 @@ func ReadSL2VL(r io.Reader, file string, net *topologies.Network) (*SL2VL, error
 			continue
 		case sl2vlOpenSMHeader.MatchString(text):
 			h := sl2vlOpenSMHeader.FindStringSubmatch(text)
-			g, _ := strconv.ParseUint(h[2], 16, 64)
+			g, err := strconv.ParseUint(h[2], 16, 64)
+			if err != nil {
+				return nil, topologies.FileErrorf(file, line, "bad GUID 0x%s (expected at most 16 hexadecimal digits)", h[2])
+			}
 			lid, _ := strconv.Atoi(h[3])
 			n, ok := byGUID[g]
 			if !ok {
@@ -151,12 +154,15 @@ func ReadSL2VL(r io.Reader, file string, net *topologies.Network) (*SL2VL, error
 		var row [slsPerTable]uint8
 		for sl, v := range vls {
 			vl, err := strconv.Atoi(v)
-			if err != nil || vl > 15 {
-				return nil, topologies.FileErrorf(file, line, "VL %q for SL %d (expected 0-15)", v, sl)
+			if err != nil || vl > 14 {
+				return nil, topologies.FileErrorf(file, line, "VL %q for SL %d (expected a data VL 0-14; VL 15 is the management VL, which drops data packets)", v, sl)
 			}
 			row[sl] = uint8(vl)
 		}
 		if node < hosts {
+			if m.seenCA[node] {
+				return nil, topologies.FileErrorf(file, line, "a second SL2VL row for the CA port of the block at line %d (expected one)", hdr)
+			}
 			copy(m.ca[node*slsPerTable:(node+1)*slsPerTable], row[:])
 			m.seenCA[node] = true
 			continue
@@ -166,6 +172,9 @@ func ReadSL2VL(r io.Reader, file string, net *topologies.Network) (*SL2VL, error
 			return nil, topologies.FileErrorf(file, line, "ports in %d, out %d of the block at line %d: the switch has ports 0-%d (expected an output port 1-%d)", in, out, hdr, m.ports[s], m.ports[s])
 		}
 		k := in*(m.ports[s]+1) + out
+		if m.seenSw[s][k] {
+			return nil, topologies.FileErrorf(file, line, "a second SL2VL row for ports in %d, out %d of the block at line %d (expected one)", in, out, hdr)
+		}
 		copy(m.sw[s][k*slsPerTable:(k+1)*slsPerTable], row[:])
 		m.seenSw[s][k] = true
 	}

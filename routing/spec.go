@@ -360,6 +360,12 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 	if s.Unreachable != "" && s.Unreachable != UnreachableError && s.Algorithm != "file" && s.Algorithm != "dnup" && (s.Algorithm != "updn" || s.Roots == "") {
 		return nil, keyerr.New("unreachable", "only algorithms \"file\", \"dnup\" and \"updn\" with roots may leave pairs unreachable; algorithm is %q", s.Algorithm)
 	}
+	if s.Roots != "" && s.Algorithm != "updn" {
+		return nil, keyerr.New("roots", "only algorithm \"updn\" takes root switches, algorithm is %q", s.Algorithm)
+	}
+	if (s.SL2VL != "" || s.PathSLs != "") && s.Algorithm != "file" {
+		return nil, keyerr.New("sl2vl", "only algorithm \"file\" reads SL2VL tables and path records, algorithm is %q", s.Algorithm)
+	}
 	if s.Algorithm == "dnup" {
 		return func(n *topologies.Network, vls int) (Routing, error) {
 			if err := tablesFit("dnup", n); err != nil {

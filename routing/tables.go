@@ -142,6 +142,16 @@ func (t *Tables) routeLMC(sw int, dlid int32, out []Candidate) []Candidate {
 // may choose among (Multipath) when it is more than 1.
 func (t *Tables) Paths() int { return max(t.paths, 1) }
 
+// Layers returns the virtual layers routing r needs: the layers (SLs) of
+// table routings, whatever VLs their SL2VL tables map them to, and VLs()
+// for the others.
+func Layers(r Routing) int {
+	if t, ok := asTables(r); ok {
+		return t.layers
+	}
+	return r.VLs()
+}
+
 // asTables returns the tables of a table routing (*Tables, or tables with
 // several LIDs per host).
 func asTables(r Routing) (*Tables, bool) {

@@ -9,8 +9,9 @@ import (
 
 // TestRestrict checks uniform and a permutation restricted to the pairs a
 // routing connects: 16 hosts in 4 classes of 4 (switches); class c reaches
-// the hosts of classes c and c+1 mod 4, and class 3 only its own and
-// host 0.
+// the hosts of classes c and c+1 mod 4 (half the hosts: drawn by
+// rejection), class 3 only hosts 12, 13 and 0 (fewer than a quarter:
+// drawn from a list).
 func TestRestrict(t *testing.T) {
 	class := make([]int32, 16)
 	for h := range class {
@@ -19,7 +20,7 @@ func TestRestrict(t *testing.T) {
 	reach := func(c int32, d int) bool {
 		dc := int32(d / 4)
 		if c == 3 {
-			return dc == 3 || d == 0
+			return d == 12 || d == 13 || d == 0
 		}
 		return dc == c || dc == (c+1)%4
 	}
@@ -30,6 +31,9 @@ func TestRestrict(t *testing.T) {
 	ru, active := Restrict(u, class, reach)
 	if !Random(ru) || ru.Name() != "uniform" {
 		t.Errorf("restricted uniform: Random %v, name %q", Random(ru), ru.Name())
+	}
+	if l := ru.(*reachableUniform).lists; l[3] == nil || l[0] != nil {
+		t.Errorf("class 3 should draw from a list, class 0 by rejection: lists %v", l)
 	}
 	rng := kernel.NewRNG(7, 0, 0)
 	for src := range 16 {
@@ -45,10 +49,10 @@ func TestRestrict(t *testing.T) {
 			}
 			count[d]++
 		}
-		// Uniform over the reachable ones: 8 destinations (5 for class 3).
+		// Uniform over the reachable ones: 8 destinations (3 for class 3).
 		n := 8.0
 		if class[src] == 3 {
-			n = 5
+			n = 3
 		}
 		for d, c := range count {
 			if !reach(class[src], d) {
@@ -74,7 +78,7 @@ func TestRestrict(t *testing.T) {
 			t.Errorf("complement: %d → %d", src, rc.Dest(src, nil))
 		}
 	}
-	if active[0] || !active[15] || !active[4] {
-		t.Errorf("complement: 0 → 15 must sit out, 15 → 0 and 4 → 11 must send (active %v)", active)
+	if active[0] || !active[15] || !active[4] || active[14] {
+		t.Errorf("complement: 0 → 15 and 14 → 1 must sit out, 15 → 0 and 4 → 11 must send (active %v)", active)
 	}
 }

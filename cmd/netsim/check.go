@@ -34,7 +34,10 @@ numbers.
 Host injection and ejection channels are counted but can never be on a
 cycle. Under a [nic] dispersion other than static the graph covers every
 route a NIC may take (each source route; each LID of a destination of
-tables read with LMC > 0), else the one route Source gives. The summary also gives the virtual layers the routing needs (for
+tables read with LMC > 0), else the one route Source gives. Tables that
+leave pairs of hosts unreachable ([routing] unreachable = "skip") get a
+line naming how many ordered pairs and the first few; those pairs are not
+checked. The summary also gives the virtual layers the routing needs (for
 tables read from a subnet manager's dump: the SLs of its paths, each on the
 VL the fabric maps it to; a dump without SLs puts every path on VL 0). Only [topology], [routing], [flow_control] vls and [switch]
 vl_choice matter, but the whole file must be valid. Under vl_choice =
@@ -106,7 +109,7 @@ func checkExperiment(ctx context.Context, e *experiments.Experiment, jobs int, s
 		fmt.Fprintf(stdout, "%s: %s, not checked\n", what, note)
 	}
 	summary := fmt.Sprintf("%s: %d channels (+%d injection, %d ejection), %d dependencies, %s needed",
-		what, rep.Channels, rep.Injection, rep.Ejection, rep.Dependencies, plural(e.RoutingFunc().VLs(), "layer", "layers"))
+		what, rep.Channels, rep.Injection, rep.Ejection, rep.Dependencies, plural(routing.Layers(e.RoutingFunc()), "layer", "layers"))
 	if rep.Acyclic() {
 		if _, err := fmt.Fprintf(stdout, "%s: deadlock-free (acyclic CDG)\n", summary); err != nil {
 			fmt.Fprintf(stderr, "netsim: %v\n", err)

@@ -51,7 +51,10 @@ the files.
 
 Failed points (for example a deadlock) are reported on stderr, and as
 "kind":"error" lines with --json; netsim then exits with status 1, as when
-interrupted (Ctrl-C keeps the finished points in results.jsonl).
+interrupted (Ctrl-C keeps the finished points in results.jsonl). Routing
+tables that leave pairs of hosts unreachable ([routing] unreachable =
+"skip") are named on stderr with how many pairs and the first few; traffic
+then runs over the reachable pairs only.
 `
 
 // runCmd returns netsim run.
