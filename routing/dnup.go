@@ -39,7 +39,7 @@ func newDnUp(net *topologies.Network, vls int, partial bool) (*Tables, error) {
 		return nil, keyerr.New("algorithm", "routing dnup: no switch has a host (dnup ranks switches from those that do)")
 	}
 	if !g.bfsFrom(leaves, rank) {
-		return nil, keyerr.New("algorithm", "routing dnup: network is disconnected (switch %d reaches no switch with hosts)", unreached(rank))
+		return nil, keyerr.New("algorithm", "routing dnup: network is disconnected (switch %s reaches no switch with hosts)", net.SwitchLabel(unreached(rank)))
 	}
 	t := newTables("dnup", net, vls)
 	hops := make([]uint8, g.channels()) // hops[c]: hops to the destination switch by channel c
@@ -70,7 +70,7 @@ func newDnUp(net *topologies.Network, vls int, partial bool) (*Tables, error) {
 				continue
 			}
 			if best < 0 {
-				return nil, keyerr.New("algorithm", "routing dnup: switch %d has no down/up path to switch %d (unreachable = \"skip\" accepts such tables)", s, a.Switch)
+				return nil, keyerr.New("algorithm", "routing dnup: switch %s has no down/up path to switch %s (unreachable = \"skip\" accepts such tables)", net.SwitchLabel(s), net.SwitchLabel(int(a.Switch)))
 			}
 			load[best]++
 			t.lft[s*t.hosts+int(d)] = uint16(g.chPort[best])

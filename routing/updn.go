@@ -66,7 +66,7 @@ func newUpDownRoots(net *topologies.Network, vls int, roots []int, partial bool)
 	}
 	rank := make([]int32, g.n)
 	if !g.bfsFrom(roots, rank) {
-		return nil, keyerr.New("roots", "routing updn: switch %d is not connected to any root", unreached(rank))
+		return nil, keyerr.New("roots", "routing updn: switch %s is not connected to any root", net.SwitchLabel(unreached(rank)))
 	}
 	id := switchIDs(net)
 	up := make([]bool, g.channels())
@@ -107,7 +107,7 @@ func newUpDownRoots(net *topologies.Network, vls int, roots []int, partial bool)
 				continue // unreachable: no entry, as OpenSM leaves it
 			}
 			if best < 0 {
-				return nil, keyerr.New("algorithm", "routing updn: switch %d has no up*/down* path to switch %d (with roots that leave pairs unreachable, unreachable = \"skip\" accepts the tables)", s, tsw)
+				return nil, keyerr.New("algorithm", "routing updn: switch %s has no up*/down* path to switch %s (with roots that leave pairs unreachable, unreachable = \"skip\" accepts the tables)", net.SwitchLabel(s), net.SwitchLabel(tsw))
 			}
 			load[best]++
 			t.lft[s*t.hosts+int(d)] = uint16(g.chPort[best])
