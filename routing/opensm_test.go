@@ -91,6 +91,26 @@ func (f fabric) readDump(t *testing.T, file string, text []byte) *Tables {
 	return tab
 }
 
+// opensmTables runs OpenSM once with engine and extra options on f and
+// reads its opensm-lfts.dump onto f's network, unreachable pairs accepted
+// (as some engines leave them).
+func (f fabric) opensmTables(t *testing.T, engine string, extra ...string) *Tables {
+	t.Helper()
+	dumps, err := f.OpenSM(engine, extra...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(filepath.Join(dumps, "opensm-lfts.dump"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := readLFT(bytes.NewReader(text), "opensm-lfts.dump", f.net, 1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
 // sameEntries reports the first entries where a and b differ, nil when
 // none does.
 func sameEntries(net *topologies.Network, a, b *Tables) error {
@@ -193,15 +213,7 @@ func TestOpenSMDor(t *testing.T) {
 	for _, c := range opensmFabrics {
 		t.Run(c.name, func(t *testing.T) {
 			f := startFabric(t, c.spec)
-			dumps, err := f.OpenSM("dor")
-			if err != nil {
-				t.Fatal(err)
-			}
-			text, err := os.ReadFile(filepath.Join(dumps, "opensm-lfts.dump"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			theirs := f.readDump(t, "opensm-lfts.dump", text)
+			theirs := f.opensmTables(t, "dor")
 			r, err := New(Spec{Algorithm: "dor", VLs: 1}, f.net)
 			if err != nil {
 				t.Fatal(err)
@@ -245,20 +257,7 @@ func TestOpenSMUpDownRoots(t *testing.T) {
 			if err := os.WriteFile(file, roots.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			dumps, err := f.OpenSM("updn", "-a", file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			text, err := os.ReadFile(filepath.Join(dumps, "opensm-lfts.dump"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			// OpenSM's updn may leave pairs unreachable where its greedy
-			// BFS of up*/down* distances misses a legal path.
-			theirs, err := readLFT(bytes.NewReader(text), "opensm-lfts.dump", f.net, 1, true)
-			if err != nil {
-				t.Fatal(err)
-			}
+			theirs := f.opensmTables(t, "updn", "-a", file)
 			ours, err := New(Spec{Algorithm: "updn", VLs: 1, Roots: file, Unreachable: UnreachableSkip}, f.net)
 			if err != nil {
 				t.Fatal(err)
@@ -296,18 +295,7 @@ func TestOpenSMDnUp(t *testing.T) {
 	for _, c := range opensmFabrics {
 		t.Run(c.name, func(t *testing.T) {
 			f := startFabric(t, c.spec)
-			dumps, err := f.OpenSM("dnup")
-			if err != nil {
-				t.Fatal(err)
-			}
-			text, err := os.ReadFile(filepath.Join(dumps, "opensm-lfts.dump"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			theirs, err := readLFT(bytes.NewReader(text), "opensm-lfts.dump", f.net, 1, true)
-			if err != nil {
-				t.Fatal(err)
-			}
+			theirs := f.opensmTables(t, "dnup")
 			r, err := New(Spec{Algorithm: "dnup", VLs: 1, Unreachable: UnreachableSkip}, f.net)
 			if err != nil {
 				t.Fatal(err)
@@ -377,15 +365,7 @@ func TestOpenSMFtree(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := startFabric(t, c.spec)
-			dumps, err := f.OpenSM("ftree")
-			if err != nil {
-				t.Fatal(err)
-			}
-			text, err := os.ReadFile(filepath.Join(dumps, "opensm-lfts.dump"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			theirs := f.readDump(t, "opensm-lfts.dump", text)
+			theirs := f.opensmTables(t, "ftree")
 			r, err := New(Spec{Algorithm: "ftree", VLs: 1}, f.net)
 			if err != nil {
 				t.Fatal(err)

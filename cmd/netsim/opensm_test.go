@@ -12,6 +12,42 @@ import (
 	"netsim/topologies"
 )
 
+// openSMFabric starts ibsim on spec's network in a temporary directory
+// (stopped by its process id when the test ends), has OpenSM's minhop
+// give it LIDs (with extra options), and saves ibnetdiscover's output as
+// DIR/fabric.ibnetdiscover. It returns the fabric, the directory, the
+// output, and the directory of that OpenSM run's dumps.
+func openSMFabric(t *testing.T, spec topologies.Spec, extra ...string) (f *ibsim.Fabric, dir string, disc []byte, minhop string) {
+	t.Helper()
+	if err := ibsim.Check(); err != nil {
+		t.Fatal(err)
+	}
+	built, err := topologies.Build(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = t.TempDir()
+	f, err = ibsim.Start(dir, built)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		pid := f.Pid()
+		f.Stop()
+		if syscall.Kill(pid, 0) == nil {
+			t.Errorf("ibsim (pid %d) still runs", pid)
+		}
+	})
+	if minhop, err = f.OpenSM("minhop", extra...); err != nil {
+		t.Fatal(err)
+	}
+	if disc, err = f.Run("ibnetdiscover"); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "fabric.ibnetdiscover", string(disc))
+	return f, dir, disc, minhop
+}
+
 // TestOpenSMFabric does what a user with a real InfiniBand cluster does,
 // on a fabric simulated by ibsim: saves ibnetdiscover's output and the
 // subnet manager's dumps (OpenSM's minhop, then DFSSSP with QoS, its SL2VL
@@ -20,34 +56,7 @@ import (
 // (OpenSM runs it on VL 0), DFSSSP with its SLs is deadlock-free, and a
 // simulation of DFSSSP's tables delivers what it is offered at a low load.
 func TestOpenSMFabric(t *testing.T) {
-	if err := ibsim.Check(); err != nil {
-		t.Fatal(err)
-	}
-	built, err := topologies.Build(topologies.Spec{Kind: "ring", Switches: 5, HostsPerSwitch: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	f, err := ibsim.Start(dir, built)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		pid := f.Pid()
-		f.Stop()
-		if syscall.Kill(pid, 0) == nil {
-			t.Errorf("ibsim (pid %d) still runs", pid)
-		}
-	}()
-	minhop, err := f.OpenSM("minhop")
-	if err != nil {
-		t.Fatal(err)
-	}
-	disc, err := f.Run("ibnetdiscover")
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, dir, "fabric.ibnetdiscover", string(disc))
+	f, dir, disc, minhop := openSMFabric(t, topologies.Spec{Kind: "ring", Switches: 5, HostsPerSwitch: 2})
 	net, _, err := topologies.ReadIBNetDiscover(bytes.NewReader(disc), "fabric.ibnetdiscover")
 	if err != nil {
 		t.Fatal(err)
@@ -135,27 +144,7 @@ path_sls = "dfsssp/paths.saquery"`)
 // which lists the pairs, checks the others for deadlock and simulates
 // traffic among the reachable pairs only; netsim load refuses them.
 func TestOpenSMPartial(t *testing.T) {
-	if err := ibsim.Check(); err != nil {
-		t.Fatal(err)
-	}
-	built, err := topologies.Build(topologies.Spec{Kind: "deimos", Ports: 8, BoxHosts: []int{6, 4, 6}, ChainLinks: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	f, err := ibsim.Start(dir, built)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Stop()
-	if _, err := f.OpenSM("minhop"); err != nil { // LIDs for ibnetdiscover
-		t.Fatal(err)
-	}
-	disc, err := f.Run("ibnetdiscover")
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, dir, "fabric.ibnetdiscover", string(disc))
+	f, dir, _, _ := openSMFabric(t, topologies.Spec{Kind: "deimos", Ports: 8, BoxHosts: []int{6, 4, 6}, ChainLinks: 2})
 	dumps, err := f.OpenSM("dnup")
 	if err != nil {
 		t.Fatal(err)
@@ -212,28 +201,7 @@ loads = [0.1]
 // ([nic] dispersion = "random", the path-selection policy): the check
 // covers both LIDs' routes and is acyclic, and a low load is stable.
 func TestOpenSMLMCDispersion(t *testing.T) {
-	if err := ibsim.Check(); err != nil {
-		t.Fatal(err)
-	}
-	built, err := topologies.Build(topologies.Spec{Kind: "fattree", K: 4, N: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	f, err := ibsim.Start(dir, built)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Stop()
-	dumps, err := f.OpenSM("minhop", "-l", "1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	disc, err := f.Run("ibnetdiscover")
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, dir, "fabric.ibnetdiscover", string(disc))
+	_, dir, _, dumps := openSMFabric(t, topologies.Spec{Kind: "fattree", K: 4, N: 2}, "-l", "1")
 	file := writeFile(t, dir, "lmc.toml", `name = "lmc"
 [topology]
 kind = "file"
