@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 
 	"netsim/internal/ibsim"
@@ -40,24 +39,11 @@ type fabric struct {
 // ibnetdiscover and stops ibsim, by its process id, when the test ends.
 func startFabric(t *testing.T, spec topologies.Spec) fabric {
 	t.Helper()
-	if err := ibsim.Check(); err != nil {
-		t.Fatal(err)
-	}
 	built, err := topologies.Build(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := ibsim.Start(t.TempDir(), built)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		pid := f.Pid()
-		f.Stop()
-		if syscall.Kill(pid, 0) == nil {
-			t.Errorf("ibsim (pid %d) still runs", pid)
-		}
-	})
+	f := ibsim.StartTest(t, built)
 	// OpenSM first: ibnetdiscover lists LIDs only once a subnet manager
 	// has given them.
 	if _, err := f.OpenSM("minhop"); err != nil {
@@ -405,18 +391,11 @@ func TestOpenSMFtree(t *testing.T) {
 func TestOpenSMLMC(t *testing.T) {
 	for _, lmc := range []int{1, 2} {
 		t.Run(fmt.Sprint("lmc", lmc), func(t *testing.T) {
-			if err := ibsim.Check(); err != nil {
-				t.Fatal(err)
-			}
 			built, err := topologies.Build(topologies.Spec{Kind: "fattree", K: 4, N: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
-			fab, err := ibsim.Start(t.TempDir(), built)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer fab.Stop()
+			fab := ibsim.StartTest(t, built)
 			dumps, err := fab.OpenSM("minhop", "-l", fmt.Sprint(lmc))
 			if err != nil {
 				t.Fatal(err)

@@ -5,39 +5,24 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"netsim/internal/ibsim"
 	"netsim/topologies"
 )
 
-// openSMFabric starts ibsim on spec's network in a temporary directory
-// (stopped by its process id when the test ends), has OpenSM's minhop
+// openSMFabric starts ibsim on spec's network (ibsim.StartTest), has OpenSM's minhop
 // give it LIDs (with extra options), and saves ibnetdiscover's output as
 // DIR/fabric.ibnetdiscover. It returns the fabric, the directory, the
 // output, and the directory of that OpenSM run's dumps.
 func openSMFabric(t *testing.T, spec topologies.Spec, extra ...string) (f *ibsim.Fabric, dir string, disc []byte, minhop string) {
 	t.Helper()
-	if err := ibsim.Check(); err != nil {
-		t.Fatal(err)
-	}
 	built, err := topologies.Build(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir = t.TempDir()
-	f, err = ibsim.Start(dir, built)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		pid := f.Pid()
-		f.Stop()
-		if syscall.Kill(pid, 0) == nil {
-			t.Errorf("ibsim (pid %d) still runs", pid)
-		}
-	})
+	f = ibsim.StartTest(t, built)
+	dir = f.Dir()
 	if minhop, err = f.OpenSM("minhop", extra...); err != nil {
 		t.Fatal(err)
 	}

@@ -6,32 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"netsim/topologies"
 )
-
-// start starts a fabric of net in a temporary directory and stops it when
-// the test ends, checking that the process is gone.
-func start(t *testing.T, net *topologies.Network) *Fabric {
-	t.Helper()
-	if err := Check(); err != nil {
-		t.Fatal(err)
-	}
-	f, err := Start(t.TempDir(), net)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		pid := f.Pid()
-		f.Stop()
-		if err := syscall.Kill(pid, 0); err == nil {
-			t.Errorf("ibsim (pid %d) still runs after Stop", pid)
-		}
-	})
-	return f
-}
 
 func build(t *testing.T, spec topologies.Spec) *topologies.Network {
 	t.Helper()
@@ -62,7 +40,7 @@ func TestWriteNet(t *testing.T) {
 // fall back to minhop, which must be reported.
 func TestFabric(t *testing.T) {
 	net := build(t, topologies.Spec{Kind: "ring", Switches: 4, HostsPerSwitch: 2})
-	f := start(t, net)
+	f := StartTest(t, net)
 	dumps, err := f.OpenSM("minhop")
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +73,7 @@ func TestFabric(t *testing.T) {
 // stops it by its process id.
 func TestDaemon(t *testing.T) {
 	net := build(t, topologies.Spec{Kind: "ring", Switches: 3, HostsPerSwitch: 1})
-	f := start(t, net)
+	f := StartTest(t, net)
 	stop, err := f.Daemon("minhop")
 	if err != nil {
 		t.Fatal(err)
