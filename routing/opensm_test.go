@@ -455,6 +455,83 @@ func TestOpenSMLMC(t *testing.T) {
 	}
 }
 
+// TestOpenSMTorus2QoS runs OpenSM's torus-2QoS on a 3×5 torus (its
+// torus-2QoS.conf seeded with the +x and +y links of the switch at the
+// origin), reads its tables with the SLs of its path records and its
+// SL2VL tables, and checks that netsim finds them deadlock-free, as
+// torus-2QoS's datelines make them, while the same tables on one SL are
+// cyclic.
+func TestOpenSMTorus2QoS(t *testing.T) {
+	spec := topologies.Spec{Kind: "torus", Dims: []int{3, 5}, HostsPerSwitch: 1}
+	built, err := topologies.Build(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := startFabric(t, spec)
+	guidOf := func(coord ...int32) string { // the built switch at coord, by its name in the import
+		names, _ := built.DisplayNames()
+		for s, sw := range built.Switches {
+			if slices.Equal(sw.Coord, coord) {
+				for i, n := range f.net.IB.Switches {
+					if n.Desc == names[s] {
+						return "0x" + f.net.IB.Switches[i].GUID
+					}
+				}
+			}
+		}
+		t.Fatalf("no switch at %v", coord)
+		return ""
+	}
+	conf := filepath.Join(f.Dir(), "torus-2QoS.conf")
+	text := fmt.Sprintf("torus 3 5 1\nxp_link %s %s\nyp_link %s %s\n", guidOf(0, 0), guidOf(1, 0), guidOf(0, 0), guidOf(0, 1))
+	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dumps := filepath.Join(f.Dir(), "daemon-torus-2QoS")
+	if err := os.Mkdir(dumps, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stop, err := f.Daemon("torus-2QoS", "-Q", "--torus_config", conf, "-D", "0x47", "--dump_files_dir", dumps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, err := f.PathRecords(f.net)
+	stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, err := os.ReadFile(filepath.Join(f.Dir(), "opensm-daemon-torus-2QoS.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if used := ibsim.Engine(log); used != "torus-2QoS" {
+		t.Fatalf("OpenSM routed with %q, not torus-2QoS", used)
+	}
+	paths := filepath.Join(dumps, "paths.saquery")
+	if err := os.WriteFile(paths, records, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := readTables(Spec{Path: filepath.Join(dumps, "opensm-lfts.dump"), PathSLs: paths, SL2VL: filepath.Join(dumps, "opensm-sl2vl.dump")}, f.net, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := CheckDeadlock(context.Background(), r, f.net, CheckOptions{VLs: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("torus-2QoS: %d layers, %d VLs, %d dependencies", Layers(r), r.VLs(), rep.Dependencies)
+	if !rep.Acyclic() {
+		t.Errorf("OpenSM's torus-2QoS with its SLs is reported cyclic: %v", rep.Cycle)
+	}
+	flat, err := readTables(Spec{Path: filepath.Join(dumps, "opensm-lfts.dump")}, f.net, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep, err = CheckDeadlock(context.Background(), flat, f.net, CheckOptions{VLs: 8}); err != nil || rep.Acyclic() {
+		t.Errorf("torus-2QoS's tables on one SL: acyclic %v, %v (want a cycle: the torus needs its datelines)", rep != nil && rep.Acyclic(), err)
+	}
+}
+
 // TestOpenSMCheck checks netsim's deadlock check on OpenSM's own tables,
 // read from its dumps as a user would: minhop on a ring and a torus keeps
 // every path on SL 0 and so VL 0, where its channel dependencies are
