@@ -62,3 +62,38 @@ func TestParseTableEngines(t *testing.T) {
 		}
 	}
 }
+
+// TestHashFileContents checks that the files an experiment reads enter
+// its config hash by name and contents: the same tables in another
+// directory give the same hash, regenerated tables another one.
+func TestHashFileContents(t *testing.T) {
+	ring := "kind = \"ring\"\nswitches = 4\nhosts_per_switch = 2"
+	net, err := topologies.Build(topologies.Spec{Kind: "ring", Switches: 4, HostsPerSwitch: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hash := func(dir string, alg string) string {
+		r, err := routing.New(routing.Spec{Algorithm: alg, VLs: 1}, net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := routing.WriteLFT(&buf, r.(*routing.Tables), net); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "ring.lft"), buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		text := edit(t, `algorithm = "dor"`, "algorithm = \"file\"\npath = \"ring.lft\"", "kind = \"crossbar\"\nhosts = 16", ring)
+		e, err := Parse(filepath.Join(dir, "f.toml"), []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e.config
+	}
+	a, b := hash(t.TempDir(), "minhop"), hash(t.TempDir(), "minhop")
+	c := hash(t.TempDir(), "updn")
+	if a != b || a == c {
+		t.Errorf("hashes: minhop %s and %s (want equal), updn %s (want different)", a, b, c)
+	}
+}

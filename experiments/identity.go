@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -23,13 +24,16 @@ import (
 // keeps the points already computed.
 func configHash(e *Experiment) string {
 	topo := e.Topology
-	topo.Path = filepath.Base(topo.Path) // the same file from another directory
+	topo.Path = filepath.Base(topo.Path) // "." without a file: the hashes of built topologies stay
+	if e.Topology.Path != "" {
+		topo.Path = fileKey(e.Topology.Path) // the same file from another directory; an edited one is another
+	}
 	sw := e.Switch                       // the default selection is left out: the hash of files without the key is unchanged
 	routingKey := e.Routing
 	if e.RoutingPath != "" || e.RoutingFormat != "" {
 		// "vl=sl": tables read from a file travel on their SLs' VLs, no
 		// longer spread over copies: lines computed before are stale.
-		routingKey += "\x00" + filepath.Base(e.RoutingPath) + "\x00" + e.RoutingFormat + "\x00vl=sl"
+		routingKey += "\x00" + fileKey(e.RoutingPath) + "\x00" + e.RoutingFormat + "\x00vl=sl"
 	}
 	if e.Topology.Format == topologies.FormatIBNetDiscover {
 		// The engines route an imported fabric as OpenSM does (its order
@@ -38,7 +42,7 @@ func configHash(e *Experiment) string {
 		routingKey += "\x00opensm"
 	}
 	if e.RoutingSL2VL != "" || e.RoutingPathSLs != "" || e.RoutingUnreachable == routing.UnreachableSkip || e.RoutingRoots != "" { // left out when absent: older hashes stay
-		routingKey += "\x00" + filepath.Base(e.RoutingSL2VL) + "\x00" + filepath.Base(e.RoutingPathSLs) + "\x00" + e.RoutingUnreachable + "\x00" + filepath.Base(e.RoutingRoots)
+		routingKey += "\x00" + fileKey(e.RoutingSL2VL) + "\x00" + fileKey(e.RoutingPathSLs) + "\x00" + e.RoutingUnreachable + "\x00" + fileKey(e.RoutingRoots)
 	}
 	b, err := json.Marshal(struct {
 		Seed        uint64
@@ -65,6 +69,23 @@ func configHash(e *Experiment) string {
 	h := fnv.New64a()
 	h.Write(b)
 	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// fileKey identifies a file an experiment reads (a topology, tables, SL2VL
+// tables, path records, roots) in the hash: its base name, so the same
+// file in another directory matches, and a digest of its contents, so a
+// file regenerated since the results were computed does not. "" stays "".
+func fileKey(path string) string {
+	if path == "" {
+		return ""
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return filepath.Base(path) // unreadable: loading it has failed already
+	}
+	h := fnv.New64a()
+	h.Write(data)
+	return fmt.Sprintf("%s@%016x", filepath.Base(path), h.Sum64())
 }
 
 // maxMeasureHash returns [sim] max_measure for the hash, or 0 (left out)
