@@ -28,7 +28,7 @@ func configHash(e *Experiment) string {
 	if e.Topology.Path != "" {
 		topo.Path = fileKey(e.Topology.Path) // the same file from another directory; an edited one is another
 	}
-	sw := e.Switch                       // the default selection is left out: the hash of files without the key is unchanged
+	sw := e.Switch // the default selection is left out: the hash of files without the key is unchanged
 	routingKey := e.Routing
 	if e.RoutingPath != "" || e.RoutingFormat != "" {
 		// "vl=sl": tables read from a file travel on their SLs' VLs, no
