@@ -325,8 +325,8 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 			}
 		}
 	}
-	if _, ok := t["roots"]; ok && e.Routing != "" && e.Routing != "updn" {
-		d.fail(sec, "roots", "only used with algorithm = \"updn\"")
+	if _, ok := t["roots"]; ok && e.Routing != "" && e.Routing != "updn" && e.Routing != "ftree" && e.Routing != "dmodk" {
+		d.fail(sec, "roots", "only used with algorithm = \"updn\", \"ftree\" or \"dmodk\"")
 	}
 }
 

@@ -31,9 +31,21 @@ func isTreeKind(kind string) bool {
 // Paths go up then down only, so one VL suffices (no channel dependency
 // cycle), and they are minimal.
 func newTreeRouting(name string, net *topologies.Network, vls int) (*Tables, error) {
+	return newTreeRoutingRoots(name, net, vls, nil)
+}
+
+// newTreeRoutingRoots is newTreeRouting with the top switches given (a
+// root GUID file, as OpenSM's ftree takes with -a): a switch's level is
+// the top level less its distance from the nearest root, so the roots are
+// the top and every switch at the largest distance a leaf.
+func newTreeRoutingRoots(name string, net *topologies.Network, vls int, roots []int) (*Tables, error) {
 	n := len(net.Switches)
 	level := make([]int32, n)
-	if isTreeKind(net.Kind) {
+	if roots != nil {
+		if why := rootTreeLevels(net, roots, level); why != "" {
+			return nil, keyerr.New("roots", "routing %s: the roots do not make the network a fat tree (%s)", name, why)
+		}
+	} else if isTreeKind(net.Kind) {
 		for s, sw := range net.Switches {
 			if len(sw.Coord) < 1 {
 				return nil, keyerr.New("algorithm", "routing %s: switch %d has no level coordinate", name, s)
@@ -160,6 +172,37 @@ func detectTreeLevels(net *topologies.Network, level []int32) string {
 			if p.Kind == topologies.SwitchPort && level[p.Peer] == level[s] {
 				return fmt.Sprintf("switches %d and %d are linked but on the same level %d", s, p.Peer, level[s])
 			}
+		}
+	}
+	return ""
+}
+
+// rootTreeLevels fills level from the root switches: the top level, the
+// largest distance from a root, less each switch's distance from the
+// nearest root. It returns "", or says why that is no fat tree: a switch
+// no root reaches, a link within a level, or a host above level 0.
+func rootTreeLevels(net *topologies.Network, roots []int, level []int32) string {
+	g := newGraph(net)
+	if !g.bfsFrom(roots, level) {
+		return fmt.Sprintf("switch %s reaches no root", net.SwitchLabel(unreached(level)))
+	}
+	top := int32(0)
+	for _, d := range level {
+		top = max(top, d)
+	}
+	for s := range level {
+		level[s] = top - level[s]
+	}
+	for s, sw := range net.Switches {
+		for _, p := range sw.Ports {
+			if p.Kind == topologies.SwitchPort && level[p.Peer] == level[s] {
+				return fmt.Sprintf("switches %s and %s are linked but on the same level %d", net.SwitchLabel(s), net.SwitchLabel(int(p.Peer)), level[s])
+			}
+		}
+	}
+	for _, a := range net.Hosts {
+		if level[a.Switch] != 0 {
+			return fmt.Sprintf("switch %s has hosts but is %d levels above the leaves", net.SwitchLabel(int(a.Switch)), level[a.Switch])
 		}
 	}
 	return ""

@@ -357,6 +357,29 @@ func TestOpenSMFtree(t *testing.T) {
 				t.Fatal(err)
 			}
 			ours := r.(*Tables)
+			// The same with the top switches given, as OpenSM's -a.
+			var roots bytes.Buffer
+			level := make([]int32, len(f.net.Switches))
+			if why := detectTreeLevels(f.net, level); why != "" {
+				t.Fatal(why)
+			}
+			for s, l := range level {
+				if l == slices.Max(level) {
+					fmt.Fprintf(&roots, "0x%s\n", f.net.IB.Switches[s].GUID)
+				}
+			}
+			file := filepath.Join(f.Dir(), "roots")
+			if err := os.WriteFile(file, roots.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			theirsRoots := f.opensmTables(t, "ftree", "-a", file)
+			withRoots, err := New(Spec{Algorithm: "ftree", VLs: 1, Roots: file}, f.net)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sameEntries(f.net, theirsRoots, withRoots.(*Tables)); c.equal && err != nil {
+				t.Errorf("OpenSM's ftree -a against netsim's ftree with roots: %v", err)
+			}
 			err = sameEntries(f.net, theirs, ours)
 			if c.equal && err != nil {
 				t.Errorf("OpenSM's ftree against netsim's: %v", err)

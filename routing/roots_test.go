@@ -106,7 +106,7 @@ func TestUpDownRoots(t *testing.T) {
 	if rep, err := CheckDeadlock(context.Background(), r, ring, CheckOptions{VLs: 1}); err != nil || !rep.Acyclic() {
 		t.Errorf("opposite roots with skip: %v, %v", rep, err)
 	}
-	if _, err := New(Spec{Algorithm: "minhop", VLs: 1, Roots: file}, &topologies.Network{}); err == nil || !strings.Contains(err.Error(), `roots: only algorithm "updn" takes root switches`) {
+	if _, err := New(Spec{Algorithm: "minhop", VLs: 1, Roots: file}, &topologies.Network{}); err == nil || !strings.Contains(err.Error(), `roots: only algorithms "updn", "ftree" and "dmodk" take root switches`) {
 		t.Errorf("roots with minhop: %v", err)
 	}
 }
@@ -121,4 +121,48 @@ func slicesEqual(a, b []uint16) bool {
 		}
 	}
 	return true
+}
+
+// TestTreeRoots routes a built fat tree by ftree and dmodk with its top
+// switches given as roots: the same tables as from its own levels. Roots
+// that make no fat tree of a ring are refused, saying why.
+func TestTreeRoots(t *testing.T) {
+	net, err := topologies.Build(topologies.Spec{Kind: "fattree", K: 4, N: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, _ := net.DisplayNames()
+	var roots strings.Builder
+	for s, sw := range net.Switches {
+		if sw.Coord[0] == 1 {
+			roots.WriteString(names[s] + "\n")
+		}
+	}
+	file := filepath.Join(t.TempDir(), "roots")
+	if err := os.WriteFile(file, []byte(roots.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, alg := range []string{"ftree", "dmodk"} {
+		own, err := New(Spec{Algorithm: alg, VLs: 1}, net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		given, err := New(Spec{Algorithm: alg, VLs: 1, Roots: file}, net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slicesEqual(own.(*Tables).lft, given.(*Tables).lft) {
+			t.Errorf("%s: the top switches as roots give other tables", alg)
+		}
+	}
+	ring, err := topologies.Build(topologies.Spec{Kind: "ring", Switches: 4, HostsPerSwitch: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte("S1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(Spec{Algorithm: "ftree", VLs: 1, Roots: file}, ring); err == nil || !strings.Contains(err.Error(), "roots: routing ftree: the roots do not make the network a fat tree") {
+		t.Errorf("ftree on a ring with roots: %v", err)
+	}
 }

@@ -360,8 +360,20 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 	if s.Unreachable != "" && s.Unreachable != UnreachableError && s.Algorithm != "file" && s.Algorithm != "dnup" && (s.Algorithm != "updn" || s.Roots == "") {
 		return nil, keyerr.New("unreachable", "only algorithms \"file\", \"dnup\" and \"updn\" with roots may leave pairs unreachable; algorithm is %q", s.Algorithm)
 	}
+	if s.Roots != "" && s.Algorithm != "updn" && s.Algorithm != "ftree" && s.Algorithm != "dmodk" {
+		return nil, keyerr.New("roots", "only algorithms \"updn\", \"ftree\" and \"dmodk\" take root switches, algorithm is %q", s.Algorithm)
+	}
 	if s.Roots != "" && s.Algorithm != "updn" {
-		return nil, keyerr.New("roots", "only algorithm \"updn\" takes root switches, algorithm is %q", s.Algorithm)
+		return func(n *topologies.Network, vls int) (Routing, error) {
+			if err := tablesFit(s.Algorithm, n); err != nil {
+				return nil, err
+			}
+			roots, err := readRootsFile(s.Roots, n)
+			if err != nil {
+				return nil, err
+			}
+			return checkedTables(n, func() (*Tables, error) { return newTreeRoutingRoots(s.Algorithm, n, vls, roots) })
+		}, nil
 	}
 	if (s.SL2VL != "" || s.PathSLs != "") && s.Algorithm != "file" {
 		return nil, keyerr.New("sl2vl", "only algorithm \"file\" reads SL2VL tables and path records, algorithm is %q", s.Algorithm)
@@ -380,9 +392,6 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 		}, nil
 	}
 	if s.Roots != "" {
-		if s.Algorithm != "updn" {
-			return nil, keyerr.New("roots", "only algorithm \"updn\" takes root switches, algorithm is %q", s.Algorithm)
-		}
 		return func(n *topologies.Network, vls int) (Routing, error) {
 			if err := tablesFit("updn", n); err != nil {
 				return nil, err
