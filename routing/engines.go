@@ -41,25 +41,33 @@ func engine(name string) func(*topologies.Network, int) (Routing, error) {
 	default:
 		return nil
 	}
+	return tableRouting(name, false, build)
+}
+
+// tableRouting returns the constructor of table engine name: it checks
+// that net's tables fit, builds them, and checks that every switch reaches
+// every host by them, or, with partial (an engine that leaves a pair
+// without a path when it has none, [routing] unreachable = "skip"),
+// records the pairs left unreachable (Partial).
+func tableRouting(name string, partial bool, build func(*topologies.Network, int) (*Tables, error)) func(*topologies.Network, int) (Routing, error) {
 	return func(n *topologies.Network, vls int) (Routing, error) {
 		if err := tablesFit(name, n); err != nil {
 			return nil, err
 		}
-		return checkedTables(n, func() (*Tables, error) { return build(n, vls) })
+		t, err := build(n, vls)
+		if err != nil {
+			return nil, err
+		}
+		if partial {
+			err = checkFileTables(t, n, "routing "+name, true, func(int, int) int { return 0 })
+		} else if err = t.check(n); err != nil {
+			err = keyerr.New("algorithm", "%w", err)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return t, nil
 	}
-}
-
-// checkedTables builds tables for n and checks that each switch reaches
-// each host by them.
-func checkedTables(n *topologies.Network, build func() (*Tables, error)) (Routing, error) {
-	t, err := build()
-	if err != nil {
-		return nil, err
-	}
-	if err := t.check(n); err != nil {
-		return nil, keyerr.New("algorithm", "%w", err)
-	}
-	return t, nil
 }
 
 // MaxTableEntries bounds switches × hosts of the table engines (two bytes

@@ -363,50 +363,24 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 	if s.Roots != "" && s.Algorithm != "updn" && s.Algorithm != "ftree" && s.Algorithm != "dmodk" {
 		return nil, keyerr.New("roots", "only algorithms \"updn\", \"ftree\" and \"dmodk\" take root switches, algorithm is %q", s.Algorithm)
 	}
-	if s.Roots != "" && s.Algorithm != "updn" {
-		return func(n *topologies.Network, vls int) (Routing, error) {
-			if err := tablesFit(s.Algorithm, n); err != nil {
-				return nil, err
-			}
-			roots, err := readRootsFile(s.Roots, n)
-			if err != nil {
-				return nil, err
-			}
-			return checkedTables(n, func() (*Tables, error) { return newTreeRoutingRoots(s.Algorithm, n, vls, roots) })
-		}, nil
-	}
 	if (s.SL2VL != "" || s.PathSLs != "") && s.Algorithm != "file" {
 		return nil, keyerr.New("sl2vl", "only algorithm \"file\" reads SL2VL tables and path records, algorithm is %q", s.Algorithm)
 	}
-	if s.Algorithm == "dnup" {
-		return func(n *topologies.Network, vls int) (Routing, error) {
-			if err := tablesFit("dnup", n); err != nil {
-				return nil, err
-			}
-			partial := s.Unreachable == UnreachableSkip
-			t, err := newDnUp(n, vls, partial)
-			if err != nil || partial {
-				return t, err
-			}
-			return checkedTables(n, func() (*Tables, error) { return t, nil })
-		}, nil
-	}
-	if s.Roots != "" {
-		return func(n *topologies.Network, vls int) (Routing, error) {
-			if err := tablesFit("updn", n); err != nil {
-				return nil, err
-			}
+	partial := s.Unreachable == UnreachableSkip
+	switch {
+	case s.Algorithm == "dnup":
+		return tableRouting("dnup", partial, func(n *topologies.Network, vls int) (*Tables, error) { return newDnUp(n, vls, partial) }), nil
+	case s.Roots != "":
+		return tableRouting(s.Algorithm, partial, func(n *topologies.Network, vls int) (*Tables, error) {
 			roots, err := readRootsFile(s.Roots, n)
 			if err != nil {
 				return nil, err
 			}
-			partial := s.Unreachable == UnreachableSkip
-			t, err := newUpDownRoots(n, vls, roots, partial)
-			if err != nil || partial {
-				return t, err
+			if s.Algorithm == "updn" {
+				return newUpDownRoots(n, vls, roots, partial)
 			}
-			return checkedTables(n, func() (*Tables, error) { return t, nil })
-		}, nil
+			return newTreeRoutingRoots(s.Algorithm, n, vls, roots)
+		}), nil
 	}
 	if build := engine(s.Algorithm); build != nil {
 		return build, nil

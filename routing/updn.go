@@ -113,12 +113,6 @@ func newUpDownRoots(net *topologies.Network, vls int, roots []int, partial bool)
 			t.lft[s*t.hosts+int(d)] = uint16(g.chPort[best])
 		}
 	}
-	if partial {
-		// Record the pairs left unreachable (Partial).
-		if err := checkFileTables(t, net, "routing updn", true, func(int, int) int { return 0 }); err != nil {
-			return nil, err
-		}
-	}
 	return t, nil
 }
 
