@@ -213,6 +213,9 @@ func (g *cdg) explore(ctx context.Context, r Routing, net *topologies.Network, w
 			if m, ok := r.(Multipath); ok && allRoutes {
 				s.multi = m
 			}
+			if p, ok := r.(Partial); ok && p.UnreachablePairs() > 0 {
+				s.partial = p
+			}
 			for {
 				dst := int(nextDst.Add(1) - 1)
 				if dst >= failed() {
@@ -247,6 +250,7 @@ type searcher struct {
 	g       *cdg
 	r       Routing
 	multi   Multipath // every route of it, with CheckOptions.AllRoutes; nil otherwise
+	partial Partial   // the routing, when it leaves pairs unreachable; nil otherwise
 	sls     int
 	hostSw  []int32
 	hostPt  []int32
@@ -284,10 +288,7 @@ func (s *searcher) destination(dst int) error {
 	g := s.g
 	s.inits = s.inits[:0]
 	same := true
-	partial, _ := s.r.(Partial)
-	if partial != nil && partial.UnreachablePairs() == 0 {
-		partial = nil
-	}
+	partial := s.partial
 	for src := range s.hostSw {
 		if src == dst || partial != nil && !partial.Reachable(src, dst) {
 			continue

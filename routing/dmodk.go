@@ -164,7 +164,7 @@ func detectTreeLevels(net *topologies.Network, level []int32) string {
 			leaves = append(leaves, int(a.Switch))
 		}
 	}
-	if !g.bfsFrom(leaves, level) {
+	if !g.bfsFrom(leaves, level, nil) {
 		return fmt.Sprintf("switch %d is not connected to the others", unreached(level))
 	}
 	for s, sw := range net.Switches {
@@ -183,7 +183,7 @@ func detectTreeLevels(net *topologies.Network, level []int32) string {
 // no root reaches, a link within a level, or a host above level 0.
 func rootTreeLevels(net *topologies.Network, roots []int, level []int32) string {
 	g := newGraph(net)
-	if !g.bfsFrom(roots, level) {
+	if !g.bfsFrom(roots, level, nil) {
 		return fmt.Sprintf("switch %s reaches no root", net.SwitchLabel(unreached(level)))
 	}
 	top := int32(0)

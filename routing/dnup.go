@@ -38,7 +38,7 @@ func newDnUp(net *topologies.Network, vls int, partial bool) (*Tables, error) {
 	if len(leaves) == 0 {
 		return nil, keyerr.New("algorithm", "routing dnup: no switch has a host (dnup ranks switches from those that do)")
 	}
-	if !g.bfsFrom(leaves, rank) {
+	if !g.bfsFrom(leaves, rank, nil) {
 		return nil, keyerr.New("algorithm", "routing dnup: network is disconnected (switch %s reaches no switch with hosts)", net.SwitchLabel(unreached(rank)))
 	}
 	t := newTables("dnup", net, vls)

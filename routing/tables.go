@@ -351,13 +351,14 @@ func newGraph(net *topologies.Network) *graph {
 }
 
 // bfsFrom fills dist with the hop distances of every switch to the
-// nearest of the switches from (distance 0) and returns false when some
-// switch reaches none of them (its distance is −1).
-func (g *graph) bfsFrom(from []int, dist []int32) bool {
+// nearest of the switches from (distance 0), using queue's storage, and
+// returns false when some switch reaches none of them (its distance is
+// −1).
+func (g *graph) bfsFrom(from []int, dist []int32, queue []int32) bool {
 	for i := range dist {
 		dist[i] = -1
 	}
-	queue := make([]int32, 0, g.n)
+	queue = queue[:0]
 	for _, s := range from {
 		if dist[s] < 0 {
 			dist[s] = 0
@@ -382,19 +383,5 @@ func (g *graph) channels() int { return len(g.chPort) }
 // bfs fills dist with the hop distances of every switch to switch t
 // (links are symmetric) and returns false when some switch cannot reach t.
 func (g *graph) bfs(t int, dist []int32, queue []int32) bool {
-	for i := range dist {
-		dist[i] = -1
-	}
-	dist[t] = 0
-	queue = append(queue[:0], int32(t))
-	for head := 0; head < len(queue); head++ {
-		u := queue[head]
-		for c := g.chStart[u]; c < g.chStart[u+1]; c++ {
-			if v := g.chTo[c]; dist[v] < 0 {
-				dist[v] = dist[u] + 1
-				queue = append(queue, v)
-			}
-		}
-	}
-	return len(queue) == g.n
+	return g.bfsFrom([]int{t}, dist, queue)
 }

@@ -65,7 +65,7 @@ func newUpDownRoots(net *topologies.Network, vls int, roots []int, partial bool)
 		roots = []int{root}
 	}
 	rank := make([]int32, g.n)
-	if !g.bfsFrom(roots, rank) {
+	if !g.bfsFrom(roots, rank, nil) {
 		return nil, keyerr.New("roots", "routing updn: switch %s is not connected to any root", net.SwitchLabel(unreached(rank)))
 	}
 	id := switchIDs(net)
