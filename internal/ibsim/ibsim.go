@@ -314,20 +314,15 @@ func (f *Fabric) PathRecords(net *topologies.Network) ([]byte, error) {
 	if net.IB == nil {
 		return nil, errors.New("ibsim: path records need the LIDs of an ibnetdiscover import")
 	}
-	var all bytes.Buffer
+	var calls [][]string
 	for src, a := range net.Hosts {
 		for dst, b := range net.Hosts {
-			if a.Switch == b.Switch {
-				continue
+			if a.Switch != b.Switch {
+				calls = append(calls, []string{"saquery", "-p", "--slid", fmt.Sprint(net.IB.Hosts[src].LID), "--dlid", fmt.Sprint(net.IB.Hosts[dst].LID)})
 			}
-			out, err := f.Run("saquery", "-p", "--slid", fmt.Sprint(net.IB.Hosts[src].LID), "--dlid", fmt.Sprint(net.IB.Hosts[dst].LID))
-			if err != nil {
-				return nil, err
-			}
-			all.Write(out)
 		}
 	}
-	return all.Bytes(), nil
+	return f.runAll(calls)
 }
 
 // SL2VL asks every connected port of every switch of net, and every CA
@@ -338,21 +333,27 @@ func (f *Fabric) SL2VL(net *topologies.Network) ([]byte, error) {
 	if net.IB == nil {
 		return nil, errors.New("ibsim: SL2VL queries need the LIDs of an ibnetdiscover import")
 	}
-	var all bytes.Buffer
+	var calls [][]string
 	for s, sw := range net.Switches {
 		for p, port := range sw.Ports {
-			if port.Kind == topologies.Unused {
-				continue
+			if port.Kind != topologies.Unused {
+				calls = append(calls, []string{"smpquery", "sl2vl", fmt.Sprint(net.IB.Switches[s].LID), fmt.Sprint(p + 1)})
 			}
-			out, err := f.Run("smpquery", "sl2vl", fmt.Sprint(net.IB.Switches[s].LID), fmt.Sprint(p+1))
-			if err != nil {
-				return nil, err
-			}
-			all.Write(out)
 		}
 	}
 	for _, h := range net.IB.Hosts {
-		out, err := f.Run("smpquery", "sl2vl", fmt.Sprint(h.LID))
+		calls = append(calls, []string{"smpquery", "sl2vl", fmt.Sprint(h.LID)})
+	}
+	return f.runAll(calls)
+}
+
+// runAll runs each call (a program and its arguments) in turn on the
+// fabric and returns their outputs concatenated; it stops at the first
+// that fails.
+func (f *Fabric) runAll(calls [][]string) ([]byte, error) {
+	var all bytes.Buffer
+	for _, c := range calls {
+		out, err := f.Run(c[0], c[1:]...)
 		if err != nil {
 			return nil, err
 		}
