@@ -33,6 +33,32 @@ func openSMFabric(t *testing.T, spec topologies.Spec, extra ...string) (f *ibsim
 	return f, dir, disc, minhop
 }
 
+// fabricExperiment writes DIR/NAME.toml: the fabric DIR/fabric.ibnetdiscover
+// routed by tables read from a file (routing: the [routing] keys after
+// algorithm = "file"), more sections, patterns, and one short point at
+// load.
+func fabricExperiment(t *testing.T, dir, name, routing, more, patterns, load string) string {
+	t.Helper()
+	return writeFile(t, dir, name+".toml", `name = "`+name+`"
+[topology]
+kind = "file"
+path = "fabric.ibnetdiscover"
+format = "ibnetdiscover"
+[routing]
+algorithm = "file"
+`+routing+`
+`+more+`
+[traffic]
+patterns = [`+patterns+`]
+packet_flits = 4
+[sim]
+warmup = 500
+measure = 1000
+[sweep]
+loads = [`+load+`]
+`)
+}
+
 // TestOpenSMFabric does what a user with a real InfiniBand cluster does,
 // on a fabric simulated by ibsim: saves ibnetdiscover's output and the
 // subnet manager's dumps (OpenSM's minhop, then DFSSSP with QoS, its SL2VL
@@ -62,25 +88,7 @@ func TestOpenSMFabric(t *testing.T) {
 	writeFile(t, dfsssp, "paths.saquery", string(records))
 
 	experiment := func(name, routing string) string {
-		return writeFile(t, dir, name+".toml", `name = "`+name+`"
-[topology]
-kind = "file"
-path = "fabric.ibnetdiscover"
-format = "ibnetdiscover"
-[routing]
-algorithm = "file"
-`+routing+`
-[flow_control]
-vls = 8
-[traffic]
-patterns = ["uniform"]
-packet_flits = 4
-[sim]
-warmup = 500
-measure = 1000
-[sweep]
-loads = [0.2]
-`)
+		return fabricExperiment(t, dir, name, routing, "[flow_control]\nvls = 8", `"uniform"`, "0.2")
 	}
 	minhopFile := experiment("minhop", `path = "`+filepath.Join(minhop, "opensm-lfts.dump")+`"`)
 	dfssspFile := experiment("dfsssp", `path = "dfsssp/opensm-lfts.dump"
@@ -136,24 +144,8 @@ func TestOpenSMPartial(t *testing.T) {
 	}
 	lfts := filepath.Join(dumps, "opensm-lfts.dump")
 	experiment := func(name, extra string) string {
-		return writeFile(t, dir, name+".toml", `name = "`+name+`"
-[topology]
-kind = "file"
-path = "fabric.ibnetdiscover"
-format = "ibnetdiscover"
-[routing]
-algorithm = "file"
-path = "`+lfts+`"
-`+extra+`
-[traffic]
-patterns = ["uniform", "randperm"]
-packet_flits = 4
-[sim]
-warmup = 500
-measure = 1000
-[sweep]
-loads = [0.1]
-`)
+		return fabricExperiment(t, dir, name, `path = "`+lfts+`"
+`+extra, "", `"uniform", "randperm"`, "0.1")
 	}
 	code, _, errs := netsim(t, "check", experiment("strict", ""))
 	if code != exitUsage || !strings.Contains(errs, "opensm-lfts.dump:") || !strings.Contains(errs, "has no port for host") {
@@ -187,25 +179,8 @@ loads = [0.1]
 // covers both LIDs' routes and is acyclic, and a low load is stable.
 func TestOpenSMLMCDispersion(t *testing.T) {
 	_, dir, _, dumps := openSMFabric(t, topologies.Spec{Kind: "fattree", K: 4, N: 2}, "-l", "1")
-	file := writeFile(t, dir, "lmc.toml", `name = "lmc"
-[topology]
-kind = "file"
-path = "fabric.ibnetdiscover"
-format = "ibnetdiscover"
-[routing]
-algorithm = "file"
-path = "`+filepath.Join(dumps, "opensm-lfts.dump")+`"
-[nic]
-dispersion = ["static", "random"]
-[traffic]
-patterns = ["uniform"]
-packet_flits = 4
-[sim]
-warmup = 500
-measure = 1000
-[sweep]
-loads = [0.2]
-`)
+	file := fabricExperiment(t, dir, "lmc", `path = "`+filepath.Join(dumps, "opensm-lfts.dump")+`"`,
+		"[nic]\ndispersion = [\"static\", \"random\"]", `"uniform"`, "0.2")
 	code, out, errs := netsim(t, "check", file)
 	if code != exitOK || strings.Count(out, "deadlock-free") != 2 {
 		t.Errorf("check: exit %d:\n%s%s", code, out, errs)
