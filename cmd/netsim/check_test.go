@@ -140,3 +140,37 @@ func TestSetFlag(t *testing.T) {
 		t.Errorf("run --set flow_control.vls=0: exit %d, %q", code, errOut)
 	}
 }
+
+// TestCheckRootsAndDnUp runs netsim check on experiment files that use the
+// OpenSM-style keys on built networks: updn with a roots file (adjacent
+// roots: deadlock-free; opposite roots on a ring: refused, or with
+// unreachable = "skip" checked over the pairs they connect), dnup and
+// ftree with roots on a fat tree.
+func TestCheckRootsAndDnUp(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "adjacent", "S1\nS2\n")
+	writeFile(t, dir, "opposite", "S1\nS4\n")
+	writeFile(t, dir, "top", "S5\nS6\nS7\nS8\n") // the 4-ary 2-tree's top level (after its 4 leaves)
+	ring := "[topology]\nkind = \"ring\"\nswitches = 6\nhosts_per_switch = 1\n"
+	tree := "[topology]\nkind = \"fattree\"\nk = 4\nn = 2\n"
+	file := func(name, topo, routing string) string {
+		return writeFile(t, dir, name+".toml", "name = \""+name+"\"\n"+topo+"[routing]\n"+routing+"\n[traffic]\npatterns = [\"uniform\"]\n")
+	}
+	for _, c := range []struct {
+		name, topo, routing string
+		code                int
+		out, errs           string
+	}{
+		{"updn-adjacent", ring, "algorithm = \"updn\"\nroots = \"adjacent\"", exitOK, "deadlock-free", ""},
+		{"updn-opposite", ring, "algorithm = \"updn\"\nroots = \"opposite\"", exitUsage, "", "has no up*/down* path"},
+		{"updn-opposite-skip", ring, "algorithm = \"updn\"\nroots = \"opposite\"\nunreachable = \"skip\"", exitOK, "ordered pairs of hosts unreachable by the tables", ""},
+		{"dnup", tree, "algorithm = \"dnup\"", exitOK, "deadlock-free", ""},
+		{"ftree-roots", tree, "algorithm = \"ftree\"\nroots = \"top\"", exitOK, "deadlock-free", ""},
+		{"ftree-leaf-roots", tree, "algorithm = \"ftree\"\nroots = \"adjacent\"", exitUsage, "", "the roots do not make the network a fat tree"},
+	} {
+		code, out, errs := netsim(t, "check", file(c.name, c.topo, c.routing))
+		if code != c.code || !strings.Contains(out, c.out) || !strings.Contains(errs, c.errs) {
+			t.Errorf("%s: exit %d (want %d)\nstdout %s\nstderr %s", c.name, code, c.code, out, errs)
+		}
+	}
+}
