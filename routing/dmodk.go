@@ -167,10 +167,16 @@ func detectTreeLevels(net *topologies.Network, level []int32) string {
 	if !g.bfsFrom(leaves, level, nil) {
 		return fmt.Sprintf("switch %d is not connected to the others", unreached(level))
 	}
+	return sameLevelLink(net, level)
+}
+
+// sameLevelLink says which two switches of one level are linked, which a
+// fat tree's levels never are, or returns "".
+func sameLevelLink(net *topologies.Network, level []int32) string {
 	for s, sw := range net.Switches {
 		for _, p := range sw.Ports {
 			if p.Kind == topologies.SwitchPort && level[p.Peer] == level[s] {
-				return fmt.Sprintf("switches %d and %d are linked but on the same level %d", s, p.Peer, level[s])
+				return fmt.Sprintf("switches %s and %s are linked but on the same level %d", net.SwitchLabel(s), net.SwitchLabel(int(p.Peer)), level[s])
 			}
 		}
 	}
@@ -193,12 +199,8 @@ func rootTreeLevels(net *topologies.Network, roots []int, level []int32) string 
 	for s := range level {
 		level[s] = top - level[s]
 	}
-	for s, sw := range net.Switches {
-		for _, p := range sw.Ports {
-			if p.Kind == topologies.SwitchPort && level[p.Peer] == level[s] {
-				return fmt.Sprintf("switches %s and %s are linked but on the same level %d", net.SwitchLabel(s), net.SwitchLabel(int(p.Peer)), level[s])
-			}
-		}
+	if why := sameLevelLink(net, level); why != "" {
+		return why
 	}
 	for _, a := range net.Hosts {
 		if level[a.Switch] != 0 {

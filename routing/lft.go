@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strconv"
 
 	"netsim/topologies"
 )
@@ -91,18 +90,18 @@ func newLFTIdentities(net *topologies.Network, t *Tables) lftIdentities {
 	for d := range t.hosts {
 		id.hostLID[d], id.hostGUID[d] = d+1, guidHost|uint64(d+1)
 	}
-	if ib := net.IB; ib != nil && len(ib.Switches) == t.sws && len(ib.Hosts) == t.hosts {
-		for s, n := range ib.Switches {
-			if g, err := strconv.ParseUint(n.GUID, 16, 64); err == nil {
-				id.swGUID[s] = g
+	if x := newIBIndex(net); x != nil {
+		for s, n := range net.IB.Switches {
+			if x.swGUID[s] != 0 {
+				id.swGUID[s] = x.swGUID[s]
 			}
 			if n.LID > 0 {
 				id.swLID[s] = n.LID
 			}
 		}
-		for d, n := range ib.Hosts {
-			if g, err := strconv.ParseUint(n.PortGUID, 16, 64); err == nil {
-				id.hostGUID[d] = g
+		for d, n := range net.IB.Hosts {
+			if x.hostGUID[d] != 0 {
+				id.hostGUID[d] = x.hostGUID[d]
 			}
 			if n.LID > 0 {
 				id.hostLID[d] = n.LID

@@ -99,10 +99,9 @@ type lftReader struct {
 	named             bool      // an entry names its node
 	pending           []lftLine // entries whose LID no line had named when read
 	partial           bool      // entries may be missing (readLFT)
-	// swByGUID and portByGUID map GUIDs to nodes when the network has
-	// InfiniBand identities (net.IB): switches by node GUID, hosts by CA
-	// port GUID.
-	swByGUID, portByGUID map[uint64]int
+	// ib indexes the network's InfiniBand identities (net.IB), by which
+	// the tables' nodes are matched; nil without them.
+	ib *ibIndex
 }
 
 // lftLID is what the file says of a LID.
@@ -135,20 +134,15 @@ func newLFTReader(file string, net *topologies.Network, vls int) *lftReader {
 	lr.lids = make([]lftLID, maxLID+1)
 	lr.nodeLID = make([]int32, lr.t.hosts+lr.t.sws)
 	lr.nodeLine = make([]int32, lr.t.hosts+lr.t.sws)
-	if ib := net.IB; ib != nil && len(ib.Switches) == lr.t.sws && len(ib.Hosts) == lr.t.hosts {
+	if lr.ib = newIBIndex(net); lr.ib != nil {
 		lr.named = true // LIDs are the fabric's: netsim's numbering never applies
-		lr.t.setPaths(1 << ib.Hosts[0].LMC)
-		lr.swByGUID, lr.portByGUID = make(map[uint64]int, lr.t.sws), make(map[uint64]int, lr.t.hosts)
-		for s, n := range ib.Switches {
-			if g, err := strconv.ParseUint(n.GUID, 16, 64); err == nil {
-				lr.swByGUID[g] = lr.t.hosts + s
-			}
+		if len(net.IB.Hosts) > 0 {
+			lr.t.setPaths(1 << net.IB.Hosts[0].LMC)
+		}
+		for s, n := range net.IB.Switches {
 			lr.topologyLID(n.LID, lr.t.hosts+s)
 		}
-		for h, n := range ib.Hosts {
-			if g, err := strconv.ParseUint(n.PortGUID, 16, 64); err == nil {
-				lr.portByGUID[g] = h
-			}
+		for h, n := range net.IB.Hosts {
 			lr.topologyLID(n.LID, h)
 		}
 	}
@@ -199,10 +193,11 @@ func (lr *lftReader) nodeByGUID(line int, isSwitch bool, guid string, lid int, n
 	if err != nil {
 		return 0, lr.errorf(line, "bad GUID 0x%s (expected 16 hexadecimal digits at most)", guid)
 	}
-	n, ok := lr.portByGUID[g]
+	n, ok := lr.ib.hostByGUID[g]
 	kind, want := "port", "the port GUID of a CA port"
 	if isSwitch {
-		n, ok = lr.swByGUID[g]
+		n, ok = lr.ib.swByGUID[g]
+		n += lr.t.hosts
 		kind, want = "switch", "the node GUID of a Switch block"
 	}
 	if !ok {
@@ -296,7 +291,7 @@ func (lr *lftReader) parse(line int, text string) error {
 // infoNode returns the node an entry's info names: by its GUID when the
 // network has InfiniBand identities, else by its name.
 func (lr *lftReader) infoNode(line int, isSwitch bool, guid string, lid int, name string) (int, error) {
-	if lr.swByGUID != nil {
+	if lr.ib != nil {
 		return lr.nodeByGUID(line, isSwitch, guid, lid, name)
 	}
 	return lr.nodeNamed(line, isSwitch, name)
@@ -320,9 +315,9 @@ func (lr *lftReader) header(line int, m []string) error {
 		err error
 	)
 	switch g := lftGUID.FindStringSubmatch(m[0]); {
-	case lr.swByGUID != nil && g != nil:
+	case lr.ib != nil && g != nil:
 		n, err = lr.nodeByGUID(line, true, g[1], lid, name)
-	case lr.swByGUID != nil && lid != 0 && lr.lids[lid].node != 0:
+	case lr.ib != nil && lid != 0 && lr.lids[lid].node != 0:
 		n = int(lr.lids[lid].node) - 1
 	default:
 		n, err = lr.nodeNamed(line, true, name)
@@ -344,7 +339,7 @@ func (lr *lftReader) header(line int, m []string) error {
 // fdbsHeader starts the block of opensm.fdbs's header "dump_ucast_routes:
 // Switch 0xGUID"; it needs the network's InfiniBand identities.
 func (lr *lftReader) fdbsHeader(line int, guid string) error {
-	if lr.swByGUID == nil {
+	if lr.ib == nil {
 		return lr.errorf(line, "an opensm.fdbs block names its switch by GUID only (expected a topology imported from ibnetdiscover output, which gives the GUIDs)")
 	}
 	n, err := lr.nodeByGUID(line, true, guid, 0, "")

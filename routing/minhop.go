@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math/bits"
 	"slices"
-	"strconv"
 
 	"netsim/keyerr"
 	"netsim/topologies"
@@ -93,8 +92,8 @@ func OpenSMOrder(net *topologies.Network) []int32 {
 	for h := range order {
 		order[h] = int32(h)
 	}
-	ib := net.IB
-	if ib == nil || len(ib.Switches) != len(net.Switches) {
+	x := newIBIndex(net)
+	if x == nil {
 		return order
 	}
 	attached := make([]int, len(net.Switches))
@@ -102,8 +101,7 @@ func OpenSMOrder(net *topologies.Network) []int32 {
 	for _, a := range net.Hosts {
 		attached[a.Switch]++
 	}
-	for s, n := range ib.Switches {
-		g, _ := strconv.ParseUint(n.GUID, 16, 64)
+	for s, g := range x.swGUID {
 		key[s] = bits.ReverseBytes64(g)
 	}
 	slices.SortStableFunc(order, func(a, b int32) int {

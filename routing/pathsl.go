@@ -19,24 +19,12 @@ import (
 // network lacks, a record without slid, dlid or sl, and two SLs for one
 // pair are errors naming the file and line.
 func ReadPathSLs(r io.Reader, file string, net *topologies.Network) ([]uint8, error) {
-	ib := net.IB
-	if ib == nil || len(ib.Hosts) != len(net.Hosts) || len(ib.Switches) != len(net.Switches) {
+	x := newIBIndex(net)
+	if x == nil {
 		return nil, topologies.FileErrorf(file, 0, "path records name hosts by LID (expected a topology imported from ibnetdiscover output, which gives the LIDs)")
 	}
-	hostOf := map[int]int{}
-	known := map[int]bool{}
-	for h, n := range ib.Hosts {
-		if n.LID > 0 {
-			hostOf[n.LID] = h
-			known[n.LID] = true
-		}
-	}
-	for _, n := range ib.Switches {
-		if n.LID > 0 {
-			known[n.LID] = true
-		}
-	}
 	hosts := len(net.Hosts)
+	known := func(lid int) bool { _, ok := x.byLID[lid]; return ok }
 	sls := make([]uint8, hosts*hosts)
 	from := make([]int32, hosts*hosts) // the line of each pair's record
 	for i := range sls {
@@ -57,18 +45,17 @@ func ReadPathSLs(r io.Reader, file string, net *topologies.Network) ([]uint8, er
 			return nil // no path (saquery ends some answers with an empty record)
 		case rec.slid < 0 || rec.dlid < 0 || rec.sl < 0:
 			return topologies.FileErrorf(file, rec.line, "PathRecord without slid, dlid or sl (expected saquery -p output)")
-		case !known[rec.slid] || !known[rec.dlid]:
+		case !known(rec.slid) || !known(rec.dlid):
 			lid := rec.slid
-			if known[lid] {
+			if known(lid) {
 				lid = rec.dlid
 			}
 			return topologies.FileErrorf(file, rec.line, "LID %d is no node of the network (expected the LIDs of the topology file)", lid)
 		case rec.sl >= MaxSLs:
 			return topologies.FileErrorf(file, rec.line, "SL %d (expected 0-%d)", rec.sl, MaxSLs-1)
 		}
-		src, ok1 := hostOf[rec.slid]
-		dst, ok2 := hostOf[rec.dlid]
-		if !ok1 || !ok2 {
+		src, dst := x.byLID[rec.slid], x.byLID[rec.dlid]
+		if src >= hosts || dst >= hosts {
 			return nil // a switch's path
 		}
 		i := src*hosts + dst

@@ -21,12 +21,8 @@ func ReadRoots(data []byte, file string, net *topologies.Network) ([]int, error)
 	swNames, _ := net.DisplayNames()
 	byName := indexNames(swNames)
 	byGUID := map[uint64]int{}
-	if ib := net.IB; ib != nil && len(ib.Switches) == len(net.Switches) {
-		for s, n := range ib.Switches {
-			if g, err := strconv.ParseUint(n.GUID, 16, 64); err == nil {
-				byGUID[g] = s
-			}
-		}
+	if x := newIBIndex(net); x != nil {
+		byGUID = x.swByGUID
 	}
 	var roots []int
 	seen := map[int]int{}

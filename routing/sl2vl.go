@@ -71,29 +71,11 @@ var (
 // itself), and every host a row for its CA port; errors name the file,
 // line, GUID and LID.
 func ReadSL2VL(r io.Reader, file string, net *topologies.Network) (*SL2VL, error) {
-	ib := net.IB
-	if ib == nil || len(ib.Switches) != len(net.Switches) || len(ib.Hosts) != len(net.Hosts) {
+	x := newIBIndex(net)
+	if x == nil {
 		return nil, topologies.FileErrorf(file, 0, "SL2VL tables name nodes by GUID and LID (expected a topology imported from ibnetdiscover output, which gives them)")
 	}
-	byLID := map[int]int{}     // LID → node (hosts first, then switches)
-	byGUID := map[uint64]int{} // switch node GUID or CA port GUID → node
-	hosts := len(net.Hosts)
-	for s, n := range ib.Switches {
-		if n.LID > 0 {
-			byLID[n.LID] = hosts + s
-		}
-		if g, err := strconv.ParseUint(n.GUID, 16, 64); err == nil {
-			byGUID[g] = hosts + s
-		}
-	}
-	for h, n := range ib.Hosts {
-		if n.LID > 0 {
-			byLID[n.LID] = h
-		}
-		if g, err := strconv.ParseUint(n.PortGUID, 16, 64); err == nil {
-			byGUID[g] = h
-		}
-	}
+	ib, hosts := net.IB, len(net.Hosts)
 	m := newSL2VL(net)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -115,12 +97,15 @@ func ReadSL2VL(r io.Reader, file string, net *topologies.Network) (*SL2VL, error
 				return nil, topologies.FileErrorf(file, line, "bad GUID 0x%s (expected at most 16 hexadecimal digits)", h[2])
 			}
 			lid, _ := strconv.Atoi(h[3])
-			n, ok := byGUID[g]
-			if !ok {
-				return nil, topologies.FileErrorf(file, line, "%s GUID 0x%016x (LID %d, %q) is not in the network (expected a GUID of the topology file)", strings.ToLower(h[1]), g, lid, h[4])
+			n, ok := x.hostByGUID[g]
+			want := "a CA port's GUID"
+			if h[1] == "Switch" {
+				var s int
+				s, ok = x.swByGUID[g]
+				n, want = hosts+s, "a switch's node GUID"
 			}
-			if isSw := n >= hosts; isSw != (h[1] == "Switch") {
-				return nil, topologies.FileErrorf(file, line, "GUID 0x%016x is a %s here but not in the topology file", g, strings.ToLower(h[1]))
+			if !ok {
+				return nil, topologies.FileErrorf(file, line, "%s GUID 0x%016x (LID %d, %q) is not in the network (expected %s of the topology file)", strings.ToLower(h[1]), g, lid, h[4], want)
 			}
 			if want := nodeLID(ib, n, hosts); lid != want && want != 0 {
 				return nil, topologies.FileErrorf(file, line, "GUID 0x%016x has LID %d here, but %d in the topology file (expected the same fabric)", g, lid, want)
@@ -129,7 +114,7 @@ func ReadSL2VL(r io.Reader, file string, net *topologies.Network) (*SL2VL, error
 			continue
 		case sl2vlSMPHeader.MatchString(text):
 			lid, _ := strconv.Atoi(sl2vlSMPHeader.FindStringSubmatch(text)[1])
-			n, ok := byLID[lid]
+			n, ok := x.byLID[lid]
 			if !ok {
 				return nil, topologies.FileErrorf(file, line, "LID %d is no node of the network (expected a LID the topology file gives)", lid)
 			}

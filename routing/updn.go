@@ -2,7 +2,6 @@ package routing
 
 import (
 	"fmt"
-	"strconv"
 
 	"netsim/keyerr"
 	"netsim/topologies"
@@ -123,9 +122,9 @@ func switchIDs(net *topologies.Network) []uint64 {
 	for s := range id {
 		id[s] = uint64(s)
 	}
-	if ib := net.IB; ib != nil && len(ib.Switches) == len(id) {
-		for s, n := range ib.Switches {
-			if g, err := strconv.ParseUint(n.GUID, 16, 64); err == nil {
+	if x := newIBIndex(net); x != nil {
+		for s, g := range x.swGUID {
+			if g != 0 {
 				id[s] = g
 			}
 		}
