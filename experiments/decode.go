@@ -294,6 +294,7 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 		{"sl2vl", "the fabric's SL2VL tables (opensm-sl2vl.dump or smpquery sl2vl output)", &e.RoutingSL2VL},
 		{"path_sls", "the fabric's path records (saquery -p output)", &e.RoutingPathSLs},
 		{"roots", "the root switches of updn (GUIDs or switch names, one a line)", &e.RoutingRoots},
+		{"torus_config", "OpenSM's torus-2QoS.conf", &e.RoutingTorusConfig},
 	} {
 		if p, ok := d.str(t, sec, f.key); ok {
 			if p == "" {
@@ -327,6 +328,9 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 	}
 	if _, ok := t["roots"]; ok && e.Routing != "" && e.Routing != "updn" && e.Routing != "ftree" && e.Routing != "dmodk" {
 		d.fail(sec, "roots", "only used with algorithm = \"updn\", \"ftree\" or \"dmodk\"")
+	}
+	if _, ok := t["torus_config"]; ok && e.Routing != "" && e.Routing != "torus-2QoS" {
+		d.fail(sec, "torus_config", "only used with algorithm = \"torus-2QoS\"")
 	}
 }
 

@@ -84,6 +84,10 @@ type Experiment struct {
 	// RoutingRoots is the [routing] roots of algorithm "updn": a file of
 	// root switches (made absolute like RoutingPath); empty: automatic.
 	RoutingRoots string
+	// RoutingTorusConfig is the [routing] torus_config of algorithm
+	// "torus-2QoS": its torus-2QoS.conf (made absolute like RoutingPath);
+	// empty: a built torus's own coordinates.
+	RoutingTorusConfig string
 	// FlowControl is the [flow_control] section.
 	FlowControl FlowControl
 	// Switch is the [switch] section.

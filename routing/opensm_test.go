@@ -478,14 +478,26 @@ func TestOpenSMLMC(t *testing.T) {
 	}
 }
 
-// TestOpenSMTorus2QoS runs OpenSM's torus-2QoS on a 3×5 torus (its
-// torus-2QoS.conf seeded with the +x and +y links of the switch at the
-// origin), reads its tables with the SLs of its path records and its
-// SL2VL tables, and checks that netsim finds them deadlock-free, as
-// torus-2QoS's datelines make them, while the same tables on one SL are
-// cyclic.
+// TestOpenSMTorus2QoS runs OpenSM's torus-2QoS on a 3×5 and a 4×4 torus
+// (its torus-2QoS.conf seeded with the +x and +y links of the switch at
+// the origin, and on the 4×4 the −x and −y too), reads its tables with
+// the SLs of its path records and its SL2VL tables, and checks that
+// netsim finds them deadlock-free, as torus-2QoS's datelines make them,
+// while the same tables on one SL are cyclic on the ring of 5 (on rings
+// of 4, OpenSM's ties going the direct way leave them acyclic); netsim's
+// torus-2QoS, given the same torus-2QoS.conf, finds the same coordinates
+// and gives the same tables, path SLs, VLs and SL2VL tables.
 func TestOpenSMTorus2QoS(t *testing.T) {
-	spec := topologies.Spec{Kind: "torus", Dims: []int{3, 5}, HostsPerSwitch: 1}
+	for _, dims := range [][]int{{3, 5}, {4, 4}} {
+		t.Run(fmt.Sprint(dims), func(t *testing.T) {
+			t.Parallel()
+			testOpenSMTorus2QoS(t, dims)
+		})
+	}
+}
+
+func testOpenSMTorus2QoS(t *testing.T, dims []int) {
+	spec := topologies.Spec{Kind: "torus", Dims: dims, HostsPerSwitch: 1}
 	built, err := topologies.Build(spec)
 	if err != nil {
 		t.Fatal(err)
@@ -506,7 +518,10 @@ func TestOpenSMTorus2QoS(t *testing.T) {
 		return ""
 	}
 	conf := filepath.Join(f.Dir(), "torus-2QoS.conf")
-	text := fmt.Sprintf("torus 3 5 1\nxp_link %s %s\nyp_link %s %s\n", guidOf(0, 0), guidOf(1, 0), guidOf(0, 0), guidOf(0, 1))
+	text := fmt.Sprintf("torus %d %d 1\nxp_link %s %s\nyp_link %s %s\n", dims[0], dims[1], guidOf(0, 0), guidOf(1, 0), guidOf(0, 0), guidOf(0, 1))
+	if dims[0] == 4 { // a ring of 4 needs both directions
+		text += fmt.Sprintf("xm_link %s %s\nym_link %s %s\n", guidOf(0, 0), guidOf(3, 0), guidOf(0, 0), guidOf(0, 3))
+	}
 	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -550,8 +565,54 @@ func TestOpenSMTorus2QoS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep, err = CheckDeadlock(context.Background(), flat, f.net, CheckOptions{VLs: 8}); err != nil || rep.Acyclic() {
-		t.Errorf("torus-2QoS's tables on one SL: acyclic %v, %v (want a cycle: the torus needs its datelines)", rep != nil && rep.Acyclic(), err)
+	if rep, err = CheckDeadlock(context.Background(), flat, f.net, CheckOptions{VLs: 8}); err != nil || rep.Acyclic() != (dims[1] < 5) {
+		t.Errorf("torus-2QoS's tables on one SL: acyclic %v, %v (want a cycle on a ring of 5: the torus needs its datelines)", rep != nil && rep.Acyclic(), err)
+	}
+
+	// netsim's torus-2QoS with the same torus-2QoS.conf gives OpenSM's
+	// tables, path SLs and SL2VL tables.
+	own, err := New(Spec{Algorithm: "torus-2QoS", VLs: 8, TorusConfig: conf}, f.net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ot, _ := asTables(own)
+	dt, _ := asTables(r)
+	if err := sameEntries(f.net, dt, ot); err != nil {
+		t.Errorf("torus-2QoS: %v", err)
+	}
+	slDiffs := 0
+	for src := range f.net.Hosts {
+		for dst := range f.net.Hosts {
+			_, sla, vla := dt.Source(src, dst)
+			_, slb, vlb := ot.Source(src, dst)
+			if (sla != slb || vla != vlb) && src != dst {
+				if slDiffs++; slDiffs <= 3 {
+					t.Errorf("path %s → %s: OpenSM's SL %d VL %d, netsim's SL %d VL %d", f.net.IB.Hosts[src].Desc, f.net.IB.Hosts[dst].Desc, sla, vla, slb, vlb)
+				}
+			}
+		}
+	}
+	if !slices.Equal(dt.sl2vl.ca, ot.sl2vl.ca) {
+		t.Errorf("host SL2VL tables differ: %v against %v", dt.sl2vl.ca[:16], ot.sl2vl.ca[:16])
+	}
+
+	for sw := range f.net.Switches {
+		p := len(f.net.Switches[sw].Ports) + 1
+		for in := range p {
+			for out := range p {
+				if !dt.sl2vl.seenSw[sw][in*p+out] {
+					continue
+				}
+				for sl := range slsPerTable {
+					if a, b := dt.sl2vl.Switch(sw, in, out, sl), ot.sl2vl.Switch(sw, in, out, sl); a != b {
+						t.Fatalf("switch %s ports %d→%d SL %d: OpenSM's VL %d, netsim's %d", f.net.IB.Switches[sw].Desc, in, out, sl, a, b)
+					}
+				}
+			}
+		}
+	}
+	if rep, err := CheckDeadlock(context.Background(), own, f.net, CheckOptions{VLs: 8}); err != nil || !rep.Acyclic() {
+		t.Errorf("netsim's torus-2QoS: acyclic %v, %v", rep != nil && rep.Acyclic(), err)
 	}
 }
 

@@ -3,6 +3,7 @@ package routing
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -18,12 +19,7 @@ import (
 // with '#' are skipped. It returns switch indices; an unknown switch, a
 // repeated one or an empty file is an error naming the file and line.
 func ReadRoots(data []byte, file string, net *topologies.Network) ([]int, error) {
-	swNames, _ := net.DisplayNames()
-	byName := indexNames(swNames)
-	byGUID := map[uint64]int{}
-	if x := newIBIndex(net); x != nil {
-		byGUID = x.swByGUID
-	}
+	find := newSwitchFinder(net)
 	var roots []int
 	seen := map[int]int{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -35,21 +31,9 @@ func ReadRoots(data []byte, file string, net *topologies.Network) ([]int, error)
 			continue
 		}
 		word := strings.Fields(text)[0]
-		s, ok := byName[word]
-		if !ok && strings.HasPrefix(strings.ToLower(word), "0x") {
-			g, err := strconv.ParseUint(word[2:], 16, 64)
-			if err != nil {
-				return nil, topologies.FileErrorf(file, line, "bad GUID %q (expected 0x and at most 16 hexadecimal digits)", word)
-			}
-			if s, ok = byGUID[g]; !ok {
-				want := "a switch's node GUID in the topology file"
-				if len(byGUID) == 0 {
-					want = "switch names: the topology has no GUIDs (an ibnetdiscover import has them)"
-				}
-				return nil, topologies.FileErrorf(file, line, "switch GUID 0x%016x is not in the network (expected %s)", g, want)
-			}
-		} else if !ok {
-			return nil, topologies.FileErrorf(file, line, "switch %q is not in the network (expected a switch name or a node GUID 0x…)", word)
+		s, msg := find.switchOf(word)
+		if msg != "" {
+			return nil, topologies.FileErrorf(file, line, "%s", msg)
 		}
 		if first, dup := seen[s]; dup {
 			return nil, topologies.FileErrorf(file, line, "switch %s is listed twice (first at line %d)", word, first)
@@ -73,4 +57,45 @@ func readRootsFile(path string, net *topologies.Network) ([]int, error) {
 		return nil, keyerr.New("roots", "%w", err)
 	}
 	return ReadRoots(data, path, net)
+}
+
+// switchFinder finds the switches a file names by name or node GUID.
+type switchFinder struct {
+	byName map[string]int
+	byGUID map[uint64]int
+}
+
+// newSwitchFinder indexes net's switch names and, on an ibnetdiscover
+// import, their node GUIDs.
+func newSwitchFinder(net *topologies.Network) switchFinder {
+	swNames, _ := net.DisplayNames()
+	f := switchFinder{byName: indexNames(swNames), byGUID: map[uint64]int{}}
+	if x := newIBIndex(net); x != nil {
+		f.byGUID = x.swByGUID
+	}
+	return f
+}
+
+// switchOf returns the switch word names (a switch name, or a node GUID
+// "0x…"), or a message saying why word names none.
+func (f switchFinder) switchOf(word string) (int, string) {
+	if s, ok := f.byName[word]; ok {
+		return s, ""
+	}
+	if !strings.HasPrefix(strings.ToLower(word), "0x") {
+		return 0, fmt.Sprintf("switch %q is not in the network (expected a switch name or a node GUID 0x…)", word)
+	}
+	g, err := strconv.ParseUint(word[2:], 16, 64)
+	if err != nil {
+		return 0, fmt.Sprintf("bad GUID %q (expected 0x and at most 16 hexadecimal digits)", word)
+	}
+	s, ok := f.byGUID[g]
+	if !ok {
+		want := "a switch's node GUID in the topology file"
+		if len(f.byGUID) == 0 {
+			want = "switch names: the topology has no GUIDs (an ibnetdiscover import has them)"
+		}
+		return 0, fmt.Sprintf("switch GUID 0x%016x is not in the network (expected %s)", g, want)
+	}
+	return s, ""
 }

@@ -43,6 +43,10 @@ type Spec struct {
 	// GUIDs as OpenSM's root_guid_file, or switch names); empty: the
 	// automatic root. TOML key: roots.
 	Roots string
+	// TorusConfig is the torus-2QoS.conf of algorithm "torus-2QoS"
+	// (ReadTorusConf: sizes, seed links, datelines), needed on a network
+	// without torus coordinates. TOML key: torus_config.
+	TorusConfig string
 	// Classes builds the routing for dynamic VL choice (Classes): with
 	// the VLs its deadlock argument needs, Routing.VLs() of them, as its
 	// VL classes, instead of spreading over copies of its VL layout when
@@ -226,8 +230,9 @@ const (
 // Every topology kind also accepts the table engines of seeds 000 and 002
 // (destination-based forwarding tables, see Tables and engine): "minhop",
 // "updn", "sssp", "p2sssp", "dfsssp", "lash"; the tree families (clos,
-// fattree, xgft) also "ftree" and "dmodk". "file" reads such tables from
-// s.Path (see Spec.Format).
+// fattree, xgft) also "ftree" and "dmodk"; tori and rings, and any fabric
+// with s.TorusConfig, also OpenSM's "torus-2QoS" (newTorus2QoS). "file"
+// reads such tables from s.Path (see Spec.Format).
 //
 // Every topology kind (including kinds added later) also accepts the
 // topology-agnostic Distance Based routings of seed 004 §3.7: "distance"
@@ -363,11 +368,16 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 	if s.Roots != "" && s.Algorithm != "updn" && s.Algorithm != "ftree" && s.Algorithm != "dmodk" {
 		return nil, keyerr.New("roots", "only algorithms \"updn\", \"ftree\" and \"dmodk\" take root switches, algorithm is %q", s.Algorithm)
 	}
+	if s.TorusConfig != "" && s.Algorithm != "torus-2QoS" {
+		return nil, keyerr.New("torus_config", "only algorithm \"torus-2QoS\" reads a torus-2QoS.conf, algorithm is %q", s.Algorithm)
+	}
 	if (s.SL2VL != "" || s.PathSLs != "") && s.Algorithm != "file" {
 		return nil, keyerr.New("sl2vl", "only algorithm \"file\" reads SL2VL tables and path records, algorithm is %q", s.Algorithm)
 	}
 	partial := s.Unreachable == UnreachableSkip
 	switch {
+	case s.Algorithm == "torus-2QoS":
+		return tableRouting(s.Algorithm, false, func(n *topologies.Network, vls int) (*Tables, error) { return newTorus2QoS(n, vls, s.TorusConfig) }), nil
 	case s.Algorithm == "dnup":
 		return tableRouting("dnup", partial, func(n *topologies.Network, vls int) (*Tables, error) { return newDnUp(n, vls, partial) }), nil
 	case s.Roots != "":
@@ -400,7 +410,7 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 
 // anyAlgorithms lists, for error messages, the algorithms New accepts on
 // every topology kind.
-const anyAlgorithms = "distance, distance+E, deflection+E, minhop, updn, dnup, sssp, p2sssp, dfsssp, lash, file"
+const anyAlgorithms = "distance, distance+E, deflection+E, minhop, updn, dnup, sssp, p2sssp, dfsssp, lash, torus-2QoS, file"
 
 // portOrderDOR is what knownAlgorithms adds for the kinds whose "dor" is
 // OpenSM's port-order dor engine.
