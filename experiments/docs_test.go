@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"bytes"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -71,6 +72,7 @@ var docContexts = map[string]string{
 	`receive_rate = 0.91`:         "[topology]\npreset = \"myrinet512\"\n[routing]\nalgorithm = \"source\"",
 	`route_lag = 4`:               "[topology]\npreset = \"myrinet512\"\n[routing]\nalgorithm = \"source\"\n[traffic]\nkind = \"bisection_exchange\"\npatterns = [\"bisection\"]\n[sim]\n[sweep]",
 	`kind = "bisection_exchange"`: "[sim]\n[sweep]",
+	`torus_config = "torus-2QoS.conf"   # torus 4 4 1 / xp_link 0x… 0x… / xm_link … / yp_link … / ym_link …`: "[topology]\nkind = \"torus\"\ndims = [4, 4]\nhosts_per_switch = 1",
 }
 
 // TestExperimentFileExamples reads every TOML example of
@@ -191,6 +193,18 @@ func writeDocFixtures(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	files["deimos.lft"] = lft.Bytes()
+	// A torus-2QoS.conf for the 4×4 torus, naming its switches.
+	torus, err := topologies.Build(topologies.Spec{Kind: "torus", Dims: []int{4, 4}, HostsPerSwitch: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, _ := torus.DisplayNames()
+	at := map[[2]int32]string{}
+	for s, sw := range torus.Switches {
+		at[[2]int32{sw.Coord[0], sw.Coord[1]}] = names[s]
+	}
+	files["torus-2QoS.conf"] = []byte(fmt.Sprintf("torus 4 4 1\nxp_link %s %s\nxm_link %s %s\nyp_link %s %s\nym_link %s %s\n",
+		at[[2]int32{0, 0}], at[[2]int32{1, 0}], at[[2]int32{0, 0}], at[[2]int32{3, 0}], at[[2]int32{0, 0}], at[[2]int32{0, 1}], at[[2]int32{0, 0}], at[[2]int32{0, 3}]))
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)

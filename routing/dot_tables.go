@@ -27,7 +27,7 @@ func TablesFromDot(routes *topologies.DotRoutes, dotNet, net *topologies.Network
 		return nil, fmt.Errorf("%s: routing comments for %d switches (expected the network's %d)", file, len(routes.Ports), len(net.Switches))
 	}
 	t := newTables("file", net, vls)
-	t.dumped = true // VLs as the file gives them
+	t.fabricVLs = true // VLs as the file gives them
 	swNames, hostNames := net.DisplayNames()
 	for s := range net.Switches {
 		comments := routes.Ports[s]

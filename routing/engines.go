@@ -18,7 +18,9 @@ import (
 //   - "dfsssp": SSSP plus the offline layer assignment of seed 002 over at
 //     most vls layers (cdg.dfLayers);
 //   - "lash": minhop tables plus the online layer assignment of LASH
-//     (cdg.lashLayers).
+//     (cdg.lashLayers);
+//   - "nue": Nue, routing on the complete channel dependency graph within
+//     vls layers (newNue; deadlock-free on any network).
 //
 // Every engine checks that each switch reaches each host by its tables.
 func engine(name string) func(*topologies.Network, int) (Routing, error) {
@@ -38,6 +40,8 @@ func engine(name string) func(*topologies.Network, int) (Routing, error) {
 		build = newP2SSSP
 	case "dfsssp", "lash":
 		build = func(n *topologies.Network, vls int) (*Tables, error) { return newLayered(name, n, vls) }
+	case "nue":
+		build = newNue
 	default:
 		return nil
 	}

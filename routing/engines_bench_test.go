@@ -56,3 +56,18 @@ func benchLayers(b *testing.B, alg string) {
 func BenchmarkSSSPFlatFly16384(b *testing.B) {
 	benchEngine(b, topologies.Spec{Preset: "flatfly"}, "sssp")
 }
+
+// BenchmarkNueFlatFly4096 builds Nue on 15 layers.
+func BenchmarkNueFlatFly4096(b *testing.B) { benchEngine(b, ff4096(), "nue") }
+
+// BenchmarkNueTorus4096 builds Nue on a 16×16×4 torus, 4 hosts a switch,
+// on 2 layers: the case Nue is for, a torus within few VLs.
+func BenchmarkNueTorus4096(b *testing.B) {
+	net := mustBuild(b, topologies.Spec{Kind: "torus", Dims: []int{16, 16, 4}, HostsPerSwitch: 4})
+	b.ResetTimer()
+	for range b.N {
+		if _, err := New(Spec{Algorithm: "nue", VLs: 2}, net); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -9,7 +9,7 @@ import (
 )
 
 // tableEngines lists the table engines of engine, in the order of docs/experiment-file.md.
-var tableEngines = []string{"minhop", "updn", "ftree", "dmodk", "sssp", "p2sssp", "dfsssp", "lash"}
+var tableEngines = []string{"minhop", "updn", "ftree", "dmodk", "sssp", "p2sssp", "dfsssp", "lash", "nue"}
 
 // familyNetworks are small instances of every topology family Build knows
 // (the kinds of topologies.Build), for the engine × family matrix.
@@ -54,7 +54,7 @@ func TestEngineFamilyMatrix(t *testing.T) {
 	// A crossbar is a fat tree of one level, which ftree and dmodk detect.
 	treeKinds := []string{"clos", "fattree", "xgft", "crossbar"}
 	minimal := map[string]bool{"minhop": true, "sssp": true, "p2sssp": true, "dfsssp": true, "lash": true, "ftree": true, "dmodk": true}
-	deadlockFree := map[string]bool{"updn": true, "dfsssp": true, "lash": true, "ftree": true, "dmodk": true}
+	deadlockFree := map[string]bool{"updn": true, "dfsssp": true, "lash": true, "ftree": true, "dmodk": true, "nue": true}
 	const vls = 15
 	families := familyNetworks()
 	for _, f := range families {

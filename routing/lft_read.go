@@ -126,7 +126,7 @@ type lftLine struct {
 // newLFTReader returns a reader of LFT text from file for net.
 func newLFTReader(file string, net *topologies.Network, vls int) *lftReader {
 	lr := &lftReader{file: file, net: net, t: newTables("file", net, vls), sw: -1}
-	lr.t.dumped = true
+	lr.t.fabricVLs = true
 	lr.swNames, lr.hostNames = net.DisplayNames()
 	lr.swOf, lr.hostOf = indexNames(lr.swNames), indexNames(lr.hostNames)
 	lr.entryLine = make([]int32, len(lr.t.lft))

@@ -711,6 +711,23 @@ func TestOpenSMLayered(t *testing.T) {
 				if !rep.Acyclic() {
 					t.Errorf("OpenSM's %s with its SLs is reported cyclic: %v", engine, rep.Cycle)
 				}
+				if engine == "nue" {
+					// netsim's nue on the import: deadlock-free on as many
+					// VLs as OpenSM's used, its paths about as long.
+					own, x, err := nueTables(f.net, tab.Layers())
+					if err != nil {
+						t.Fatal(err)
+					}
+					if rep, err := CheckDeadlock(context.Background(), own, f.net, CheckOptions{VLs: tab.Layers()}); err != nil || !rep.Acyclic() {
+						t.Errorf("netsim's nue on %d VLs: acyclic %v, %v", tab.Layers(), rep != nil && rep.Acyclic(), err)
+					}
+					eo, so := extraHops(f.net, own)
+					et, _ := extraHops(f.net, tab)
+					t.Logf("nue on %d VLs: netsim's paths %d hops beyond the shortest %d (%d fallbacks), OpenSM's %d", tab.Layers(), eo, so, x.fallbacks, et)
+					if eo > et+so/10 {
+						t.Errorf("netsim's nue takes %d extra hops, OpenSM's %d (of %d)", eo, et, so)
+					}
+				}
 				if c.name != "ring" || tab.Layers() == 1 {
 					return // nue routes deadlock-free within 1 VL
 				}

@@ -229,7 +229,7 @@ const (
 //
 // Every topology kind also accepts the table engines of seeds 000 and 002
 // (destination-based forwarding tables, see Tables and engine): "minhop",
-// "updn", "sssp", "p2sssp", "dfsssp", "lash"; the tree families (clos,
+// "updn", "dnup", "sssp", "p2sssp", "dfsssp", "lash", "nue"; the tree families (clos,
 // fattree, xgft) also "ftree" and "dmodk"; tori and rings, and any fabric
 // with s.TorusConfig, also OpenSM's "torus-2QoS" (newTorus2QoS). "file"
 // reads such tables from s.Path (see Spec.Format).
@@ -410,7 +410,7 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 
 // anyAlgorithms lists, for error messages, the algorithms New accepts on
 // every topology kind.
-const anyAlgorithms = "distance, distance+E, deflection+E, minhop, updn, dnup, sssp, p2sssp, dfsssp, lash, torus-2QoS, file"
+const anyAlgorithms = "distance, distance+E, deflection+E, minhop, updn, dnup, sssp, p2sssp, dfsssp, lash, nue, torus-2QoS, file"
 
 // portOrderDOR is what knownAlgorithms adds for the kinds whose "dor" is
 // OpenSM's port-order dor engine.

@@ -13,9 +13,9 @@ const noPort = 0xFFFF
 // tables, as an InfiniBand subnet manager computes them: per switch a
 // linear forwarding table DLID → output port (the DLID of host h is h), and
 // per path from a source switch to a destination host the virtual layer
-// (SL/VL) it travels on. The engines minhop, updn, ftree, dmodk, sssp,
-// p2sssp, dfsssp and lash produce it; tables read from a file (OpenSM LFT
-// dump or ORCS dot) too.
+// (SL/VL) it travels on. The engines minhop, dor (OpenSM's), updn, dnup,
+// ftree, dmodk, sssp, p2sssp, dfsssp, lash, nue and torus-2QoS produce
+// it; tables read from a file (OpenSM LFT dump or ORCS dot) too.
 //
 // As a Routing, Source gives DLID = destination, SL = the path's layer (as
 // OpenSM's path records give it; WriteLFT writes these SLs) and VL = the
@@ -23,7 +23,8 @@ const noPort = 0xFFFF
 // path. The engines' tables spread their paths over copies of the layers
 // when more VLs are configured than layers are used (SL2VL is the
 // identity per copy); tables read from a file use the VLs the fabric
-// would: VL = SL, so VL 0 for every path when the file gives no SLs.
+// would: VL = SL, so VL 0 for every path when the file gives no SLs, or
+// the SL2VL tables' VL, as torus-2QoS's tables do too.
 type Tables struct {
 	name   string
 	hosts  int
@@ -36,9 +37,10 @@ type Tables struct {
 	// layer[sw·hosts+d] is the layer of the path from source switch sw to
 	// host d; nil when every path is on layer 0.
 	layer []uint8
-	// dumped marks tables read from a file: VLs as the fabric uses them,
-	// never spread over copies of the layers.
-	dumped bool
+	// fabricVLs marks tables whose VLs are the fabric's (read from a file,
+	// or torus-2QoS's): VL = SL or SL2VL's, never spread over copies of
+	// the layers.
+	fabricVLs bool
 	// pathSL[src·hosts+dst] is the SL of the path from host src to host
 	// dst when path records give it per pair of hosts (then layer is nil);
 	// nil otherwise.
@@ -241,7 +243,7 @@ func (t *Tables) Source(src, dst int) (dlid int32, sl, vl int) {
 	} else {
 		l = t.Layer(int(t.hostSw[src]), dst)
 	}
-	if t.dumped {
+	if t.fabricVLs {
 		dlid := int32(dst * t.paths)
 		if t.sl2vl != nil {
 			return dlid, l, t.sl2vl.CA(src, l)

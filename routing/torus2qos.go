@@ -586,7 +586,7 @@ func newTorus2QoS(net *topologies.Network, vls int, conf string) (*Tables, error
 		}
 	}
 	t.layers = sls
-	t.dumped = true
+	t.fabricVLs = true
 	t.sl2vl = torus2QoSSL2VL(net, dim, vls)
 	t.vlsNeeded = t.sl2vl.maxVL(sls) + 1
 	return t, nil
