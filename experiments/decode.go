@@ -329,6 +329,10 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 	if _, ok := t["roots"]; ok && e.Routing != "" && e.Routing != "updn" && e.Routing != "ftree" && e.Routing != "dmodk" {
 		d.fail(sec, "roots", "only used with algorithm = \"updn\", \"ftree\" or \"dmodk\"")
 	}
+	e.RoutingLMC = int(d.intKey(t, sec, "lmc"))
+	if _, ok := t["lmc"]; ok && e.Routing != "" && e.Routing != "minhop" {
+		d.fail(sec, "lmc", "only used with algorithm = \"minhop\" (a dump's LIDs come with its tables)")
+	}
 	if _, ok := t["torus_config"]; ok && e.Routing != "" && e.Routing != "torus-2QoS" {
 		d.fail(sec, "torus_config", "only used with algorithm = \"torus-2QoS\"")
 	}

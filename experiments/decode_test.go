@@ -158,6 +158,8 @@ func TestParseErrors(t *testing.T) {
 		{"unreachable with minhop", edit(t, `algorithm = "dor"`, "algorithm = \"minhop\"\nunreachable = \"skip\""), `f.toml:8: [routing] unreachable: only used with algorithm = "file"`},
 		{"empty roots", edit(t, `algorithm = "dor"`, "algorithm = \"updn\"\nroots = \"\""), `f.toml:8: [routing] roots: empty (expected the root switches of updn`},
 		{"missing roots file", edit(t, `algorithm = "dor"`, "algorithm = \"updn\"\nroots = \"none.txt\""), `f.toml:8: [routing] roots: open none.txt: no such file or directory`},
+		{"lmc with updn", edit(t, `algorithm = "dor"`, "algorithm = \"updn\"\nlmc = 2"), `f.toml:8: [routing] lmc: only used with algorithm = "minhop"`},
+		{"lmc too large", edit(t, `algorithm = "dor"`, "algorithm = \"minhop\"\nlmc = 8"), `f.toml:8: [routing] lmc: 8 is out of range`},
 		{"torus_config with minhop", edit(t, `algorithm = "dor"`, "algorithm = \"minhop\"\ntorus_config = \"t.conf\""), `f.toml:8: [routing] torus_config: only used with algorithm = "torus-2QoS"`},
 		{"missing torus_config file", edit(t, `algorithm = "dor"`, "algorithm = \"torus-2QoS\"\ntorus_config = \"none.conf\""), `f.toml:8: [routing] torus_config: open none.conf: no such file or directory`},
 		{"torus-2QoS without torus_config", edit(t, `algorithm = "dor"`, "algorithm = \"torus-2QoS\""), `f.toml:6: [routing] torus_config: routing torus-2QoS on a crossbar needs its torus-2QoS.conf (sizes and seed links), as OpenSM does`},

@@ -12,6 +12,7 @@ import (
 	"netsim/fabric"
 	"netsim/flowctl"
 	"netsim/nic"
+	"netsim/routing"
 	switching "netsim/switch"
 	"netsim/topologies"
 )
@@ -175,6 +176,7 @@ func schemaKeys() []Key {
 		{Section: "routing", Name: "unreachable", Type: TypeString, Default: "error", Values: []string{"error", "skip"}, Doc: "algorithm `file` (LFT tables), `dnup`, and `updn` with `roots` only: `error` refuses tables that leave a pair of hosts unreachable (a LID without a port); `skip` accepts them, lists the unreachable pairs, and runs traffic and metrics over the reachable pairs only (uniform among each host's reachable destinations; a host of a fixed pattern whose destination is unreachable does not send; loads per sending host, `sources` in results)"},
 		{Section: "routing", Name: "roots", Type: TypeString, DefaultDoc: "automatic", Doc: "algorithms `updn`, `ftree` and `dmodk` only: the root switches, one a line, by node GUID (`0x…`, as OpenSM's root_guid_file `-a`; on an ibnetdiscover import) or by switch name, relative to the experiment file; ranks are distances from the nearest root, and switches of equal rank are ordered by GUID as OpenSM orders them (updn), or the roots are the top level of the fat tree, its leaves the switches farthest from them (ftree, dmodk, as OpenSM's ftree `-a`). With `unreachable = \"skip\"`, roots that leave pairs without an up*/down* path are accepted as OpenSM accepts them"},
 		{Section: "routing", Name: "path_sls", Type: TypeString, DefaultDoc: "the tables' SL blocks, else SL 0", Doc: "algorithm `file` on an ibnetdiscover import only: the SL of every path, from the fabric's path records (`saquery -p --slid S --dlid D` output for every pair of hosts), relative to the experiment file"},
+		{Section: "routing", Name: "lmc", Type: TypeInt, Default: int64(0), Min: 0, Max: routing.MaxLMC, Doc: "algorithm `minhop` only: each host answers to 2^`lmc` LIDs (InfiniBand's LID mask count, as OpenSM's `-l`), each routed as OpenSM's minhop routes it (a further LID prefers a port toward a switch the host's earlier LIDs do not pass); the NIC chooses among them by `[nic] dispersion` (`static`: the base LID)"},
 		{Section: "routing", Name: "torus_config", Type: TypeString, DefaultDoc: "a built torus's coordinates", Doc: "algorithm `torus-2QoS` only: OpenSM's torus-2QoS.conf (`torus`/`mesh` radices, seed links `xp_link` … `zm_link` by node GUID or switch name, `next_seed`, `x_dateline` …), relative to the experiment file; needed on a fabric without coordinates (an ibnetdiscover import)"},
 
 		{Section: "flow_control", Name: "kind", Type: TypeString, Default: DefaultFlowControl, Values: names(flowctl.Kinds()), Doc: "`credit` (credit-based, as InfiniBand) or `stopgo` (STOP/GO watermarks, as Myrinet)"},

@@ -88,6 +88,9 @@ type Experiment struct {
 	// "torus-2QoS": its torus-2QoS.conf (made absolute like RoutingPath);
 	// empty: a built torus's own coordinates.
 	RoutingTorusConfig string
+	// RoutingLMC is the [routing] lmc of algorithm "minhop": 2^LMC LIDs
+	// per host (routing.Spec.LMC).
+	RoutingLMC int
 	// FlowControl is the [flow_control] section.
 	FlowControl FlowControl
 	// Switch is the [switch] section.

@@ -64,11 +64,20 @@ func tableRouting(name string, partial bool, build func(*topologies.Network, int
 		}
 		if partial {
 			err = checkFileTables(t, n, "routing "+name, true, func(int, int) int { return 0 })
-		} else if err = t.check(n); err != nil {
-			err = keyerr.New("algorithm", "%w", err)
+		} else {
+			for k := 0; k < t.paths && err == nil; k++ {
+				view := *t
+				view.lft = t.entries(k)
+				if err = view.check(n); err != nil {
+					err = keyerr.New("algorithm", "%w", err)
+				}
+			}
 		}
 		if err != nil {
 			return nil, err
+		}
+		if t.paths > 1 {
+			return lmcTables{t}, nil // several LIDs per host: a NIC chooses among them
 		}
 		return t, nil
 	}

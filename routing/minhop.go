@@ -19,7 +19,15 @@ import (
 // one layer and is not deadlock-free in general (a ring or torus has
 // cyclic channel dependencies).
 func newMinHop(net *topologies.Network, vls int) (*Tables, error) {
-	return newMinHopTables("minhop", net, vls, false)
+	return newMinHopTables("minhop", net, vls, false, 0)
+}
+
+// newMinHopLMC builds minhop with 2^lmc LIDs per host, as OpenSM's minhop
+// run with -l lmc: LID offset 0 as newMinHop, each further one per switch
+// by lmcChoice, the port loads counting every LID. A NIC chooses among
+// the LIDs by its [nic] dispersion (Multipath).
+func newMinHopLMC(net *topologies.Network, vls, lmc int) (*Tables, error) {
+	return newMinHopTables("minhop", net, vls, false, lmc)
 }
 
 // newPortOrderDOR builds OpenSM's dor engine, for a network without a
@@ -31,43 +39,117 @@ func newMinHop(net *topologies.Network, vls int) (*Tables, error) {
 // that way this is dimension-order routing. It uses one layer and, on a
 // torus, is not deadlock-free.
 func newPortOrderDOR(net *topologies.Network, vls int) (*Tables, error) {
-	return newMinHopTables("dor", net, vls, true)
+	return newMinHopTables("dor", net, vls, true, 0)
 }
 
-// newMinHopTables builds minhop, or with first the port-order dor.
-func newMinHopTables(name string, net *topologies.Network, vls int, first bool) (*Tables, error) {
+// newMinHopTables builds minhop, or with first the port-order dor, with
+// 2^lmc LIDs per host (minhop only).
+func newMinHopTables(name string, net *topologies.Network, vls int, first bool, lmc int) (*Tables, error) {
+	if e := len(net.Switches) * len(net.Hosts) << lmc; e > MaxTableEntries {
+		return nil, keyerr.New("lmc", "routing %s with LMC %d keeps a table of switches × hosts × 2^LMC = %d entries, more than the limit of %d", name, lmc, e, MaxTableEntries)
+	}
 	g := newGraph(net)
 	t := newTables(name, net, vls)
+	t.setPaths(1 << lmc)
 	load := make([]int32, g.channels())
 	dist := make([]int32, g.n)
-	var queue []int32
-	distSw := int32(-1)
-	for _, d := range OpenSMOrder(net) {
-		a := net.Hosts[d]
-		if a.Switch != distSw {
-			if !g.bfs(int(a.Switch), dist, queue) {
-				return nil, keyerr.New("algorithm", "routing %s: network is disconnected (switch %d cannot reach switch %d)", name, unreached(dist), a.Switch)
+	var queue, ports []int32
+	order := OpenSMOrder(net)
+	for k := range t.paths {
+		ent := t.entries(k)
+		distSw := int32(-1)
+		for _, d := range order {
+			a := net.Hosts[d]
+			if a.Switch != distSw {
+				if !g.bfs(int(a.Switch), dist, queue) {
+					return nil, keyerr.New("algorithm", "routing %s: network is disconnected (switch %d cannot reach switch %d)", name, unreached(dist), a.Switch)
+				}
+				distSw = a.Switch
 			}
-			distSw = a.Switch
-		}
-		for s := range g.n {
-			if int32(s) == a.Switch {
-				continue
-			}
-			best := int32(-1)
-			for c := g.chStart[s]; c < g.chStart[s+1]; c++ {
-				if dist[g.chTo[c]] != dist[s]-1 || first && best >= 0 && g.chTo[c] != g.chTo[best] {
+			for s := range g.n {
+				if int32(s) == a.Switch {
 					continue
 				}
-				if best < 0 || load[c] < load[best] {
-					best = c
+				var best int32
+				if k == 0 {
+					best = -1
+					for c := g.chStart[s]; c < g.chStart[s+1]; c++ {
+						if dist[g.chTo[c]] != dist[s]-1 || first && best >= 0 && g.chTo[c] != g.chTo[best] {
+							continue
+						}
+						if best < 0 || load[c] < load[best] {
+							best = c
+						}
+					}
+				} else {
+					ports = ports[:0]
+					for j := range k {
+						ports = append(ports, int32(t.entries(j)[s*t.hosts+int(d)]))
+					}
+					best = lmcChoice(g, net, s, dist, load, ports)
 				}
+				load[best]++
+				ent[s*t.hosts+int(d)] = uint16(g.chPort[best])
 			}
-			load[best]++
-			t.lft[s*t.hosts+int(d)] = uint16(g.chPort[best])
 		}
 	}
 	return t, nil
+}
+
+// lmcChoice is OpenSM's choice of the port of switch s for a further LID
+// of a destination (LMC > 0, osm_switch_recommend_path) whose earlier
+// LIDs s sends out of ports (in LID order): among the min-hop ports
+// (dist), scanned from the one after the previous LID's port round the
+// switch, the least loaded that leads to a switch none of the earlier
+// LIDs went to; when every one leads to such a switch, the least loaded,
+// ties to the one through whose switch fewer earlier LIDs went, then to
+// the first scanned. Each switch is taken as its own system (InfiniBand's
+// system image GUID), as on ibsim.
+func lmcChoice(g *graph, net *topologies.Network, s int, dist, load []int32, ports []int32) int32 {
+	n := len(net.Switches[s].Ports) + 1 // InfiniBand ports 0..n−1
+	forwarded := func(c int32) int {
+		f := 0
+		for _, p := range ports {
+			if pc := g.chOf[s][p]; pc >= 0 && g.chTo[pc] == g.chTo[c] {
+				f++
+			}
+		}
+		return f
+	}
+	start := int(ports[len(ports)-1]) + 2 // the InfiniBand port after the previous LID's
+	best, other := int32(-1), int32(-1)
+	leastFwd := -1
+	for i := start; i < start+n; i++ {
+		ib := i % n
+		if ib == 0 {
+			continue
+		}
+		c := g.chOf[s][ib-1]
+		if c < 0 || dist[g.chTo[c]] != dist[s]-1 {
+			continue
+		}
+		fwd := forwarded(c)
+		if fwd == 0 {
+			if other < 0 || load[c] < load[other] {
+				other = c
+				leastFwd = 0
+			}
+		}
+		switch {
+		case best < 0 || load[c] < load[best]:
+			best = c
+			if fwd > 0 && (leastFwd < 0 || fwd < leastFwd) {
+				leastFwd = fwd
+			}
+		case fwd > 0 && load[c] == load[best] && (leastFwd < 0 || fwd < leastFwd):
+			leastFwd = fwd
+			best = c
+		}
+	}
+	if other >= 0 {
+		return other
+	}
+	return best
 }
 
 // unreached returns the first switch of a BFS distance table not reached.

@@ -9,6 +9,9 @@ import (
 	"netsim/topologies"
 )
 
+// MaxLMC bounds Spec.LMC: InfiniBand's LID mask count is 3 bits.
+const MaxLMC = 7
+
 // MaxVLs bounds Spec.VLs: the virtual lanes a link of the simulator has at
 // most (InfiniBand links carry at most 15 data VLs).
 const MaxVLs = flowctl.MaxVLs
@@ -47,6 +50,11 @@ type Spec struct {
 	// (ReadTorusConf: sizes, seed links, datelines), needed on a network
 	// without torus coordinates. TOML key: torus_config.
 	TorusConfig string
+	// LMC gives each host 2^LMC LIDs (InfiniBand's LID mask count, as
+	// OpenSM's -l), 0 to MaxLMC: algorithm "minhop" routes each LID as
+	// OpenSM's minhop does, and the routing is a Multipath whose routes a
+	// NIC chooses among ([nic] dispersion). 0: one LID. TOML key: lmc.
+	LMC int
 	// Classes builds the routing for dynamic VL choice (Classes): with
 	// the VLs its deadlock argument needs, Routing.VLs() of them, as its
 	// VL classes, instead of spreading over copies of its VL layout when
@@ -367,6 +375,15 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 	}
 	if s.Roots != "" && s.Algorithm != "updn" && s.Algorithm != "ftree" && s.Algorithm != "dmodk" {
 		return nil, keyerr.New("roots", "only algorithms \"updn\", \"ftree\" and \"dmodk\" take root switches, algorithm is %q", s.Algorithm)
+	}
+	if s.LMC < 0 || s.LMC > MaxLMC {
+		return nil, keyerr.New("lmc", "%d is outside 0 to %d (InfiniBand's LID mask count)", s.LMC, MaxLMC)
+	}
+	if s.LMC > 0 && s.Algorithm != "minhop" {
+		return nil, keyerr.New("lmc", "only algorithm \"minhop\" routes several LIDs per host (with algorithm \"file\" the tables' own LIDs do), algorithm is %q", s.Algorithm)
+	}
+	if s.LMC > 0 {
+		return tableRouting("minhop", false, func(n *topologies.Network, vls int) (*Tables, error) { return newMinHopLMC(n, vls, s.LMC) }), nil
 	}
 	if s.TorusConfig != "" && s.Algorithm != "torus-2QoS" {
 		return nil, keyerr.New("torus_config", "only algorithm \"torus-2QoS\" reads a torus-2QoS.conf, algorithm is %q", s.Algorithm)

@@ -251,7 +251,7 @@ func (t *Tables) Source(src, dst int) (dlid int32, sl, vl int) {
 		return dlid, l, l
 	}
 	copies := max(t.vls/t.layers, 1)
-	return int32(dst), l, l + t.layers*(dst%copies)
+	return int32(dst * t.paths), l, l + t.layers*(dst%copies)
 }
 
 // Route implements Routing with one table lookup and no allocation.

@@ -193,4 +193,32 @@ func TestOpenSMLMCDispersion(t *testing.T) {
 	if strings.Count(results, `"stable":true`) != 2 {
 		t.Errorf("both dispersions at load 0.2: want stable points:\n%s", results)
 	}
+
+	// netsim's minhop with lmc = 1 computes OpenSM's tables: the same
+	// results, point for point.
+	own := strings.Replace(strings.Replace(readFile(t, file), `algorithm = "file"`, "algorithm = \"minhop\"\nlmc = 1", 1),
+		`path = "`+filepath.Join(dumps, "opensm-lfts.dump")+`"`, "", 1)
+	ownFile := writeFile(t, dir, "own.toml", own)
+	ownDir := filepath.Join(dir, "own")
+	if code, _, errs = netsim(t, "run", ownFile, "-o", ownDir); code != exitOK {
+		t.Fatalf("run minhop lmc 1: exit %d: %s", code, errs)
+	}
+	got := map[string]bool{}
+	for _, l := range strings.Split(string(readOut(t, ownDir, "results.jsonl")), "\n") {
+		got[measured(l)] = true
+	}
+	for _, l := range strings.Split(results, "\n") {
+		if !got[measured(l)] {
+			t.Errorf("a point of OpenSM's tables has no equal among minhop lmc = 1's: %s", l)
+		}
+	}
+}
+
+// measured returns the measured fields of a results line, from
+// "offered" on, without the routing and the configuration hash.
+func measured(line string) string {
+	if i := strings.Index(line, `"offered"`); i >= 0 {
+		return line[i:]
+	}
+	return line
 }
