@@ -248,15 +248,15 @@ func (w *walker) choose(cands []routing.Candidate, dst int) routing.Candidate {
 func (w *walker) step(sw, inPort, vl, sl int, dlid int32, src, dst int) (int, int, error) {
 	w.cands = w.r.Route(sw, inPort, vl, sl, dlid, w.cands[:0])
 	if len(w.cands) == 0 {
-		return 0, 0, fmt.Errorf("host %d → host %d: no candidate port at switch %d", src, dst, sw)
+		return 0, 0, fmt.Errorf("host %s → host %s: no candidate port at switch %s", w.net.HostLabel(src), w.net.HostLabel(dst), w.net.SwitchLabel(sw))
 	}
 	c := w.choose(w.cands, dst)
 	if c.Port < 0 || int(c.Port) >= len(w.net.Switches[sw].Ports) {
-		return 0, 0, fmt.Errorf("host %d → host %d: switch %d has no port %d", src, dst, sw, c.Port)
+		return 0, 0, fmt.Errorf("host %s → host %s: switch %s has no port %d", w.net.HostLabel(src), w.net.HostLabel(dst), w.net.SwitchLabel(sw), c.Port+1)
 	}
 	out := w.r.OutVL(sw, inPort, vl, sl, int(c.Port))
 	if out < 0 || out >= 64 {
-		return 0, 0, fmt.Errorf("host %d → host %d: VL %d at switch %d out of range", src, dst, out, sw)
+		return 0, 0, fmt.Errorf("host %s → host %s: VL %d at switch %s out of range", w.net.HostLabel(src), w.net.HostLabel(dst), out, w.net.SwitchLabel(sw))
 	}
 	return int(c.Port), out, nil
 }
@@ -278,17 +278,17 @@ func (w *walker) walk(buf []int32, src, dst int) ([]int32, error) {
 		switch pt.Kind {
 		case topologies.HostPort:
 			if int(pt.Peer) != dst {
-				return buf, fmt.Errorf("host %d → host %d: delivered to host %d at switch %d", src, dst, pt.Peer, sw)
+				return buf, fmt.Errorf("host %s → host %s: delivered to host %s at switch %s", w.net.HostLabel(src), w.net.HostLabel(dst), w.net.HostLabel(int(pt.Peer)), w.net.SwitchLabel(sw))
 			}
 			return buf, nil
 		case topologies.SwitchPort:
 			w.vls |= 1 << uint(out)
 			sw, inPort, vl = int(pt.Peer), int(pt.PeerPort), out
 		default:
-			return buf, fmt.Errorf("host %d → host %d: port %d of switch %d is unused", src, dst, port, sw)
+			return buf, fmt.Errorf("host %s → host %s: port %d of switch %s is unused", w.net.HostLabel(src), w.net.HostLabel(dst), port+1, w.net.SwitchLabel(sw))
 		}
 	}
-	return buf, fmt.Errorf("host %d → host %d: no arrival within %d hops (a routing loop?)", src, dst, maxHops(w.net))
+	return buf, fmt.Errorf("host %s → host %s: no arrival within %d hops (a routing loop?)", w.net.HostLabel(src), w.net.HostLabel(dst), maxHops(w.net))
 }
 
 // firstHop is what decides a path from its source switch on: the DLID

@@ -128,16 +128,21 @@ func (l *Loads) AddFlow(src, dst int, w float64) error {
 	return l.w.walk(src, dst, sl, dlid)
 }
 
+// flow names the flow src→dst in the fabric's names.
+func (wk *walker) flow(src, dst int) string {
+	return wk.net.HostLabel(src) + " → " + wk.net.HostLabel(dst)
+}
+
 // checkSource reports what is wrong with what the routing's Source gave
 // the flow src→dst, if anything.
 func (wk *walker) checkSource(src, dst int, dlid int32, sl, vl int) error {
 	switch {
 	case dlid < 0:
-		return fmt.Errorf("linkload: routing %s gives no destination LID from host %d to host %d", wk.r.Name(), src, dst)
+		return fmt.Errorf("linkload: routing %s gives no destination LID from host %s to host %s", wk.r.Name(), wk.net.HostLabel(src), wk.net.HostLabel(dst))
 	case sl < 0 || sl >= wk.r.SLs():
-		return fmt.Errorf("linkload: routing %s gives the flow %d→%d SL %d, out of 0..%d", wk.r.Name(), src, dst, sl, wk.r.SLs()-1)
+		return fmt.Errorf("linkload: routing %s gives the flow %s SL %d, out of 0..%d", wk.r.Name(), wk.flow(src, dst), sl, wk.r.SLs()-1)
 	case vl < 0 || vl >= wk.vls:
-		return fmt.Errorf("linkload: routing %s gives the flow %d→%d VL %d at its source, out of 0..%d", wk.r.Name(), src, dst, vl, wk.vls-1)
+		return fmt.Errorf("linkload: routing %s gives the flow %s VL %d at its source, out of 0..%d", wk.r.Name(), wk.flow(src, dst), vl, wk.vls-1)
 	}
 	return nil
 }
@@ -280,14 +285,14 @@ func (wk *walker) walk(src, dst, sl int, dlid int32) error {
 	net := wk.net
 	for hops := 0; len(wk.cur) > 0; hops++ {
 		if hops > len(net.Switches) {
-			return fmt.Errorf("linkload: flow %d→%d under %s not delivered after %d hops (a routing loop?)", src, dst, wk.r.Name(), hops)
+			return fmt.Errorf("linkload: flow %s under %s not delivered after %d hops (a routing loop?)", wk.flow(src, dst), wk.r.Name(), hops)
 		}
 		wk.next = wk.next[:0]
 		for _, f := range wk.cur {
 			cands := wk.r.Route(f.sw, f.in, f.vl, sl, dlid, wk.cands[:0])
 			wk.cands = cands[:0]
 			if len(cands) == 0 {
-				return fmt.Errorf("linkload: flow %d→%d under %s: no candidate port at switch %d (arrived on port %d, VL %d)", src, dst, wk.r.Name(), f.sw, f.in, f.vl)
+				return fmt.Errorf("linkload: flow %s under %s: no candidate port at switch %s (arrived on port %d, VL %d)", wk.flow(src, dst), wk.r.Name(), net.SwitchLabel(f.sw), f.in+1, f.vl)
 			}
 			best := cands[0].Priority
 			for _, c := range cands[1:] {
@@ -308,7 +313,7 @@ func (wk *walker) walk(src, dst, sl int, dlid int32) error {
 			share := f.w / float64(n)
 			for _, c := range cands {
 				if c.Port < 0 || int(c.Port) >= len(ports) {
-					return fmt.Errorf("linkload: flow %d→%d under %s: port %d at switch %d, which has %d", src, dst, wk.r.Name(), c.Port, f.sw, len(ports))
+					return fmt.Errorf("linkload: flow %s under %s: port %d at switch %s, which has %d", wk.flow(src, dst), wk.r.Name(), c.Port+1, net.SwitchLabel(f.sw), len(ports))
 				}
 				port := ports[c.Port]
 				if first := ports[cands[0].Port]; port.Kind != first.Kind || port.Peer != first.Peer {
@@ -318,19 +323,19 @@ func (wk *walker) walk(src, dst, sl int, dlid int32) error {
 				switch port.Kind {
 				case topologies.HostPort:
 					if int(port.Peer) != dst {
-						return fmt.Errorf("linkload: flow %d→%d under %s delivered to host %d at switch %d", src, dst, wk.r.Name(), port.Peer, f.sw)
+						return fmt.Errorf("linkload: flow %s under %s delivered to host %s at switch %s", wk.flow(src, dst), wk.r.Name(), net.HostLabel(int(port.Peer)), net.SwitchLabel(f.sw))
 					}
 					continue
 				case topologies.SwitchPort:
 				default:
-					return fmt.Errorf("linkload: flow %d→%d under %s sent to port %d of switch %d, which has nothing attached", src, dst, wk.r.Name(), c.Port, f.sw)
+					return fmt.Errorf("linkload: flow %s under %s sent to port %d of switch %s, which has nothing attached", wk.flow(src, dst), wk.r.Name(), c.Port+1, net.SwitchLabel(f.sw))
 				}
 				if wk.queues != nil {
 					wk.queues[queueHop{f.sw, f.in, f.vl, int(port.Peer)}] += share
 				}
 				vl := wk.r.OutVL(f.sw, f.in, f.vl, sl, int(c.Port))
 				if vl < 0 || vl >= wk.vls {
-					return fmt.Errorf("linkload: flow %d→%d under %s given VL %d on port %d of switch %d, out of 0..%d", src, dst, wk.r.Name(), vl, c.Port, f.sw, wk.vls-1)
+					return fmt.Errorf("linkload: flow %s under %s given VL %d on port %d of switch %s, out of 0..%d", wk.flow(src, dst), wk.r.Name(), vl, c.Port+1, net.SwitchLabel(f.sw), wk.vls-1)
 				}
 				wk.push(subFlow{int(port.Peer), int(port.PeerPort), vl, share})
 			}

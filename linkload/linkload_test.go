@@ -233,16 +233,16 @@ func TestRoutingErrors(t *testing.T) {
 		r    routing.Routing
 		want string
 	}{
-		{"no candidate", fake{port: -1}, "no candidate port at switch 0"},
+		{"no candidate", fake{port: -1}, "no candidate port at switch S1"},
 		{"loop", fake{port: int32(linkPort)}, "not delivered after"},
-		{"wrong host", fake{port: int32(hostPort)}, "delivered to host 0 at switch 0"},
-		{"no LID", fake{port: int32(hostPort), dlid: -1}, "no destination LID from host 0 to host 2"},
-		{"port out of range", fake{port: 9}, "port 9 at switch 0"},
-		{"negative port", fake{port: -2}, "no candidate port at switch 0"},
-		{"unused port", fake{port: int32(unused)}, "sent to port 3 of switch 0, which has nothing attached"},
-		{"SL out of range", fake{port: int32(linkPort), sl: 1}, "gives the flow 0→2 SL 1, out of 0..0"},
-		{"source VL out of range", fake{port: int32(linkPort), vl: 1}, "gives the flow 0→2 VL 1 at its source, out of 0..0"},
-		{"VL out of range", fake{port: int32(linkPort), ov: 1}, "given VL 1 on port 1 of switch 0, out of 0..0"},
+		{"wrong host", fake{port: int32(hostPort)}, "delivered to host H1 at switch S1"},
+		{"no LID", fake{port: int32(hostPort), dlid: -1}, "no destination LID from host H1 to host H3"},
+		{"port out of range", fake{port: 9}, "port 10 at switch S1"},
+		{"negative port", fake{port: -2}, "no candidate port at switch S1"},
+		{"unused port", fake{port: int32(unused)}, "sent to port 4 of switch S1, which has nothing attached"},
+		{"SL out of range", fake{port: int32(linkPort), sl: 1}, "gives the flow H1 → H3 SL 1, out of 0..0"},
+		{"source VL out of range", fake{port: int32(linkPort), vl: 1}, "gives the flow H1 → H3 VL 1 at its source, out of 0..0"},
+		{"VL out of range", fake{port: int32(linkPort), ov: 1}, "given VL 1 on port 2 of switch S1, out of 0..0"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -107,7 +107,7 @@ func newTreeRoutingRoots(name string, net *topologies.Network, vls int, roots []
 		}
 	}
 	if name == "ftree" {
-		ftreeRoutes(t, net, level, below, words, load)
+		ftreeRoutes(t, net, level, ftreeOptions{})
 		return t, nil
 	}
 	var cand []int32

@@ -14,6 +14,8 @@ type ibIndex struct {
 	// swGUID[s] is switch s's node GUID, hostGUID[h] host h's CA port
 	// GUID; 0 when the file does not give it.
 	swGUID, hostGUID []uint64
+	// caGUID[h] is the node GUID of host h's CA (0 when not given).
+	caGUID []uint64
 	// swByGUID and hostByGUID invert them.
 	swByGUID, hostByGUID map[uint64]int
 	// byLID maps each LID the file gives to its node: host h is h,
@@ -38,7 +40,11 @@ func newIBIndex(net *topologies.Network) *ibIndex {
 			x.byLID[n.LID] = x.hosts + s
 		}
 	}
+	x.caGUID = make([]uint64, len(ib.Hosts))
 	for h, n := range ib.Hosts {
+		if g, err := strconv.ParseUint(n.GUID, 16, 64); err == nil {
+			x.caGUID[h] = g
+		}
 		if g, err := strconv.ParseUint(n.PortGUID, 16, 64); err == nil {
 			x.hostGUID[h], x.hostByGUID[g] = g, h
 		}

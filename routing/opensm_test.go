@@ -335,10 +335,10 @@ func minimal(net *topologies.Network, t *Tables) error {
 }
 
 // TestOpenSMFtree runs OpenSM's ftree on fat trees and checks netsim's
-// ftree on the imported fabric (its levels detected from the graph): the
-// same tables entry for entry on a 2-level fat tree and an XGFT; on a
-// 3-level one, where the two order their destinations differently, both
-// minimal and deadlock-free on one VL.
+// ftree on the imported fabric (its levels detected from the graph, or
+// the top switches given as OpenSM's -a): the same tables entry for entry
+// on 2- and 3-level fat trees and XGFTs, one with leaves short of hosts
+// (OpenSM's dummy targets), all minimal and deadlock-free on one VL.
 func TestOpenSMFtree(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -347,9 +347,12 @@ func TestOpenSMFtree(t *testing.T) {
 	}{
 		{"fattree 4-ary 2-tree", topologies.Spec{Kind: "fattree", K: 4, N: 2}, true},
 		{"xgft(2;4,4;1,2)", topologies.Spec{Kind: "xgft", M: []int{4, 4}, W: []int{1, 2}}, true},
-		{"fattree 4-ary 3-tree", topologies.Spec{Kind: "fattree", K: 4, N: 3}, false},
+		{"fattree 4-ary 3-tree", topologies.Spec{Kind: "fattree", K: 4, N: 3}, true},
+		{"xgft(3;2,3,2;1,2,3)", topologies.Spec{Kind: "xgft", M: []int{2, 3, 2}, W: []int{1, 2, 3}}, true},
+		{"xgft(2;4,4;1,2) 25 hosts", topologies.Spec{Kind: "xgft", M: []int{4, 4}, W: []int{1, 2}, Hosts: 25}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			f := startFabric(t, c.spec)
 			theirs := f.opensmTables(t, "ftree")
 			r, err := New(Spec{Algorithm: "ftree", VLs: 1}, f.net)
