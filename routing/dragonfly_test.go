@@ -369,7 +369,7 @@ func TestDragonflyErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	known := "static, S, D, SD, G, GS, GI, GD, GSI, GID, GSD, GSID, dor, distance, distance+E, deflection+E, minhop, updn, dnup, sssp, p2sssp, dfsssp, lash, file"
+	known := "static, S, D, SD, G, GS, GI, GD, GSI, GID, GSD, GSID, dor, distance, distance+E, deflection+E, minhop, updn, dnup, sssp, p2sssp, dfsssp, lash, nue, torus-2QoS, file"
 	for _, tc := range []struct {
 		name string
 		spec Spec
@@ -381,7 +381,7 @@ func TestDragonflyErrors(t *testing.T) {
 		{"lower case", Spec{Algorithm: "gsid", VLs: 6}, df(), `algorithm: unknown routing "gsid" for topology dragonfly (known: ` + known + ")"},
 		{"five VLs", Spec{Algorithm: "GSID", VLs: 5}, df(), "vls: routing GSID needs at least 6 virtual lanes, got 5"},
 		{"static on one VL", Spec{Algorithm: "static", VLs: 1}, df(), "vls: routing static needs at least 2 virtual lanes, got 1"},
-		{"static on slimfly", Spec{Algorithm: "static", VLs: 2}, sf, `algorithm: unknown routing "static" for topology slimfly (known: minimal, dor, distance, distance+E, deflection+E, minhop, updn, dnup, sssp, p2sssp, dfsssp, lash, file)`},
+		{"static on slimfly", Spec{Algorithm: "static", VLs: 2}, sf, `algorithm: unknown routing "static" for topology slimfly (known: minimal, dor, distance, distance+E, deflection+E, minhop, updn, dnup, sssp, p2sssp, dfsssp, lash, nue, torus-2QoS, file)`},
 		{"no coordinates", Spec{Algorithm: "static", VLs: 2}, noCoord, "routing static: network is not a Dragonfly: switch 4 has coordinates [], want [group, index within group]"},
 		{"missing global link", Spec{Algorithm: "G", VLs: 6}, noGlobal, "routing G: network is not a Dragonfly: no global link joins group 0 to group 1"},
 		{"missing local link", Spec{Algorithm: "D", VLs: 6}, noLocal, "routing D: network is not a Dragonfly: switch 0 has no local link to switch 1 of its group 0"},

@@ -201,11 +201,11 @@ func TestCubeErrors(t *testing.T) {
 		{"mixed-dor with 3 VLs", "mixed-dor", 3, cube4,
 			"vls: routing mixed-dor on a 4-dimensional hypercube needs 4 virtual lanes (one per dimension order), got 3"},
 		{"turn model on a flatfly", "negative-first", 1, ff,
-			`algorithm: unknown routing "negative-first" for topology flatfly (known: dor, mixed-dor, twisted-dor, twisted-mixed-dor, ador, mixed-ador, twisted-ador, twisted-mixed-ador, distance, distance+E, deflection+E, minhop, updn, dnup, sssp, p2sssp, dfsssp, lash, file)`},
+			`algorithm: unknown routing "negative-first" for topology flatfly (known: dor, mixed-dor, twisted-dor, twisted-mixed-dor, ador, mixed-ador, twisted-ador, twisted-mixed-ador, distance, distance+E, deflection+E, minhop, updn, dnup, sssp, p2sssp, dfsssp, lash, nue, torus-2QoS, file)`},
 		{"not 2 per dimension", "abo-positive-last", 1, notCube,
 			"routing abo-positive-last: network is not a hypercube: dims [2 3], want 2 in every one of at most 32 dimensions"},
 		{"unknown", "positive-first", 1, cube4,
-			`algorithm: unknown routing "positive-first" for topology hypercube (known: dor, mixed-dor, negative-first, abo-negative-first, abo-positive-last, distance, distance+E, deflection+E, minhop, updn, dnup, sssp, p2sssp, dfsssp, lash, file)`},
+			`algorithm: unknown routing "positive-first" for topology hypercube (known: dor, mixed-dor, negative-first, abo-negative-first, abo-positive-last, distance, distance+E, deflection+E, minhop, updn, dnup, sssp, p2sssp, dfsssp, lash, nue, torus-2QoS, file)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

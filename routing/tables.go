@@ -154,6 +154,11 @@ func Layers(r Routing) int {
 	return r.VLs()
 }
 
+// TablesOf returns the forwarding tables of a table routing (an engine's
+// or a file's, with one or several LIDs per host), false for a routing
+// that has none.
+func TablesOf(r Routing) (*Tables, bool) { return asTables(r) }
+
 // asTables returns the tables of a table routing (*Tables, or tables with
 // several LIDs per host).
 func asTables(r Routing) (*Tables, bool) {

@@ -31,7 +31,7 @@ func (f *topoExportFlags) define(fs *flag.FlagSet) {
 		"comments (the hosts each switch port leads to); the whole file must then be a valid experiment "+
 		"(not with --preset)")
 	fs.BoolVar(&f.lft, "lft", false, "write the forwarding tables of the experiment's table routing "+
-		"(minhop, updn, ftree, dmodk, sssp, p2sssp, dfsssp, lash, file) instead, as OpenSM LFT dump text "+
+		"(minhop, updn, dnup, ftree, dmodk, sssp, p2sssp, dfsssp, lash, nue, torus-2QoS, file) instead, as OpenSM LFT dump text "+
 		`with the paths' SLs; [routing] algorithm = "file" reads it back`)
 }
 
@@ -99,8 +99,8 @@ func topoExport(f topoExportFlags, stdout, stderr io.Writer) int {
 		routes = routing.PortDestinations(e.RoutingFunc(), net)
 		if f.lft {
 			var ok bool
-			if tables, ok = e.RoutingFunc().(*routing.Tables); !ok {
-				fmt.Fprintf(stderr, "netsim topo export: --lft: routing %s has no forwarding tables (use minhop, updn, ftree, dmodk, sssp, p2sssp, dfsssp, lash or file)\n", e.Routing)
+			if tables, ok = routing.TablesOf(e.RoutingFunc()); !ok {
+				fmt.Fprintf(stderr, "netsim topo export: --lft: routing %s has no forwarding tables (use minhop, dor on a topology without its own, updn, dnup, ftree, dmodk, sssp, p2sssp, dfsssp, lash, nue, torus-2QoS or file)\n", e.Routing)
 				return exitUsage
 			}
 		}
