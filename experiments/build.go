@@ -80,13 +80,15 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 		return
 	}
 	classes := e.Switch.VLChoice == switching.VLDynamic
-	routeKey := fmt.Sprintf("%s\x00%s\x00%d\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%d\x00%t", topoKey, e.Routing, e.FlowControl.VLs, e.RoutingPath, e.RoutingFormat,
-		e.RoutingSL2VL, e.RoutingPathSLs, e.RoutingUnreachable, e.RoutingRoots, e.RoutingTorusConfig, e.RoutingLMC, classes)
+	routeKey := fmt.Sprintf("%s\x00%s\x00%d\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%d\x00%s\x00%s\x00%d\x00%t", topoKey, e.Routing, e.FlowControl.VLs, e.RoutingPath, e.RoutingFormat,
+		e.RoutingSL2VL, e.RoutingPathSLs, e.RoutingUnreachable, e.RoutingRoots, e.RoutingTorusConfig, e.RoutingLMC,
+		e.RoutingComputeNodes, e.RoutingIONodes, e.RoutingMaxReverseHops, classes)
 	br, ok := cache.routings[routeKey]
 	if !ok {
 		br.r, br.err = routing.New(routing.Spec{Algorithm: e.Routing, VLs: e.FlowControl.VLs, Path: e.RoutingPath, Format: e.RoutingFormat,
 			SL2VL: e.RoutingSL2VL, PathSLs: e.RoutingPathSLs, Unreachable: e.RoutingUnreachable, Roots: e.RoutingRoots,
-			TorusConfig: e.RoutingTorusConfig, LMC: e.RoutingLMC, Classes: classes}, net)
+			TorusConfig: e.RoutingTorusConfig, LMC: e.RoutingLMC, ComputeNodes: e.RoutingComputeNodes, IONodes: e.RoutingIONodes,
+			MaxReverseHops: e.RoutingMaxReverseHops, Classes: classes}, net)
 		cache.routings[routeKey] = br
 	}
 	if br.err != nil {

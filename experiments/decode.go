@@ -295,6 +295,8 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 		{"path_sls", "the fabric's path records (saquery -p output)", &e.RoutingPathSLs},
 		{"roots", "the root switches of updn (GUIDs or switch names, one a line)", &e.RoutingRoots},
 		{"torus_config", "OpenSM's torus-2QoS.conf", &e.RoutingTorusConfig},
+		{"compute_nodes", "the compute nodes of ftree (port GUIDs or host names, one a line)", &e.RoutingComputeNodes},
+		{"io_nodes", "the I/O nodes of ftree (port GUIDs or host names, one a line)", &e.RoutingIONodes},
 	} {
 		if p, ok := d.str(t, sec, f.key); ok {
 			if p == "" {
@@ -330,6 +332,12 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 		d.fail(sec, "roots", "only used with algorithm = \"updn\", \"ftree\" or \"dmodk\"")
 	}
 	e.RoutingLMC = int(d.intKey(t, sec, "lmc"))
+	e.RoutingMaxReverseHops = int(d.intKey(t, sec, "max_reverse_hops"))
+	for _, key := range []string{"compute_nodes", "io_nodes", "max_reverse_hops"} {
+		if _, ok := t[key]; ok && e.Routing != "" && e.Routing != "ftree" {
+			d.fail(sec, key, "only used with algorithm = \"ftree\"")
+		}
+	}
 	if _, ok := t["lmc"]; ok && e.Routing != "" && e.Routing != "minhop" {
 		d.fail(sec, "lmc", "only used with algorithm = \"minhop\" (a dump's LIDs come with its tables)")
 	}

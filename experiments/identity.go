@@ -44,6 +44,9 @@ func configHash(e *Experiment) string {
 	if e.RoutingSL2VL != "" || e.RoutingPathSLs != "" || e.RoutingUnreachable == routing.UnreachableSkip || e.RoutingRoots != "" { // left out when absent: older hashes stay
 		routingKey += "\x00" + fileKey(e.RoutingSL2VL) + "\x00" + fileKey(e.RoutingPathSLs) + "\x00" + e.RoutingUnreachable + "\x00" + fileKey(e.RoutingRoots)
 	}
+	if e.RoutingComputeNodes != "" || e.RoutingIONodes != "" || e.RoutingMaxReverseHops > 0 {
+		routingKey += "\x00nodes\x00" + fileKey(e.RoutingComputeNodes) + "\x00" + fileKey(e.RoutingIONodes) + fmt.Sprintf("\x00%d", e.RoutingMaxReverseHops)
+	}
 	if e.RoutingLMC > 0 {
 		routingKey += fmt.Sprintf("\x00lmc=%d", e.RoutingLMC)
 	}

@@ -119,7 +119,7 @@ func TestSectionKeysOrder(t *testing.T) {
 	want := map[string]string{
 		"topology":     "preset kind dims widths hosts_per_switch hosts switches ports k n m w oversubscription box_hosts chain_links path format dimension width group_size global_per_switch arrangement omit_one_global q factors b links seed",
 		"":             "name description seed include topology routing flow_control switch nic traffic sim sweep congestion",
-		"routing":      "algorithm path format sl2vl unreachable roots path_sls lmc torus_config",
+		"routing":      "algorithm path format sl2vl unreachable roots path_sls lmc compute_nodes io_nodes max_reverse_hops torus_config",
 		"flow_control": "kind vls buffer_flits stop_mark go_mark",
 		"switch":       "switching speedup link_latency routing_delay crossbar_delay selection vl_alloc_delay sw_alloc_delay allocator allocator_iterations buffers shared_reserve shared_alpha shared_limit vl_choice",
 		"nic":          "dispersion threshold probability max_probes receive_rate route_lag",

@@ -91,6 +91,12 @@ type Experiment struct {
 	// RoutingLMC is the [routing] lmc of algorithm "minhop": 2^LMC LIDs
 	// per host (routing.Spec.LMC).
 	RoutingLMC int
+	// RoutingComputeNodes, RoutingIONodes and RoutingMaxReverseHops are
+	// the [routing] compute_nodes, io_nodes and max_reverse_hops of
+	// algorithm "ftree" (routing.Spec; files made absolute like
+	// RoutingPath).
+	RoutingComputeNodes, RoutingIONodes string
+	RoutingMaxReverseHops             int
 	// FlowControl is the [flow_control] section.
 	FlowControl FlowControl
 	// Switch is the [switch] section.

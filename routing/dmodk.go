@@ -39,10 +39,16 @@ func newTreeRouting(name string, net *topologies.Network, vls int) (*Tables, err
 // the top level less its distance from the nearest root, so the roots are
 // the top and every switch at the largest distance a leaf.
 func newTreeRoutingRoots(name string, net *topologies.Network, vls int, roots []int) (*Tables, error) {
+	return newTreeRoutingOpt(name, net, vls, roots, ftreeOptions{})
+}
+
+// newTreeRoutingOpt is newTreeRoutingRoots with ftree's compute and I/O
+// node lists: with compute nodes given, only they must be on leaves.
+func newTreeRoutingOpt(name string, net *topologies.Network, vls int, roots []int, opt ftreeOptions) (*Tables, error) {
 	n := len(net.Switches)
 	level := make([]int32, n)
 	if roots != nil {
-		if why := rootTreeLevels(net, roots, level); why != "" {
+		if why := rootTreeLevels(net, roots, level, opt.cn); why != "" {
 			return nil, keyerr.New("roots", "routing %s: the roots do not make the network a fat tree (%s)", name, why)
 		}
 	} else if isTreeKind(net.Kind) {
@@ -102,12 +108,12 @@ func newTreeRoutingRoots(name string, net *topologies.Network, vls int, roots []
 		load[s] = make([]int32, len(sw.Ports))
 	}
 	for d, a := range net.Hosts {
-		if level[a.Switch] != 0 {
-			return nil, keyerr.New("algorithm", "routing %s: host %d is on switch %d, which is not a leaf (level 0)", name, d, a.Switch)
+		if level[a.Switch] != 0 && (opt.cn == nil || opt.cn[d]) {
+			return nil, keyerr.New("algorithm", "routing %s: host %s is on switch %s, which is not a leaf (level 0)", name, net.HostLabel(d), net.SwitchLabel(int(a.Switch)))
 		}
 	}
 	if name == "ftree" {
-		ftreeRoutes(t, net, level, ftreeOptions{})
+		ftreeRoutes(t, net, level, opt)
 		return t, nil
 	}
 	var cand []int32
@@ -187,7 +193,7 @@ func sameLevelLink(net *topologies.Network, level []int32) string {
 // largest distance from a root, less each switch's distance from the
 // nearest root. It returns "", or says why that is no fat tree: a switch
 // no root reaches, a link within a level, or a host above level 0.
-func rootTreeLevels(net *topologies.Network, roots []int, level []int32) string {
+func rootTreeLevels(net *topologies.Network, roots []int, level []int32, cn []bool) string {
 	g := newGraph(net)
 	if !g.bfsFrom(roots, level, nil) {
 		return fmt.Sprintf("switch %s reaches no root", net.SwitchLabel(unreached(level)))
@@ -202,8 +208,8 @@ func rootTreeLevels(net *topologies.Network, roots []int, level []int32) string 
 	if why := sameLevelLink(net, level); why != "" {
 		return why
 	}
-	for _, a := range net.Hosts {
-		if level[a.Switch] != 0 {
+	for h, a := range net.Hosts {
+		if level[a.Switch] != 0 && (cn == nil || cn[h]) {
 			return fmt.Sprintf("switch %s has hosts but is %d levels above the leaves", net.SwitchLabel(int(a.Switch)), level[a.Switch])
 		}
 	}

@@ -43,6 +43,12 @@ func startFabric(t *testing.T, spec topologies.Spec) fabric {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return startNetFabric(t, built)
+}
+
+// startNetFabric is startFabric for a network built already.
+func startNetFabric(t *testing.T, built *topologies.Network) fabric {
+	t.Helper()
 	f := ibsim.StartTest(t, built)
 	// OpenSM first: ibnetdiscover lists LIDs only once a subnet manager
 	// has given them.
@@ -406,6 +412,122 @@ func TestOpenSMFtree(t *testing.T) {
 	f := startFabric(t, opensmFabrics[0].spec)
 	if _, err := New(Spec{Algorithm: "ftree", VLs: 1}, f.net); err == nil || !strings.Contains(err.Error(), "linked but on the same level") {
 		t.Errorf("ftree on a ring: %v", err)
+	}
+}
+
+// TestOpenSMFtreeNodes runs OpenSM's ftree with compute node and I/O
+// node lists: on a fat tree where three hosts are not compute nodes (a
+// leaf short of compute nodes routes dummies; the others are routed after
+// the compute nodes, one as an I/O node), and on a fat tree with an I/O
+// node on a top switch, reached with one reverse hop (-H 1, roots given);
+// netsim's ftree with the same lists gives the same tables.
+func TestOpenSMFtreeNodes(t *testing.T) {
+	ioOnTop := func() *topologies.Network {
+		net, err := topologies.Build(topologies.Spec{Kind: "fattree", K: 4, N: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		top := int32(0)
+		for _, sw := range net.Switches {
+			top = max(top, sw.Coord[0])
+		}
+		for s := range net.Switches {
+			if net.Switches[s].Coord[0] == top {
+				net.Hosts = append(net.Hosts, topologies.Host{Switch: int32(s), Port: int32(len(net.Switches[s].Ports))})
+				net.Switches[s].Ports = append(net.Switches[s].Ports, topologies.Port{Kind: topologies.HostPort, Peer: int32(len(net.Hosts) - 1), Dim: -1})
+				break
+			}
+		}
+		net.HostsPerSwitch = 0
+		if err := net.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		return net
+	}
+	for _, c := range []struct {
+		name    string
+		net     func() *topologies.Network
+		notCN   []int // hosts that are not compute nodes, by index
+		io      []int // of which I/O nodes
+		reverse int
+		roots   bool
+	}{
+		{"three non-CNs", func() *topologies.Network {
+			net, err := topologies.Build(topologies.Spec{Kind: "fattree", K: 4, N: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return net
+		}, []int{0, 1, 5}, []int{5}, 0, false},
+		{"I/O node on a top switch", ioOnTop, []int{16}, []int{16}, 1, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			built := c.net()
+			f := startNetFabric(t, built)
+			// The imported host of each built one: by its description.
+			_, builtNames := built.DisplayNames()
+			byDesc := map[string]int{}
+			for i, h := range f.net.IB.Hosts {
+				byDesc[h.Desc] = i
+			}
+			imported := func(h int) int { return byDesc[builtNames[h]] }
+			write := func(name string, hosts []int, except bool) string {
+				var b bytes.Buffer
+				skip := map[int]bool{}
+				for _, h := range hosts {
+					skip[h] = true
+				}
+				for h := range len(f.net.Hosts) {
+					if skip[h] != except {
+						fmt.Fprintf(&b, "0x%s\n", f.net.IB.Hosts[imported(h)].PortGUID)
+					}
+				}
+				p := filepath.Join(f.Dir(), name)
+				if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return p
+			}
+			cn, io := write("cn", c.notCN, true), write("io", c.io, false)
+			args := []string{"--cn_guid_file", cn, "--io_guid_file", io, "--max_reverse_hops", fmt.Sprint(c.reverse)}
+			spec := Spec{Algorithm: "ftree", VLs: 1, ComputeNodes: cn, IONodes: io, MaxReverseHops: c.reverse}
+			if c.roots {
+				// The top switches: farthest from the compute nodes' switches.
+				var roots bytes.Buffer
+				notCN := map[int]bool{}
+				for _, h := range c.notCN {
+					notCN[imported(h)] = true
+				}
+				var from []int
+				for h, a := range f.net.Hosts {
+					if !notCN[h] {
+						from = append(from, int(a.Switch))
+					}
+				}
+				dist := make([]int32, len(f.net.Switches))
+				newGraph(f.net).bfsFrom(from, dist, nil)
+				for s, d := range dist {
+					if d == slices.Max(dist) {
+						fmt.Fprintf(&roots, "0x%s\n", f.net.IB.Switches[s].GUID)
+					}
+				}
+				file := filepath.Join(f.Dir(), "roots")
+				if err := os.WriteFile(file, roots.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				args = append(args, "-a", file)
+				spec.Roots = file
+			}
+			theirs := f.opensmTables(t, "ftree", args...)
+			r, err := New(spec, f.net)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sameEntries(f.net, theirs, r.(*Tables)); err != nil {
+				t.Errorf("OpenSM's ftree against netsim's: %v", err)
+			}
+		})
 	}
 }
 

@@ -9,6 +9,9 @@ import (
 	"netsim/topologies"
 )
 
+// MaxReverseHops bounds Spec.MaxReverseHops.
+const MaxReverseHops = 16
+
 // MaxLMC bounds Spec.LMC: InfiniBand's LID mask count is 3 bits.
 const MaxLMC = 7
 
@@ -50,6 +53,14 @@ type Spec struct {
 	// (ReadTorusConf: sizes, seed links, datelines), needed on a network
 	// without torus coordinates. TOML key: torus_config.
 	TorusConfig string
+	// ComputeNodes and IONodes are files of hosts for algorithm "ftree"
+	// (ReadHostList), as OpenSM's ftree takes them (-u cn_guid_file, -G
+	// io_guid_file): only the compute nodes are routed as the fat tree's
+	// leaves' hosts, the others afterwards; an I/O node's routes may take
+	// MaxReverseHops reverse hops (OpenSM's -H max_reverse_hops). TOML
+	// keys: compute_nodes, io_nodes, max_reverse_hops.
+	ComputeNodes, IONodes string
+	MaxReverseHops      int
 	// LMC gives each host 2^LMC LIDs (InfiniBand's LID mask count, as
 	// OpenSM's -l), 0 to MaxLMC: algorithm "minhop" routes each LID as
 	// OpenSM's minhop does, and the routing is a Multipath whose routes a
@@ -384,6 +395,50 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 	}
 	if s.LMC > 0 {
 		return tableRouting("minhop", false, func(n *topologies.Network, vls int) (*Tables, error) { return newMinHopLMC(n, vls, s.LMC) }), nil
+	}
+	if (s.ComputeNodes != "" || s.IONodes != "" || s.MaxReverseHops != 0) && s.Algorithm != "ftree" {
+		key := "compute_nodes"
+		if s.ComputeNodes == "" {
+			key = map[bool]string{true: "io_nodes", false: "max_reverse_hops"}[s.IONodes != ""]
+		}
+		return nil, keyerr.New(key, "only algorithm \"ftree\" takes compute and I/O node lists, algorithm is %q", s.Algorithm)
+	}
+	if s.IONodes != "" && s.ComputeNodes == "" {
+		return nil, keyerr.New("io_nodes", "needs compute_nodes: OpenSM's ftree consults the I/O node list only for the hosts that are not compute nodes")
+	}
+	if s.MaxReverseHops < 0 || s.MaxReverseHops > MaxReverseHops {
+		return nil, keyerr.New("max_reverse_hops", "%d is outside 0 to %d", s.MaxReverseHops, MaxReverseHops)
+	}
+	if s.MaxReverseHops > 0 && s.IONodes == "" {
+		return nil, keyerr.New("max_reverse_hops", "applies to the routes to I/O nodes: give io_nodes")
+	}
+	if s.Algorithm == "ftree" && (s.ComputeNodes != "" || s.Roots != "") {
+		return tableRouting("ftree", false, func(n *topologies.Network, vls int) (*Tables, error) {
+			var roots []int
+			var err error
+			if s.Roots != "" {
+				if roots, err = readRootsFile(s.Roots, n); err != nil {
+					return nil, err
+				}
+			}
+			opt := ftreeOptions{maxReverseHops: s.MaxReverseHops}
+			if s.ComputeNodes != "" {
+				if opt.cn, err = readHostListFile("compute_nodes", s.ComputeNodes, n); err != nil {
+					return nil, err
+				}
+			}
+			if s.IONodes != "" {
+				if opt.io, err = readHostListFile("io_nodes", s.IONodes, n); err != nil {
+					return nil, err
+				}
+				for h, io := range opt.io {
+					if io && opt.cn[h] {
+						return nil, keyerr.New("io_nodes", "host %s is a compute node too (%s lists it)", n.HostLabel(h), s.ComputeNodes)
+					}
+				}
+			}
+			return newTreeRoutingOpt("ftree", n, vls, roots, opt)
+		}), nil
 	}
 	if s.TorusConfig != "" && s.Algorithm != "torus-2QoS" {
 		return nil, keyerr.New("torus_config", "only algorithm \"torus-2QoS\" reads a torus-2QoS.conf, algorithm is %q", s.Algorithm)
