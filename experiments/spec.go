@@ -96,7 +96,7 @@ type Experiment struct {
 	// algorithm "ftree" (routing.Spec; files made absolute like
 	// RoutingPath).
 	RoutingComputeNodes, RoutingIONodes string
-	RoutingMaxReverseHops             int
+	RoutingMaxReverseHops               int
 	// FlowControl is the [flow_control] section.
 	FlowControl FlowControl
 	// Switch is the [switch] section.

@@ -60,7 +60,7 @@ type Spec struct {
 	// MaxReverseHops reverse hops (OpenSM's -H max_reverse_hops). TOML
 	// keys: compute_nodes, io_nodes, max_reverse_hops.
 	ComputeNodes, IONodes string
-	MaxReverseHops      int
+	MaxReverseHops        int
 	// LMC gives each host 2^LMC LIDs (InfiniBand's LID mask count, as
 	// OpenSM's -l), 0 to MaxLMC: algorithm "minhop" routes each LID as
 	// OpenSM's minhop does, and the routing is a Multipath whose routes a
