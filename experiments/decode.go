@@ -338,8 +338,8 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 			d.fail(sec, key, "only used with algorithm = \"ftree\"")
 		}
 	}
-	if _, ok := t["lmc"]; ok && e.Routing != "" && e.Routing != "minhop" {
-		d.fail(sec, "lmc", "only used with algorithm = \"minhop\" (a dump's LIDs come with its tables)")
+	if _, ok := t["lmc"]; ok && e.Routing != "" && e.Routing != "minhop" && e.Routing != "updn" && e.Routing != "dnup" {
+		d.fail(sec, "lmc", "only used with algorithm = \"minhop\", \"updn\" or \"dnup\" (a dump's LIDs come with its tables)")
 	}
 	if _, ok := t["torus_config"]; ok && e.Routing != "" && e.Routing != "torus-2QoS" {
 		d.fail(sec, "torus_config", "only used with algorithm = \"torus-2QoS\"")

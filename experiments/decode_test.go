@@ -161,7 +161,7 @@ func TestParseErrors(t *testing.T) {
 		{"compute_nodes with dmodk", edit(t, `algorithm = "dor"`, "algorithm = \"dmodk\"\ncompute_nodes = \"cn.txt\""), `f.toml:8: [routing] compute_nodes: only used with algorithm = "ftree"`},
 		{"max_reverse_hops with minhop", edit(t, `algorithm = "dor"`, "algorithm = \"minhop\"\nmax_reverse_hops = 1"), `f.toml:8: [routing] max_reverse_hops: only used with algorithm = "ftree"`},
 		{"missing compute_nodes file", edit(t, `algorithm = "dor"`, "algorithm = \"ftree\"\ncompute_nodes = \"none.txt\""), `f.toml:8: [routing] compute_nodes: open none.txt: no such file or directory`},
-		{"lmc with updn", edit(t, `algorithm = "dor"`, "algorithm = \"updn\"\nlmc = 2"), `f.toml:8: [routing] lmc: only used with algorithm = "minhop"`},
+		{"lmc with sssp", edit(t, `algorithm = "dor"`, "algorithm = \"sssp\"\nlmc = 2"), `f.toml:8: [routing] lmc: only used with algorithm = "minhop", "updn" or "dnup"`},
 		{"lmc too large", edit(t, `algorithm = "dor"`, "algorithm = \"minhop\"\nlmc = 8"), `f.toml:8: [routing] lmc: 8 is out of range`},
 		{"torus_config with minhop", edit(t, `algorithm = "dor"`, "algorithm = \"minhop\"\ntorus_config = \"t.conf\""), `f.toml:8: [routing] torus_config: only used with algorithm = "torus-2QoS"`},
 		{"missing torus_config file", edit(t, `algorithm = "dor"`, "algorithm = \"torus-2QoS\"\ntorus_config = \"none.conf\""), `f.toml:8: [routing] torus_config: open none.conf: no such file or directory`},

@@ -23,7 +23,7 @@ const (
 // the rule leaves without a path to a destination get no entry: refused,
 // or with partial accepted as unreachable pairs (Partial), as OpenSM
 // writes them. One layer.
-func newDnUp(net *topologies.Network, vls int, partial bool) (*Tables, error) {
+func newDnUp(net *topologies.Network, vls int, partial bool, lmc int) (*Tables, error) {
 	g := newGraph(net)
 	rank := make([]int32, g.n)
 	var leaves []int
@@ -42,38 +42,52 @@ func newDnUp(net *topologies.Network, vls int, partial bool) (*Tables, error) {
 		return nil, keyerr.New("algorithm", "routing dnup: network is disconnected (switch %s reaches no switch with hosts)", net.SwitchLabel(unreached(rank)))
 	}
 	t := newTables("dnup", net, vls)
+	t.setPaths(1 << lmc)
 	hops := make([]uint8, g.channels()) // hops[c]: hops to the destination switch by channel c
 	search := newDnUpSearch(g, rank)
 	load := make([]int32, g.channels())
-	distSw := int32(-1)
-	for _, d := range OpenSMOrder(net) {
-		a := net.Hosts[d]
-		if a.Switch != distSw {
-			search.run(int(a.Switch), hops)
-			distSw = a.Switch
-		}
-		for s := range g.n {
-			if int32(s) == a.Switch {
-				continue
+	var ports []int32
+	for k := range t.paths {
+		ent := t.entries(k)
+		distSw := int32(-1)
+		for _, d := range OpenSMOrder(net) {
+			a := net.Hosts[d]
+			if a.Switch != distSw {
+				search.run(int(a.Switch), hops)
+				distSw = a.Switch
 			}
-			least := uint8(noHops)
-			for c := g.chStart[s]; c < g.chStart[s+1]; c++ {
-				least = min(least, hops[c])
-			}
-			best := int32(-1)
-			for c := g.chStart[s]; c < g.chStart[s+1]; c++ {
-				if least != noHops && hops[c] == least && (best < 0 || load[c] < load[best]) {
-					best = c
+			for s := range g.n {
+				if int32(s) == a.Switch {
+					continue
 				}
+				least := uint8(noHops)
+				for c := g.chStart[s]; c < g.chStart[s+1]; c++ {
+					least = min(least, hops[c])
+				}
+				ok := func(c int32) bool { return least != noHops && hops[c] == least }
+				best := int32(-1)
+				if k == 0 {
+					for c := g.chStart[s]; c < g.chStart[s+1]; c++ {
+						if ok(c) && (best < 0 || load[c] < load[best]) {
+							best = c
+						}
+					}
+				} else if t.lft[s*t.hosts+int(d)] != noPort {
+					ports = ports[:0]
+					for j := range k {
+						ports = append(ports, int32(t.entries(j)[s*t.hosts+int(d)]))
+					}
+					best = lmcChoice(g, net, s, ok, load, ports)
+				}
+				if best < 0 && partial {
+					continue
+				}
+				if best < 0 {
+					return nil, keyerr.New("algorithm", "routing dnup: switch %s has no down/up path to switch %s (unreachable = \"skip\" accepts such tables)", net.SwitchLabel(s), net.SwitchLabel(int(a.Switch)))
+				}
+				load[best]++
+				ent[s*t.hosts+int(d)] = uint16(g.chPort[best])
 			}
-			if best < 0 && partial {
-				continue
-			}
-			if best < 0 {
-				return nil, keyerr.New("algorithm", "routing dnup: switch %s has no down/up path to switch %s (unreachable = \"skip\" accepts such tables)", net.SwitchLabel(s), net.SwitchLabel(int(a.Switch)))
-			}
-			load[best]++
-			t.lft[s*t.hosts+int(d)] = uint16(g.chPort[best])
 		}
 	}
 	return t, nil

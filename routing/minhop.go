@@ -86,7 +86,7 @@ func newMinHopTables(name string, net *topologies.Network, vls int, first bool, 
 					for j := range k {
 						ports = append(ports, int32(t.entries(j)[s*t.hosts+int(d)]))
 					}
-					best = lmcChoice(g, net, s, dist, load, ports)
+					best = lmcChoice(g, net, s, func(c int32) bool { return dist[g.chTo[c]] == dist[s]-1 }, load, ports)
 				}
 				load[best]++
 				ent[s*t.hosts+int(d)] = uint16(g.chPort[best])
@@ -98,14 +98,14 @@ func newMinHopTables(name string, net *topologies.Network, vls int, first bool, 
 
 // lmcChoice is OpenSM's choice of the port of switch s for a further LID
 // of a destination (LMC > 0, osm_switch_recommend_path) whose earlier
-// LIDs s sends out of ports (in LID order): among the min-hop ports
-// (dist), scanned from the one after the previous LID's port round the
+// LIDs s sends out of ports (in LID order): among the ports of the
+// channels ok accepts (the engine's least-hop ones), scanned from the one after the previous LID's port round the
 // switch, the least loaded that leads to a switch none of the earlier
 // LIDs went to; when every one leads to such a switch, the least loaded,
 // ties to the one through whose switch fewer earlier LIDs went, then to
 // the first scanned. Each switch is taken as its own system (InfiniBand's
 // system image GUID), as on ibsim.
-func lmcChoice(g *graph, net *topologies.Network, s int, dist, load []int32, ports []int32) int32 {
+func lmcChoice(g *graph, net *topologies.Network, s int, ok func(c int32) bool, load []int32, ports []int32) int32 {
 	n := len(net.Switches[s].Ports) + 1 // InfiniBand ports 0..n−1
 	forwarded := func(c int32) int {
 		f := 0
@@ -125,7 +125,7 @@ func lmcChoice(g *graph, net *topologies.Network, s int, dist, load []int32, por
 			continue
 		}
 		c := g.chOf[s][ib-1]
-		if c < 0 || dist[g.chTo[c]] != dist[s]-1 {
+		if c < 0 || !ok(c) {
 			continue
 		}
 		fwd := forwarded(c)

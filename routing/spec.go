@@ -390,11 +390,14 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 	if s.LMC < 0 || s.LMC > MaxLMC {
 		return nil, keyerr.New("lmc", "%d is outside 0 to %d (InfiniBand's LID mask count)", s.LMC, MaxLMC)
 	}
-	if s.LMC > 0 && s.Algorithm != "minhop" {
-		return nil, keyerr.New("lmc", "only algorithm \"minhop\" routes several LIDs per host (with algorithm \"file\" the tables' own LIDs do), algorithm is %q", s.Algorithm)
+	if s.LMC > 0 && s.Algorithm != "minhop" && s.Algorithm != "updn" && s.Algorithm != "dnup" {
+		return nil, keyerr.New("lmc", "only algorithms \"minhop\", \"updn\" and \"dnup\" route several LIDs per host (with algorithm \"file\" the tables' own LIDs do), algorithm is %q", s.Algorithm)
 	}
-	if s.LMC > 0 {
+	if s.LMC > 0 && s.Algorithm == "minhop" {
 		return tableRouting("minhop", false, func(n *topologies.Network, vls int) (*Tables, error) { return newMinHopLMC(n, vls, s.LMC) }), nil
+	}
+	if s.LMC > 0 && s.Algorithm == "updn" && s.Roots == "" {
+		return tableRouting("updn", false, func(n *topologies.Network, vls int) (*Tables, error) { return newUpDownLMC(n, vls, s.LMC) }), nil
 	}
 	if (s.ComputeNodes != "" || s.IONodes != "" || s.MaxReverseHops != 0) && s.Algorithm != "ftree" {
 		key := "compute_nodes"
@@ -451,7 +454,7 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 	case s.Algorithm == "torus-2QoS":
 		return tableRouting(s.Algorithm, false, func(n *topologies.Network, vls int) (*Tables, error) { return newTorus2QoS(n, vls, s.TorusConfig) }), nil
 	case s.Algorithm == "dnup":
-		return tableRouting("dnup", partial, func(n *topologies.Network, vls int) (*Tables, error) { return newDnUp(n, vls, partial) }), nil
+		return tableRouting("dnup", partial, func(n *topologies.Network, vls int) (*Tables, error) { return newDnUp(n, vls, partial, s.LMC) }), nil
 	case s.Roots != "":
 		return tableRouting(s.Algorithm, partial, func(n *topologies.Network, vls int) (*Tables, error) {
 			roots, err := readRootsFile(s.Roots, n)
@@ -459,7 +462,7 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 				return nil, err
 			}
 			if s.Algorithm == "updn" {
-				return newUpDownRoots(n, vls, roots, partial)
+				return newUpDownRoots(n, vls, roots, partial, s.LMC)
 			}
 			return newTreeRoutingRoots(s.Algorithm, n, vls, roots)
 		}), nil

@@ -44,7 +44,14 @@ func updnRoot(g *graph) (int, error) {
 // that again goes only down. Among equal choices the port carrying the
 // fewest destinations so far wins, as in minhop.
 func newUpDown(net *topologies.Network, vls int) (*Tables, error) {
-	return newUpDownRoots(net, vls, nil, false)
+	return newUpDownLMC(net, vls, 0)
+}
+
+// newUpDownLMC is newUpDown with 2^lmc LIDs per host (as OpenSM's updn
+// with -l): each further LID by lmcChoice among the up*/down* least-hop
+// ports.
+func newUpDownLMC(net *topologies.Network, vls, lmc int) (*Tables, error) {
+	return newUpDownRoots(net, vls, nil, false, lmc)
 }
 
 // newUpDownRoots builds Up*/Down* with the given root switches (nil: the
@@ -54,7 +61,7 @@ func newUpDown(net *topologies.Network, vls int) (*Tables, error) {
 // as in OpenSM's tables) instead of an error. Between switches of equal rank the
 // one with the lower id is up: the lower GUID on an ibnetdiscover import
 // (as OpenSM decides), the lower index otherwise.
-func newUpDownRoots(net *topologies.Network, vls int, roots []int, partial bool) (*Tables, error) {
+func newUpDownRoots(net *topologies.Network, vls int, roots []int, partial bool, lmc int) (*Tables, error) {
 	g := newGraph(net)
 	if roots == nil {
 		root, err := updnRoot(g)
@@ -76,40 +83,52 @@ func newUpDownRoots(net *topologies.Network, vls int, roots []int, partial bool)
 		}
 	}
 	t := newTables("updn", net, vls)
+	t.setPaths(1 << lmc)
 	load := make([]int32, g.channels())
 	down := make([]int32, g.n) // all-down distance to t, −1 if none
 	any := make([]int32, g.n)  // legal distance to t
-	var queue []int32
+	var queue, ports []int32
 	var buckets [][]int32
-	for _, d := range OpenSMOrder(net) {
-		a := net.Hosts[d]
-		tsw := int(a.Switch)
-		queue, buckets = updnDistances(g, up, tsw, down, any, queue, buckets)
-		for s := range g.n {
-			if s == tsw {
-				continue
-			}
-			best := int32(-1)
-			for c := g.chStart[s]; c < g.chStart[s+1]; c++ {
-				v := g.chTo[c]
-				var ok bool
-				if down[s] >= 0 {
-					ok = !up[c] && down[v] == down[s]-1
-				} else {
-					ok = up[c] && any[v] == any[s]-1
+	for k := range t.paths {
+		ent := t.entries(k)
+		for _, d := range OpenSMOrder(net) {
+			a := net.Hosts[d]
+			tsw := int(a.Switch)
+			queue, buckets = updnDistances(g, up, tsw, down, any, queue, buckets)
+			for s := range g.n {
+				if s == tsw {
+					continue
 				}
-				if ok && (best < 0 || load[c] < load[best]) {
-					best = c
+				ok := func(c int32) bool {
+					v := g.chTo[c]
+					if down[s] >= 0 {
+						return !up[c] && down[v] == down[s]-1
+					}
+					return up[c] && any[v] == any[s]-1
 				}
+				best := int32(-1)
+				if k == 0 {
+					for c := g.chStart[s]; c < g.chStart[s+1]; c++ {
+						if ok(c) && (best < 0 || load[c] < load[best]) {
+							best = c
+						}
+					}
+				} else if t.lft[s*t.hosts+int(d)] != noPort {
+					ports = ports[:0]
+					for j := range k {
+						ports = append(ports, int32(t.entries(j)[s*t.hosts+int(d)]))
+					}
+					best = lmcChoice(g, net, s, ok, load, ports)
+				}
+				if best < 0 && partial {
+					continue // unreachable: no entry, as OpenSM leaves it
+				}
+				if best < 0 {
+					return nil, keyerr.New("algorithm", "routing updn: switch %s has no up*/down* path to switch %s (with roots that leave pairs unreachable, unreachable = \"skip\" accepts the tables)", net.SwitchLabel(s), net.SwitchLabel(tsw))
+				}
+				load[best]++
+				ent[s*t.hosts+int(d)] = uint16(g.chPort[best])
 			}
-			if best < 0 && partial {
-				continue // unreachable: no entry, as OpenSM leaves it
-			}
-			if best < 0 {
-				return nil, keyerr.New("algorithm", "routing updn: switch %s has no up*/down* path to switch %s (with roots that leave pairs unreachable, unreachable = \"skip\" accepts the tables)", net.SwitchLabel(s), net.SwitchLabel(tsw))
-			}
-			load[best]++
-			t.lft[s*t.hosts+int(d)] = uint16(g.chPort[best])
 		}
 	}
 	return t, nil
