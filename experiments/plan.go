@@ -1,7 +1,10 @@
 package experiments
 
 import (
+	"cmp"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -91,10 +94,13 @@ func Plan(exps []*Experiment) []Task {
 	return tasks
 }
 
-// Shard selects a deterministic part of a run's tasks: shard Index of
-// Count takes the units (see Task.Unit) whose number modulo Count is
-// Index, so shards 0..Count−1 together run every task exactly once. The
-// zero value runs everything.
+// Shard selects a deterministic part of a run's tasks: the units (see
+// Task.Unit) are dealt to Count shards by their expected cost (Cost),
+// largest first, each to the shard with the least cost so far (ties: the
+// lowest shard), so that shards of one run take about as long and
+// together run every task exactly once. The assignment depends only on
+// the plan, so every shard computes the same. The zero value runs
+// everything.
 type Shard struct {
 	Index, Count int
 }
@@ -110,19 +116,82 @@ func ParseShard(s string) (Shard, error) {
 	return Shard{Index: i, Count: n}, nil
 }
 
-// Has reports whether the shard runs the tasks of unit.
-func (s Shard) Has(unit int) bool { return s.Count <= 1 || unit%s.Count == s.Index }
-
 // String renders the shard as "I/N".
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
 
 // Select returns the tasks of the shard, in order.
 func (s Shard) Select(tasks []Task) []Task {
+	if s.Count <= 1 {
+		return tasks
+	}
+	of := Assign(tasks, s.Count)
 	var out []Task
 	for _, t := range tasks {
-		if s.Has(t.Unit) {
+		if of[t.Unit] == s.Index {
 			out = append(out, t)
 		}
 	}
 	return out
+}
+
+// Assign deals the units of tasks to n shards by expected cost (see
+// Shard) and returns the shard of each unit, indexed by Task.Unit.
+func Assign(tasks []Task, n int) []int {
+	units := 0
+	for _, t := range tasks {
+		units = max(units, t.Unit+1)
+	}
+	cost := make([]float64, units)
+	for _, t := range tasks {
+		cost[t.Unit] += Cost(t)
+	}
+	order := make([]int, units)
+	for u := range order {
+		order[u] = u
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cost[b], cost[a]) })
+	load := make([]float64, n)
+	of := make([]int, units)
+	for _, u := range order {
+		best := 0
+		for i := range load {
+			if load[i] < load[best] {
+				best = i
+			}
+		}
+		of[u] = best
+		load[best] += cost[u]
+	}
+	return of
+}
+
+// searchProbes is the number of loads a saturation search is expected to
+// simulate: a bisection over the Resolution steps, and a few more to
+// confirm its verdicts.
+func searchProbes(resolution int) float64 {
+	return math.Ceil(math.Log2(float64(max(resolution, 2)))) + 3
+}
+
+// Cost is the expected cost of a task, in host-cycles: the hosts of its
+// network (the flits moved, and so the work, grow with them) times the
+// cycles of a point (warm-up, measurement, drain), times the loads it
+// simulates — one for a listed load, searchProbes for a saturation
+// search, the patterns times the bisections for an exchange — times the
+// replications. It only orders and balances shards; nothing depends on
+// its exact value.
+func Cost(t Task) float64 {
+	e := t.Experiment
+	hosts := 1.0
+	if e.net != nil {
+		hosts = float64(max(len(e.net.Hosts), 1))
+	}
+	cycles := float64(max(e.Sim.Warmup+e.Sim.Measure+e.Sim.Drain, 1))
+	loads := 1.0
+	switch {
+	case t.Search:
+		loads = searchProbes(e.Sweep.Resolution)
+	case t.Exchange:
+		loads = float64(max(e.Traffic.Bisections, 1))
+	}
+	return hosts * cycles * loads * float64(max(e.Sim.Replications, 1))
 }

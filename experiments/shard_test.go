@@ -45,11 +45,12 @@ func TestPlanUnits(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("plan:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if n := len(Shard{1, 3}.Select(Plan(exps))); n != 3 { // units 1, 4, 7
-		t.Errorf("shard 1/3 has %d tasks, want 3", n)
-	}
-	if n := len(Shard{2, 3}.Select(Plan(exps))); n != 5 { // units 2, 5, 8
-		t.Errorf("shard 2/3 has %d tasks, want 5", n)
+	// The two searches, the costliest units (each some ten loads'
+	// worth), go to shards 0 and 1; the eight listed loads all fit in
+	// shard 2, still the least loaded.
+	of := Assign(Plan(exps), 3)
+	if want := []int{2, 2, 2, 2, 2, 2, 2, 2, 0, 1}; !slices.Equal(of, want) {
+		t.Errorf("units' shards %v, want %v", of, want)
 	}
 }
 
@@ -161,5 +162,59 @@ func TestMergeConflictsAndForeign(t *testing.T) {
 	}
 	if len(rep.Foreign) != 8 || rep.Foreign[0] != "loads||uniform|0.75" || len(out) != len(lines) {
 		t.Errorf("foreign: %d lines out, report %+v", len(out), rep)
+	}
+}
+
+// TestShardsBalanced: shards are dealt by expected cost, so one large
+// network's search takes a shard of its own against many small points,
+// where dealing units in turn would give each shard half of everything;
+// the shards cover every unit once, whatever the count.
+func TestShardsBalanced(t *testing.T) {
+	big := mustParse(t, "big.toml", `name = "big"
+[topology]
+kind = "flatfly"
+dims = [8, 8]
+hosts_per_switch = 8
+[routing]
+algorithm = "dor"
+[traffic]
+patterns = ["uniform"]
+[sweep]
+mode = "saturation"
+`)
+	small := mustParse(t, "small.toml", `name = "small"
+[topology]
+kind = "flatfly"
+dims = [2, 2]
+hosts_per_switch = 1
+[routing]
+algorithm = "dor"
+[traffic]
+patterns = ["uniform", "complement", "transpose", "shuffle"]
+[sweep]
+loads = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]
+`)
+	tasks := Plan([]*Experiment{big, small})
+	of := Assign(tasks, 2)
+	for _, task := range tasks {
+		if task.Experiment == small && of[task.Unit] == of[tasks[0].Unit] {
+			t.Errorf("%s shares a shard with the 512-host search", task.Key())
+		}
+	}
+	for _, n := range []int{1, 2, 3, 5, 40} {
+		count := map[string]int{}
+		for i := range n {
+			for _, task := range (Shard{i, n}).Select(tasks) {
+				count[task.Key()]++
+			}
+		}
+		for _, task := range tasks {
+			if count[task.Key()] != 1 {
+				t.Errorf("%d shards: %s runs %d times", n, task.Key(), count[task.Key()])
+			}
+		}
+	}
+	if Cost(tasks[0]) <= 64*Cost(tasks[len(tasks)-1]) {
+		t.Errorf("a 512-host search costs %g, a 4-host point %g: want far more", Cost(tasks[0]), Cost(tasks[len(tasks)-1]))
 	}
 }
