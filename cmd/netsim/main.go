@@ -50,6 +50,7 @@ func commands() []*Command {
 		runCmd(),
 		validateCmd(),
 		mergeCmd(),
+		slurmCmd(),
 		tableCmd(),
 		plotCmd(),
 		congestionCmd(),
