@@ -293,7 +293,7 @@ func (d *decoder) routing(e *Experiment, t map[string]any) {
 		{"path", "the file of forwarding tables", &e.RoutingPath},
 		{"sl2vl", "the fabric's SL2VL tables (opensm-sl2vl.dump or smpquery sl2vl output)", &e.RoutingSL2VL},
 		{"path_sls", "the fabric's path records (saquery -p output)", &e.RoutingPathSLs},
-		{"roots", "the root switches of updn (GUIDs or switch names, one a line)", &e.RoutingRoots},
+		{"roots", "the root switches of updn, ftree or dmodk (GUIDs or switch names, one a line)", &e.RoutingRoots},
 		{"torus_config", "OpenSM's torus-2QoS.conf", &e.RoutingTorusConfig},
 		{"compute_nodes", "the compute nodes of ftree (port GUIDs or host names, one a line)", &e.RoutingComputeNodes},
 		{"io_nodes", "the I/O nodes of ftree (port GUIDs or host names, one a line)", &e.RoutingIONodes},

@@ -81,15 +81,16 @@ type Experiment struct {
 	// RoutingUnreachable is the [routing] unreachable of algorithm "file":
 	// "error" (the default, "") or "skip" (routing.Spec.Unreachable).
 	RoutingUnreachable string
-	// RoutingRoots is the [routing] roots of algorithm "updn": a file of
-	// root switches (made absolute like RoutingPath); empty: automatic.
+	// RoutingRoots is the [routing] roots of algorithms "updn", "ftree"
+	// and "dmodk": a file of root switches (made absolute like
+	// RoutingPath); empty: automatic.
 	RoutingRoots string
 	// RoutingTorusConfig is the [routing] torus_config of algorithm
 	// "torus-2QoS": its torus-2QoS.conf (made absolute like RoutingPath);
 	// empty: a built torus's own coordinates.
 	RoutingTorusConfig string
-	// RoutingLMC is the [routing] lmc of algorithm "minhop": 2^LMC LIDs
-	// per host (routing.Spec.LMC).
+	// RoutingLMC is the [routing] lmc of algorithms "minhop", "updn" and
+	// "dnup": 2^LMC LIDs per host (routing.Spec.LMC).
 	RoutingLMC int
 	// RoutingComputeNodes, RoutingIONodes and RoutingMaxReverseHops are
 	// the [routing] compute_nodes, io_nodes and max_reverse_hops of

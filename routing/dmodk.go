@@ -113,6 +113,9 @@ func newTreeRoutingOpt(name string, net *topologies.Network, vls int, roots []in
 		}
 	}
 	if name == "ftree" {
+		if top >= ftreeTupleLen {
+			return nil, keyerr.New("algorithm", "routing ftree handles fat trees of at most %d levels (OpenSM's switch indexes have %d bytes), this one has %d", ftreeTupleLen, ftreeTupleLen, top+1)
+		}
 		ftreeRoutes(t, net, level, opt)
 		return t, nil
 	}

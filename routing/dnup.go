@@ -24,6 +24,9 @@ const (
 // or with partial accepted as unreachable pairs (Partial), as OpenSM
 // writes them. One layer.
 func newDnUp(net *topologies.Network, vls int, partial bool, lmc int) (*Tables, error) {
+	if err := lmcFits("dnup", net, lmc); err != nil {
+		return nil, err
+	}
 	g := newGraph(net)
 	rank := make([]int32, g.n)
 	var leaves []int

@@ -1,6 +1,8 @@
 package routing
 
 import (
+	"fmt"
+
 	"netsim/keyerr"
 	"netsim/topologies"
 )
@@ -64,6 +66,14 @@ func tableRouting(name string, partial bool, build func(*topologies.Network, int
 		}
 		if partial {
 			err = checkFileTables(t, n, "routing "+name, true, func(int, int) int { return 0 })
+			// The further LIDs (LMC) reach exactly the pairs the base LID does.
+			for k := 1; k < t.paths && err == nil; k++ {
+				view := *t
+				view.lft, view.unreach = t.entries(k), nil
+				if err = checkFileTables(&view, n, "routing "+name, true, func(int, int) int { return 0 }); err == nil && view.unreachPairs != t.unreachPairs {
+					err = fmt.Errorf("routing %s: LID offset %d leaves %d pairs unreachable, the base LID %d", name, k, view.unreachPairs, t.unreachPairs)
+				}
+			}
 		} else {
 			for k := 0; k < t.paths && err == nil; k++ {
 				view := *t
@@ -81,6 +91,15 @@ func tableRouting(name string, partial bool, build func(*topologies.Network, int
 		}
 		return t, nil
 	}
+}
+
+// lmcFits checks that tables with 2^lmc LIDs per host stay within
+// MaxTableEntries.
+func lmcFits(name string, net *topologies.Network, lmc int) error {
+	if e := len(net.Switches) * len(net.Hosts) << lmc; e > MaxTableEntries {
+		return keyerr.New("lmc", "routing %s with LMC %d keeps a table of switches × hosts × 2^LMC = %d entries, more than the limit of %d", name, lmc, e, MaxTableEntries)
+	}
+	return nil
 }
 
 // MaxTableEntries bounds switches × hosts of the table engines (two bytes

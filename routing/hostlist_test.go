@@ -78,7 +78,7 @@ func TestFtreeComputeNodes(t *testing.T) {
 	}{
 		{"io without cn", Spec{Algorithm: "ftree", VLs: 1, IONodes: io}, "io_nodes: needs compute_nodes"},
 		{"reverse without io", Spec{Algorithm: "ftree", VLs: 1, ComputeNodes: cn, MaxReverseHops: 1}, "max_reverse_hops: applies to the routes to I/O nodes"},
-		{"reverse too many", Spec{Algorithm: "ftree", VLs: 1, ComputeNodes: cn, IONodes: io, MaxReverseHops: 99}, "max_reverse_hops: 99 is outside 0 to 16"},
+		{"reverse too many", Spec{Algorithm: "ftree", VLs: 1, ComputeNodes: cn, IONodes: io, MaxReverseHops: 99}, "max_reverse_hops: 99 is outside 0 to 4"},
 		{"cn on dmodk", Spec{Algorithm: "dmodk", VLs: 1, ComputeNodes: cn}, `compute_nodes: only algorithm "ftree"`},
 		{"both lists", Spec{Algorithm: "ftree", VLs: 1, ComputeNodes: cn, IONodes: write("io2", names[1]+"\n")}, "io_nodes: host H2 is a compute node too"},
 	} {
@@ -87,5 +87,18 @@ func TestFtreeComputeNodes(t *testing.T) {
 				t.Errorf("error %v, want %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestFtreeDepth: a fat tree deeper than OpenSM's switch indexes hold is
+// refused, naming the limit.
+func TestFtreeDepth(t *testing.T) {
+	m, w := make([]int, 9), make([]int, 9)
+	for i := range m {
+		m[i], w[i] = 2, 1
+	}
+	net := mustBuild(t, topologies.Spec{Kind: "xgft", M: m, W: w})
+	if _, err := New(Spec{Algorithm: "ftree", VLs: 1}, net); err == nil || !strings.Contains(err.Error(), "at most 8 levels") {
+		t.Errorf("error %v, want the depth refused", err)
 	}
 }

@@ -45,8 +45,8 @@ func newPortOrderDOR(net *topologies.Network, vls int) (*Tables, error) {
 // newMinHopTables builds minhop, or with first the port-order dor, with
 // 2^lmc LIDs per host (minhop only).
 func newMinHopTables(name string, net *topologies.Network, vls int, first bool, lmc int) (*Tables, error) {
-	if e := len(net.Switches) * len(net.Hosts) << lmc; e > MaxTableEntries {
-		return nil, keyerr.New("lmc", "routing %s with LMC %d keeps a table of switches × hosts × 2^LMC = %d entries, more than the limit of %d", name, lmc, e, MaxTableEntries)
+	if err := lmcFits(name, net, lmc); err != nil {
+		return nil, err
 	}
 	g := newGraph(net)
 	t := newTables(name, net, vls)

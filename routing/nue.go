@@ -52,20 +52,24 @@ type nueState struct {
 // The destinations (hosts, in OpenSM's order on an import, else by index)
 // are dealt round robin to vls layers. In each layer every dependency
 // starts unused (U-turns blocked), and the escape paths are entered as
-// used: a spanning tree of the switches by Dijkstra from a root — the
+// used: a breadth-first spanning tree of the switches from a root — the
 // switch of highest betweenness within the layer's convex subgraph (the
 // destinations' switches and every shortest path between them; ties: the
-// lowest index) — and every turn between tree channels that leads toward
-// a destination of the layer. Tree paths never close a cycle, so every
+// lowest index) — and every turn between two of its channels (OpenSM's
+// nue enters only those toward the layer's destinations and builds the
+// tree by Dijkstra; netsim's superset, still acyclic, needed no fallback
+// on any network tested, OpenSM's a third of a 6×6×6 torus's
+// destinations on 2–8 VLs). Tree paths never close a cycle, so every
 // destination stays reachable. Then each destination gets a tree of paths
 // by a Dijkstra over channels from its switch: a switch is reached over a
 // channel only if the dependency from that channel into the path already
-// found does not close a cycle among the used dependencies (a depth-first
-// search, skipped when the two channels are in different components); a
-// dependency that would is blocked for the rest of the layer. If some
-// switch cannot be reached so, the destination takes its escape paths
-// (Nue's fallback; OpenSM first tries a local backtracking step, netsim
-// does not) and the dependencies its search had used are freed. Channel
+// found does not close a cycle among the used dependencies (kept in a
+// dynamic topological order, so most additions need no search); a
+// dependency that would is blocked for the rest of the layer. At an
+// impasse a reached neighbour may move to another channel (Nue's local
+// backtracking, backtrack); if some switch still cannot be reached, the
+// destination takes its escape paths (Nue's fallback) and the
+// dependencies its search had used or blocked are freed. Channel
 // weights start at hosts² and grow by the hosts whose paths cross them,
 // so paths are minimal until the load makes a detour cheaper, and
 // balanced. Each layer's dependency graph is acyclic by construction:
@@ -280,9 +284,12 @@ func (x *nueState) centralSwitch(isDest []bool) int32 {
 			score[w] += delta[w]
 		}
 	}
+	// Scores within a relative 1e-9 tie (floating-point sums of shortest
+	// path fractions differ in their last bits by the order of the sums,
+	// and by platform): the lowest index wins.
 	best := int32(-1)
 	for s := range n {
-		if in[s] && (best < 0 || score[s] > score[best]) {
+		if in[s] && (best < 0 || score[s] > score[best]*(1+1e-9)+1e-12) {
 			best = int32(s)
 		}
 	}

@@ -42,7 +42,7 @@ func TestNue(t *testing.T) {
 	}{
 		{"ring", topologies.Spec{Kind: "ring", Switches: 8, HostsPerSwitch: 2}, 15, 5},
 		{"torus 4x4", topologies.Spec{Kind: "torus", Dims: []int{4, 4}, HostsPerSwitch: 2}, 3, 1},
-		{"torus 6x6x6", topologies.Spec{Kind: "torus", Dims: []int{6, 6, 6}, HostsPerSwitch: 1}, 14, 4},
+		{"torus 6x6x6", topologies.Spec{Kind: "torus", Dims: []int{6, 6, 6}, HostsPerSwitch: 1}, 14, 5},
 		{"torus 8x8", topologies.Spec{Kind: "torus", Dims: []int{8, 8}, HostsPerSwitch: 2}, 18, 9},
 		{"hypercube", topologies.Spec{Kind: "hypercube", Dimension: 6, HostsPerSwitch: 2}, 2, 1},
 		{"random 64", topologies.Spec{Kind: "random", Switches: 64, HostsPerSwitch: 4, Links: 160, Seed: 3}, 10, 8},

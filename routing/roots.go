@@ -31,7 +31,7 @@ func ReadRoots(data []byte, file string, net *topologies.Network) ([]int, error)
 			continue
 		}
 		word := strings.Fields(text)[0]
-		s, msg := find.switchOf(word)
+		s, msg, _ := find.switchOf(word)
 		if msg != "" {
 			return nil, topologies.FileErrorf(file, line, "%s", msg)
 		}
@@ -77,17 +77,18 @@ func newSwitchFinder(net *topologies.Network) switchFinder {
 }
 
 // switchOf returns the switch word names (a switch name, or a node GUID
-// "0x…"), or a message saying why word names none.
-func (f switchFinder) switchOf(word string) (int, string) {
+// "0x…"), or a message saying why word names none, with absent set when
+// word is well formed but names no switch of the network.
+func (f switchFinder) switchOf(word string) (s int, msg string, absent bool) {
 	if s, ok := f.byName[word]; ok {
-		return s, ""
+		return s, "", false
 	}
 	if !strings.HasPrefix(strings.ToLower(word), "0x") {
-		return 0, fmt.Sprintf("switch %q is not in the network (expected a switch name or a node GUID 0x…)", word)
+		return 0, fmt.Sprintf("switch %q is not in the network (expected a switch name or a node GUID 0x…)", word), true
 	}
 	g, err := strconv.ParseUint(word[2:], 16, 64)
 	if err != nil {
-		return 0, fmt.Sprintf("bad GUID %q (expected 0x and at most 16 hexadecimal digits)", word)
+		return 0, fmt.Sprintf("bad GUID %q (expected 0x and at most 16 hexadecimal digits)", word), false
 	}
 	s, ok := f.byGUID[g]
 	if !ok {
@@ -95,7 +96,7 @@ func (f switchFinder) switchOf(word string) (int, string) {
 		if len(f.byGUID) == 0 {
 			want = "switch names: the topology has no GUIDs (an ibnetdiscover import has them)"
 		}
-		return 0, fmt.Sprintf("switch GUID 0x%016x is not in the network (expected %s)", g, want)
+		return 0, fmt.Sprintf("switch GUID 0x%016x is not in the network (expected %s)", g, want), true
 	}
-	return s, ""
+	return s, "", false
 }

@@ -9,8 +9,10 @@ import (
 	"netsim/topologies"
 )
 
-// MaxReverseHops bounds Spec.MaxReverseHops.
-const MaxReverseHops = 16
+// MaxReverseHops bounds Spec.MaxReverseHops: each reverse hop lets every
+// route to an I/O node go down and up again from every switch it passes,
+// so the work grows exponentially with them (OpenSM's users take 1 or 2).
+const MaxReverseHops = 4
 
 // MaxLMC bounds Spec.LMC: InfiniBand's LID mask count is 3 bits.
 const MaxLMC = 7
@@ -39,15 +41,17 @@ type Spec struct {
 	// records giving each path's SL (ReadPathSLs; TOML key path_sls).
 	// Both need a topology imported from ibnetdiscover output.
 	SL2VL, PathSLs string
-	// Unreachable says what algorithm "file" does with tables that leave
-	// pairs of hosts unconnected (a LID without a port): UnreachableError
+	// Unreachable says what algorithm "file" (and "dnup", and "updn" with
+	// roots) does with tables that leave pairs of hosts unconnected (a LID
+	// without a port): UnreachableError
 	// (the default, "") refuses them; UnreachableSkip accepts them
 	// (Partial), and traffic and metrics are over the reachable pairs only.
 	// TOML key: unreachable.
 	Unreachable string
-	// Roots is a file of root switches for algorithm "updn" (ReadRoots:
-	// GUIDs as OpenSM's root_guid_file, or switch names); empty: the
-	// automatic root. TOML key: roots.
+	// Roots is a file of root switches for algorithms "updn", "ftree" and
+	// "dmodk" (ReadRoots: GUIDs as OpenSM's root_guid_file, or switch
+	// names); empty: the automatic root, or the detected levels. TOML key:
+	// roots.
 	Roots string
 	// TorusConfig is the torus-2QoS.conf of algorithm "torus-2QoS"
 	// (ReadTorusConf: sizes, seed links, datelines), needed on a network
@@ -62,9 +66,10 @@ type Spec struct {
 	ComputeNodes, IONodes string
 	MaxReverseHops        int
 	// LMC gives each host 2^LMC LIDs (InfiniBand's LID mask count, as
-	// OpenSM's -l), 0 to MaxLMC: algorithm "minhop" routes each LID as
-	// OpenSM's minhop does, and the routing is a Multipath whose routes a
-	// NIC chooses among ([nic] dispersion). 0: one LID. TOML key: lmc.
+	// OpenSM's -l), 0 to MaxLMC: algorithms "minhop", "updn" and "dnup"
+	// route each LID as OpenSM does (lmcChoice), and the routing is a
+	// Multipath whose routes a NIC chooses among ([nic] dispersion). 0: one
+	// LID. TOML key: lmc.
 	LMC int
 	// Classes builds the routing for dynamic VL choice (Classes): with
 	// the VLs its deadlock argument needs, Routing.VLs() of them, as its
@@ -324,9 +329,60 @@ func New(s Spec, net *topologies.Network) (Routing, error) {
 	return r, nil
 }
 
+// checkKeys checks that every key s sets belongs to its algorithm, so
+// that none is silently ignored, and that the numbers are in range.
+func checkKeys(s Spec) error {
+	file := s.Algorithm == "file"
+	if (s.Path != "" || s.Format != "") && !file {
+		return keyerr.New("path", "only algorithm \"file\" reads tables from a file, algorithm is %q", s.Algorithm)
+	}
+	if s.Unreachable != "" && s.Unreachable != UnreachableError && s.Algorithm != "file" && s.Algorithm != "dnup" && (s.Algorithm != "updn" || s.Roots == "") {
+		return keyerr.New("unreachable", "only algorithms \"file\", \"dnup\" and \"updn\" with roots may leave pairs unreachable; algorithm is %q", s.Algorithm)
+	}
+	if s.Roots != "" && s.Algorithm != "updn" && s.Algorithm != "ftree" && s.Algorithm != "dmodk" {
+		return keyerr.New("roots", "only algorithms \"updn\", \"ftree\" and \"dmodk\" take root switches, algorithm is %q", s.Algorithm)
+	}
+	if s.LMC < 0 || s.LMC > MaxLMC {
+		return keyerr.New("lmc", "%d is outside 0 to %d (InfiniBand's LID mask count)", s.LMC, MaxLMC)
+	}
+	if s.LMC > 0 && s.Algorithm != "minhop" && s.Algorithm != "updn" && s.Algorithm != "dnup" {
+		return keyerr.New("lmc", "only algorithms \"minhop\", \"updn\" and \"dnup\" route several LIDs per host (with algorithm \"file\" the tables' own LIDs do), algorithm is %q", s.Algorithm)
+	}
+	if (s.ComputeNodes != "" || s.IONodes != "" || s.MaxReverseHops != 0) && s.Algorithm != "ftree" {
+		key := "compute_nodes"
+		switch {
+		case s.ComputeNodes != "":
+		case s.IONodes != "":
+			key = "io_nodes"
+		default:
+			key = "max_reverse_hops"
+		}
+		return keyerr.New(key, "only algorithm \"ftree\" takes compute and I/O node lists, algorithm is %q", s.Algorithm)
+	}
+	if s.IONodes != "" && s.ComputeNodes == "" {
+		return keyerr.New("io_nodes", "needs compute_nodes: OpenSM's ftree consults the I/O node list only for the hosts that are not compute nodes")
+	}
+	if s.MaxReverseHops < 0 || s.MaxReverseHops > MaxReverseHops {
+		return keyerr.New("max_reverse_hops", "%d is outside 0 to %d", s.MaxReverseHops, MaxReverseHops)
+	}
+	if s.MaxReverseHops > 0 && s.IONodes == "" {
+		return keyerr.New("max_reverse_hops", "applies to the routes to I/O nodes: give io_nodes")
+	}
+	if s.TorusConfig != "" && s.Algorithm != "torus-2QoS" {
+		return keyerr.New("torus_config", "only algorithm \"torus-2QoS\" reads a torus-2QoS.conf, algorithm is %q", s.Algorithm)
+	}
+	if (s.SL2VL != "" || s.PathSLs != "") && s.Algorithm != "file" {
+		return keyerr.New("sl2vl", "only algorithm \"file\" reads SL2VL tables and path records, algorithm is %q", s.Algorithm)
+	}
+	return nil
+}
+
 // constructor returns the constructor of the routing s names for topology
 // kind, or an error naming the algorithm.
 func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, error), error) {
+	if err := checkKeys(s); err != nil {
+		return nil, err
+	}
 	switch kind {
 	case "flatfly", "hyperx", "hypercube":
 		if s.Algorithm == "dor" {
@@ -378,42 +434,11 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 	if s.Algorithm == "file" {
 		return func(n *topologies.Network, vls int) (Routing, error) { return readTables(s, n, vls) }, nil
 	}
-	if s.Path != "" || s.Format != "" {
-		return nil, keyerr.New("path", "only algorithm \"file\" reads tables from a file, algorithm is %q", s.Algorithm)
-	}
-	if s.Unreachable != "" && s.Unreachable != UnreachableError && s.Algorithm != "file" && s.Algorithm != "dnup" && (s.Algorithm != "updn" || s.Roots == "") {
-		return nil, keyerr.New("unreachable", "only algorithms \"file\", \"dnup\" and \"updn\" with roots may leave pairs unreachable; algorithm is %q", s.Algorithm)
-	}
-	if s.Roots != "" && s.Algorithm != "updn" && s.Algorithm != "ftree" && s.Algorithm != "dmodk" {
-		return nil, keyerr.New("roots", "only algorithms \"updn\", \"ftree\" and \"dmodk\" take root switches, algorithm is %q", s.Algorithm)
-	}
-	if s.LMC < 0 || s.LMC > MaxLMC {
-		return nil, keyerr.New("lmc", "%d is outside 0 to %d (InfiniBand's LID mask count)", s.LMC, MaxLMC)
-	}
-	if s.LMC > 0 && s.Algorithm != "minhop" && s.Algorithm != "updn" && s.Algorithm != "dnup" {
-		return nil, keyerr.New("lmc", "only algorithms \"minhop\", \"updn\" and \"dnup\" route several LIDs per host (with algorithm \"file\" the tables' own LIDs do), algorithm is %q", s.Algorithm)
-	}
 	if s.LMC > 0 && s.Algorithm == "minhop" {
 		return tableRouting("minhop", false, func(n *topologies.Network, vls int) (*Tables, error) { return newMinHopLMC(n, vls, s.LMC) }), nil
 	}
 	if s.LMC > 0 && s.Algorithm == "updn" && s.Roots == "" {
 		return tableRouting("updn", false, func(n *topologies.Network, vls int) (*Tables, error) { return newUpDownLMC(n, vls, s.LMC) }), nil
-	}
-	if (s.ComputeNodes != "" || s.IONodes != "" || s.MaxReverseHops != 0) && s.Algorithm != "ftree" {
-		key := "compute_nodes"
-		if s.ComputeNodes == "" {
-			key = map[bool]string{true: "io_nodes", false: "max_reverse_hops"}[s.IONodes != ""]
-		}
-		return nil, keyerr.New(key, "only algorithm \"ftree\" takes compute and I/O node lists, algorithm is %q", s.Algorithm)
-	}
-	if s.IONodes != "" && s.ComputeNodes == "" {
-		return nil, keyerr.New("io_nodes", "needs compute_nodes: OpenSM's ftree consults the I/O node list only for the hosts that are not compute nodes")
-	}
-	if s.MaxReverseHops < 0 || s.MaxReverseHops > MaxReverseHops {
-		return nil, keyerr.New("max_reverse_hops", "%d is outside 0 to %d", s.MaxReverseHops, MaxReverseHops)
-	}
-	if s.MaxReverseHops > 0 && s.IONodes == "" {
-		return nil, keyerr.New("max_reverse_hops", "applies to the routes to I/O nodes: give io_nodes")
 	}
 	if s.Algorithm == "ftree" && (s.ComputeNodes != "" || s.Roots != "") {
 		return tableRouting("ftree", false, func(n *topologies.Network, vls int) (*Tables, error) {
@@ -442,12 +467,6 @@ func constructor(s Spec, kind string) (func(*topologies.Network, int) (Routing, 
 			}
 			return newTreeRoutingOpt("ftree", n, vls, roots, opt)
 		}), nil
-	}
-	if s.TorusConfig != "" && s.Algorithm != "torus-2QoS" {
-		return nil, keyerr.New("torus_config", "only algorithm \"torus-2QoS\" reads a torus-2QoS.conf, algorithm is %q", s.Algorithm)
-	}
-	if (s.SL2VL != "" || s.PathSLs != "") && s.Algorithm != "file" {
-		return nil, keyerr.New("sl2vl", "only algorithm \"file\" reads SL2VL tables and path records, algorithm is %q", s.Algorithm)
 	}
 	partial := s.Unreachable == UnreachableSkip
 	switch {

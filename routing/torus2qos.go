@@ -87,7 +87,7 @@ func ReadTorusConf(data []byte, file string, net *topologies.Network) (*TorusCon
 			if sizeLine > 0 {
 				return nil, errorf("a second size line (the first is line %d)", sizeLine)
 			}
-			if len(f) < 1+torusDims {
+			if len(f) != 1+torusDims {
 				return nil, errorf("%s needs %d radices (x y z; 1 for an absent dimension), got %d", key, torusDims, len(f)-1)
 			}
 			sizeLine = line
@@ -107,8 +107,8 @@ func ReadTorusConf(data []byte, file string, net *topologies.Network) (*TorusCon
 				c.Radix[d], c.Torus[d] = r, wrap && r > 2
 			}
 		case "xp_link", "xm_link", "yp_link", "ym_link", "zp_link", "zm_link":
-			if len(f) < 3 {
-				return nil, errorf("%s needs two switches (GUIDs or names), got %d", key, len(f)-1)
+			if len(f) != 3 {
+				return nil, errorf("%s needs two switches (GUIDs or names), got %d words", key, len(f)-1)
 			}
 			if cur == nil {
 				c.Seeds = append(c.Seeds, newTorusSeed(line))
@@ -116,8 +116,8 @@ func ReadTorusConf(data []byte, file string, net *topologies.Network) (*TorusCon
 			}
 			var sw [2]int
 			for i := range sw {
-				s, msg := find.switchOf(f[1+i])
-				if msg != "" && !strings.Contains(msg, "is not in the network") {
+				s, msg, absent := find.switchOf(f[1+i])
+				if msg != "" && !absent {
 					return nil, errorf("%s: %s", key, msg)
 				}
 				if msg != "" && cur.missing == "" {
@@ -145,8 +145,8 @@ func ReadTorusConf(data []byte, file string, net *topologies.Network) (*TorusCon
 		case "next_seed":
 			cur = nil
 		case "x_dateline", "y_dateline", "z_dateline":
-			if len(f) < 2 {
-				return nil, errorf("%s needs a coordinate", key)
+			if len(f) != 2 {
+				return nil, errorf("%s needs one coordinate, got %d words", key, len(f)-1)
 			}
 			v, err := strconv.Atoi(f[1])
 			if err != nil {
@@ -308,6 +308,9 @@ func torusCoords(net *topologies.Network, c *TorusConf, file string) ([]int32, e
 		}
 		d, step := k/2, int32(1-2*(k%2))
 		q := origin
+		if y := q[d] + step; !c.Torus[d] && (y < 0 || y >= int32(c.Radix[d])) {
+			return nil, topologies.FileErrorf(file, seed.line, "%s leads off the mesh: the seed switch is at coordinate %d of dimension %c, a mesh edge (move the dateline or the seed)", torusLinkKeys[k], q[d], "xyz"[d])
+		}
 		q[d] = e.wrap(d, q[d]+step)
 		if !e.adj[seed.Origin][int32(s)] {
 			return nil, topologies.FileErrorf(file, seed.line, "%s: the switches are not linked", torusLinkKeys[k])
@@ -506,7 +509,7 @@ func newTorus2QoS(net *topologies.Network, vls int, conf string) (*Tables, error
 	}
 	wraps := false
 	for d := range torusDims {
-		wraps = wraps || c.Torus[d] && c.Radix[d] >= 3
+		wraps = wraps || c.Torus[d]
 	}
 	if wraps && vls < 2 {
 		return nil, keyerr.New("vls", "routing torus-2QoS needs 2 virtual lanes on a torus (its datelines put paths that wrap on VL 1; on 1 VL the rings' channel dependencies close), got %d", vls)
@@ -527,21 +530,24 @@ func newTorus2QoS(net *topologies.Network, vls int, conf string) (*Tables, error
 				continue
 			}
 			u := port.Peer
-			k := -1
+			// The link must join neighbours: one step in one dimension.
+			k, differ := -1, 0
 			for d := range torusDims {
 				a, b, r := coord(int32(s), d), coord(u, d), int32(c.Radix[d])
-				switch {
-				case a == b:
+				if a == b {
 					continue
+				}
+				differ++
+				switch {
 				case b == a+1 || c.Torus[d] && b == (a+1)%r:
 					k = 2 * d
 				case b == a-1 || c.Torus[d] && a == (b+1)%r:
 					k = 2*d + 1
 				}
-				break
 			}
-			if k < 0 {
-				return nil, fmt.Errorf("routing torus-2QoS: the link from switch %d port %d to switch %d joins no neighbours of the torus", s, p+1, u)
+			if k < 0 || differ != 1 {
+				return nil, keyerr.New("algorithm", "routing torus-2QoS: the link from switch %s port %d to switch %s joins no neighbours of the torus (netsim's torus-2QoS routes a complete torus without extra links)",
+					net.SwitchLabel(s), p+1, net.SwitchLabel(int(u)))
 			}
 			group[s][k] = append(group[s][k], uint16(p))
 			dim[s][p] = uint8(k / 2)
@@ -566,7 +572,7 @@ func newTorus2QoS(net *topologies.Network, vls int, conf string) (*Tables, error
 				continue
 			}
 			d := 0
-			for coord(s, d) == coord(dst, d) {
+			for d < torusDims-1 && coord(s, d) == coord(dst, d) {
 				d++
 			}
 			x, y, r := coord(s, d), coord(dst, d), int32(c.Radix[d])
@@ -579,7 +585,7 @@ func newTorus2QoS(net *topologies.Network, vls int, conf string) (*Tables, error
 			}
 			ports := group[s][k]
 			if len(ports) == 0 {
-				return nil, fmt.Errorf("routing torus-2QoS: switch %d has no link in direction %c%c", s, "xyz"[d], "+-"[k%2])
+				return nil, keyerr.New("algorithm", "routing torus-2QoS: switch %s has no link in direction %c%c", net.SwitchLabel(int(s)), "xyz"[d], "+-"[k%2])
 			}
 			t.lft[int(s)*t.hosts+h] = ports[turn[s][k]%len(ports)]
 			turn[s][k]++

@@ -138,7 +138,8 @@ func TestTorus2QoSErrors(t *testing.T) {
 		{"dateline", "torus 4 5 1\n" + seeds + "y_dateline 5\n", ":5: y_dateline 5 is outside"},
 		{"wrong size", "torus 5 4 1\n" + strings.ReplaceAll(seeds, "xm_link", "ym_link"), "not a complete 5×4×1 torus"},
 		{"wrong count", "torus 4 4 1\n" + seeds + "ym_link " + o + " " + switchAt(t, net, 0, 4) + "\n", "has 16 switch positions, the network 20 switches"},
-		{"mesh", "mesh 4 5 1\n" + seeds, "not a complete 4×5×1 mesh"},
+		{"mesh", "mesh 4 5 1\n" + seeds, "xm_link leads off the mesh"},
+		{"mesh seed inside", "mesh 4 5 1\nxp_link " + x + " " + switchAt(t, net, 2, 0) + "\nyp_link " + x + " " + switchAt(t, net, 1, 1) + "\n", "not a complete 4×5×1 mesh"},
 		{"port_order", "torus 4 5 1\n" + seeds + "port_order 1 0\n", `bad port "0" in port_order`},
 	}
 	for _, c := range cases {
@@ -166,5 +167,27 @@ func TestTorus2QoSErrors(t *testing.T) {
 				t.Errorf("error %v, want %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestTorus2QoSExtraLink: a link between switches that are not torus
+// neighbours (here the ends of two seed links) is refused, not routed
+// around.
+func TestTorus2QoSExtraLink(t *testing.T) {
+	net := mustBuild(t, topologies.Spec{Kind: "torus", Dims: []int{5, 5}, HostsPerSwitch: 1})
+	var a, b int32 = -1, -1
+	for s, sw := range net.Switches {
+		switch {
+		case slices.Equal(sw.Coord, []int32{1, 0}):
+			a = int32(s)
+		case slices.Equal(sw.Coord, []int32{0, 1}):
+			b = int32(s)
+		}
+	}
+	pa, pb := int32(len(net.Switches[a].Ports)), int32(len(net.Switches[b].Ports))
+	net.Switches[a].Ports = append(net.Switches[a].Ports, topologies.Port{Kind: topologies.SwitchPort, Peer: b, PeerPort: pb, Dim: -1})
+	net.Switches[b].Ports = append(net.Switches[b].Ports, topologies.Port{Kind: topologies.SwitchPort, Peer: a, PeerPort: pa, Dim: -1})
+	if _, err := New(Spec{Algorithm: "torus-2QoS", VLs: 2}, net); err == nil || !strings.Contains(err.Error(), "joins no neighbours of the torus") {
+		t.Errorf("error %v, want the extra link refused", err)
 	}
 }

@@ -62,6 +62,9 @@ func newUpDownLMC(net *topologies.Network, vls, lmc int) (*Tables, error) {
 // one with the lower id is up: the lower GUID on an ibnetdiscover import
 // (as OpenSM decides), the lower index otherwise.
 func newUpDownRoots(net *topologies.Network, vls int, roots []int, partial bool, lmc int) (*Tables, error) {
+	if err := lmcFits("updn", net, lmc); err != nil {
+		return nil, err
+	}
 	g := newGraph(net)
 	if roots == nil {
 		root, err := updnRoot(g)
