@@ -29,16 +29,15 @@ type ftGroup struct {
 
 // ftSwitch is a switch of OpenSM's ftree.
 type ftSwitch struct {
-	rank       int // 0 at the roots
-	tuple      [ftreeTupleLen]byte
-	up, down   []*ftGroup
-	portUp     []int32 // per local port: routes up through it
-	portDown   []int32 // per local port: routes down through it
-	upChanged  bool    // counterUp changed since down was sorted
-	downIdx    int
-	isLeaf     bool // has compute nodes
-	hasTuple   bool
-	firstOrder int // position in OpenSM's switch table
+	rank      int // 0 at the roots
+	tuple     [ftreeTupleLen]byte
+	up, down  []*ftGroup
+	portUp    []int32 // per local port: routes up through it
+	portDown  []int32 // per local port: routes down through it
+	upChanged bool    // counterUp changed since down was sorted
+	downIdx   int
+	isLeaf    bool // has compute nodes
+	hasTuple  bool
 }
 
 // ftreeState is one run of OpenSM's ftree over a network.
