@@ -3,6 +3,7 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -141,15 +142,40 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 // net, each when its section decoded cleanly.
 func (d *decoder) buildPatterns(e *Experiment, net *topologies.Network, clean func(string) bool) {
 	if e.Traffic.Kind != KindExchange && clean("traffic") {
+		e.patternOpts = traffic.Options{HotspotFraction: e.Traffic.HotspotFraction, HotspotHosts: e.Traffic.HotspotHosts}
+		if e.Traffic.Matrix != "" {
+			data, err := os.ReadFile(e.Traffic.Matrix)
+			if err == nil {
+				e.patternOpts.Matrix, err = traffic.ReadMatrix(data, e.Traffic.Matrix, net)
+			}
+			if err != nil {
+				d.fail("traffic", "matrix", "%v", err)
+				return
+			}
+		}
 		for _, name := range e.Traffic.Patterns {
-			p, err := traffic.NewPattern(name, len(net.Hosts), e.Seed)
+			p, err := traffic.NewNetworkPattern(name, net, e.Seed, e.patternOpts)
 			if err != nil {
 				d.fail("traffic", d.patternKey, "%s", strings.TrimPrefix(err.Error(), "traffic: "))
 				continue
 			}
 			e.patterns = append(e.patterns, p)
 		}
+		if len(e.patterns) != len(e.Traffic.Patterns) {
+			return
+		}
 		d.restrictPatterns(e, net)
+		// A matrix's sources without a line do not send.
+		for i, p := range e.patterns {
+			m, ok := p.(*traffic.Matrix)
+			if !ok {
+				continue
+			}
+			if e.active == nil {
+				e.active = make([][]bool, len(e.patterns))
+			}
+			e.active[i] = m.Active()
+		}
 	}
 	if clean("congestion") {
 		d.buildCongestion(e)
@@ -165,6 +191,12 @@ func (d *decoder) restrictPatterns(e *Experiment, net *topologies.Network) {
 	pr, ok := e.routing.(routing.Partial)
 	if !ok || pr.UnreachablePairs() == 0 {
 		return
+	}
+	for _, p := range e.patterns {
+		if _, mix := p.(traffic.Mixture); mix {
+			d.fail("traffic", d.patternKey, "pattern %s cannot be restricted to the pairs the routing connects (it leaves %d unreachable); use uniform or a fixed pattern", p.Name(), pr.UnreachablePairs())
+			return
+		}
 	}
 	class := make([]int32, len(net.Hosts))
 	first := make([]int, len(net.Switches)) // a host of each switch

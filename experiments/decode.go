@@ -464,6 +464,26 @@ func (d *decoder) traffic(e *Experiment, t map[string]any) {
 		}
 	}
 	e.Traffic.PacketFlits = int(d.intKey(t, sec, "packet_flits"))
+	e.Traffic.HotspotFraction = d.numberKey(t, sec, "hotspot_fraction")
+	e.Traffic.HotspotHosts = int(d.intKey(t, sec, "hotspot_hosts"))
+	for _, k := range []string{"hotspot_fraction", "hotspot_hosts"} {
+		if _, ok := t[k]; ok && !slices.Contains(e.Traffic.Patterns, "hotspot") {
+			d.fail(sec, k, "only used with pattern \"hotspot\"")
+		}
+	}
+	if p, ok := d.str(t, sec, "matrix"); ok {
+		switch {
+		case p == "":
+			d.fail(sec, "matrix", "empty (expected a CSV file of src,dst,weight lines, relative to the experiment file's directory)")
+		case !slices.Contains(e.Traffic.Patterns, "matrix"):
+			d.fail(sec, "matrix", "only used with pattern \"matrix\"")
+		default:
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(d.src.dirOf(sec, "matrix"), p)
+			}
+			e.Traffic.Matrix = p
+		}
+	}
 }
 
 // sim decodes [sim].

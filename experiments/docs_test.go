@@ -193,6 +193,13 @@ func writeDocFixtures(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	files["deimos.lft"] = lft.Bytes()
+	// One step of a ring allreduce on docBase's 32 hosts: i to i + 1.
+	var step strings.Builder
+	step.WriteString("src,dst,weight\n")
+	for i := range 32 {
+		fmt.Fprintf(&step, "%d,%d,1\n", i, (i+1)%32)
+	}
+	files["allreduce-step.csv"] = []byte(step.String())
 	// A torus-2QoS.conf for the 4×4 torus, naming its switches.
 	torus, err := topologies.Build(topologies.Spec{Kind: "torus", Dims: []int{4, 4}, HostsPerSwitch: 1})
 	if err != nil {

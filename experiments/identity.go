@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -70,14 +71,29 @@ func configHash(e *Experiment) string {
 		Timeline    int64    `json:",omitempty"`
 		LinkStats   bool     `json:",omitempty"`
 		StopEarly   bool     `json:",omitempty"`
+		Patterns    string   `json:",omitempty"`
 	}{e.Seed, topo, e.label, routingKey, e.FlowControl, sw, e.Traffic.PacketFlits, e.Sim, e.Sweep.Tolerance, e.nicHash(), e.exchangeHash(), e.maxMeasureHash(),
-		e.Sim.LatencyDistribution, e.Sim.Timeline, e.Sim.LinkStats, e.Sim.StopEarly})
+		e.Sim.LatencyDistribution, e.Sim.Timeline, e.Sim.LinkStats, e.Sim.StopEarly, e.patternHash()})
 	if err != nil {
 		b = fmt.Appendf(nil, "%v", err) // cannot happen: plain data
 	}
 	h := fnv.New64a()
 	h.Write(b)
 	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// patternHash returns the parameters of the experiment's patterns that
+// take some — hotspot's share and hot hosts, the matrix file's contents —
+// or "" (left out) when none does, so other hashes do not change.
+func (e *Experiment) patternHash() string {
+	var parts []string
+	if slices.Contains(e.Traffic.Patterns, "hotspot") {
+		parts = append(parts, fmt.Sprintf("hotspot=%g/%d", e.Traffic.HotspotFraction, e.Traffic.HotspotHosts))
+	}
+	if e.Traffic.Matrix != "" {
+		parts = append(parts, "matrix="+fileKey(e.Traffic.Matrix))
+	}
+	return strings.Join(parts, "\x00")
 }
 
 // fileKey identifies a file an experiment reads (a topology, tables, SL2VL

@@ -77,7 +77,7 @@ func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, lo
 		Hosts:      e.Hosts(),
 		Seed:       cfg.Seed,
 	}
-	if pairs, _ := e.Unreachable(0); pairs > 0 {
+	if pairs, _ := e.Unreachable(0); pairs > 0 || e.Sources(pattern) < e.Hosts() {
 		rec.Sources, rec.Unreachable = e.Sources(pattern), pairs
 	}
 	// The verdict needs only the window's statistics: an undecided point

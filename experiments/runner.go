@@ -486,7 +486,7 @@ func (gr *group) runSearch(ctx context.Context, rn *run, hint int) error {
 		Contrary:   contrary,
 		Bound:      bound,
 	}
-	if pairs, _ := e.Unreachable(0); pairs > 0 {
+	if pairs, _ := e.Unreachable(0); pairs > 0 || e.Sources(gr.pattern) < e.Hosts() {
 		gr.sat.Sources, gr.sat.Unreachable = e.Sources(gr.pattern), pairs
 	}
 	return rn.finished(*gr.sat, func(*Progress) {})

@@ -211,7 +211,7 @@ func schemaKeys() []Key {
 		{Section: "nic", Name: "receive_rate", Type: TypeNumber, Default: 1.0, Range: &Interval{Lo: 0, Hi: 1, LoOpen: true}, Doc: "fraction of the link bandwidth a NIC absorbs: below 1 it drains its receive buffer at that rate, so a full buffer pushes back on the switch"},
 		{Section: "nic", Name: "route_lag", Type: TypeInt, Default: int64(0), Min: 0, Max: nic.MaxLag, Doc: "`bisection_exchange` only: packets the NIC prepares ahead of the wire, so an adaptive or probing NIC's route decision takes effect `route_lag` packets late"},
 
-		{Section: "traffic", Name: "patterns", Type: TypeStrings, DefaultDoc: "required (or `pattern`)", Doc: "destination patterns, each simulated separately: `uniform`, `complement`, `reverse`, `rotation`, `shuffle`, `transpose`, `randperm` (aliases `random_permutation`, `permutation`); exchanges: `bisection` (default), `bridge`"},
+		{Section: "traffic", Name: "patterns", Type: TypeStrings, DefaultDoc: "required (or `pattern`)", Doc: "destination patterns, each simulated separately: `uniform`, `complement`, `reverse`, `rotation`, `shuffle`, `transpose`, `randperm` (aliases `random_permutation`, `permutation`), `tornado` and `neighbor` (coordinate families), `hotspot`, `adversarial` and `adversarial+H` (Dragonfly: group g to g + 1, g + H), `randpair`, `matrix` (see Traffic patterns); exchanges: `bisection` (default), `bridge`"},
 		{Section: "traffic", Name: "pattern", Type: TypeString, Doc: "a single pattern, instead of `patterns`"},
 		{Section: "traffic", Name: "packet_flits", Type: TypeInt, Default: int64(DefaultPacketFlits), Min: 1, Max: maxPacketFlits, Doc: "packet length in flits"},
 		{Section: "traffic", Name: "kind", Type: TypeString, Default: KindLoad, Values: []string{KindLoad, KindExchange}, Doc: "`load` (Bernoulli sources swept over offered load) or `bisection_exchange` (seed 001's effective-bisection benchmark)"},
@@ -220,6 +220,9 @@ func schemaKeys() []Key {
 		{Section: "traffic", Name: "mtu_bytes", Type: TypeInt, Default: int64(DefaultMTUBytes), Min: 1, Max: 1 << 30, Doc: "exchange: bytes per packet (at most 65535 flits)", ExchangeOnly: true},
 		{Section: "traffic", Name: "flit_bytes", Type: TypeInt, Default: int64(DefaultFlitBytes), Min: 1, Max: 1 << 30, Doc: "exchange: bytes per flit (a link carries one flit per cycle)", ExchangeOnly: true},
 		{Section: "traffic", Name: "bisections", Type: TypeInt, Default: int64(DefaultBisections), Min: 1, Max: 1 << 20, Doc: "exchange: random bisection patterns drawn", ExchangeOnly: true},
+		{Section: "traffic", Name: "hotspot_fraction", Type: TypeNumber, Default: DefaultHotspotFraction, Range: &Interval{Lo: 0, Hi: 1}, Doc: "pattern `hotspot`: the share of every host's packets sent to a hot host; the others go uniformly to every host"},
+		{Section: "traffic", Name: "hotspot_hosts", Type: TypeInt, Default: int64(1), Min: 1, Max: 1 << 24, Doc: "pattern `hotspot`: the hot hosts, spread evenly over the host indices (host ⌊i·H/k⌋ for i < k)"},
+		{Section: "traffic", Name: "matrix", Type: TypeString, Doc: "pattern `matrix`: a CSV file of `src,dst,weight` lines (hosts by name or 0-based index; a source's packets go to its destinations in proportion to the weights; sources without a line do not send), relative to the experiment file"},
 
 		{Section: "sim", Name: "warmup", Type: TypeInt, Default: int64(DefaultWarmup), Min: 0, Max: maxCycles, Doc: "cycles simulated before measuring; near saturation an adaptive routing may need far more before its detours fill"},
 		{Section: "sim", Name: "measure", Type: TypeInt, Default: int64(DefaultMeasure), Min: 1, Max: maxCycles, Doc: "measurement window in cycles; packets created in it are the measured ones"},

@@ -118,6 +118,8 @@ type Experiment struct {
 	net      *topologies.Network
 	routing  routing.Routing
 	patterns []traffic.Pattern
+	// patternOpts are the patterns' options (hotspot's, the matrix).
+	patternOpts traffic.Options
 	// active[i] marks the hosts that send under pattern i when the
 	// routing leaves pairs unreachable (restrictPatterns); nil otherwise.
 	active [][]bool
@@ -213,7 +215,17 @@ type Traffic struct {
 	// Messages, MessageBytes, MTUBytes and FlitBytes size an exchange;
 	// Bisections is the number of random bisections it draws.
 	Messages, MessageBytes, MTUBytes, FlitBytes, Bisections int
+	// HotspotFraction and HotspotHosts are pattern hotspot's
+	// (traffic.Options); Matrix is the traffic matrix file of pattern
+	// matrix (made absolute like RoutingPath). They are hashed apart
+	// (patternHash), only when a pattern uses them.
+	HotspotFraction float64 `json:"-"`
+	HotspotHosts    int     `json:"-"`
+	Matrix          string  `json:"-"`
 }
+
+// DefaultHotspotFraction is the default [traffic] hotspot_fraction.
+const DefaultHotspotFraction = 0.1
 
 // Sim is the [sim] section: phase lengths in cycles.
 type Sim struct {
@@ -272,9 +284,10 @@ func (e *Experiment) Hosts() int { return len(e.net.Hosts) }
 
 // Sources returns the hosts that send under pattern index pattern: every
 // host, or, when the routing leaves pairs of hosts unreachable, those
-// whose destinations it reaches. Loads are per sending host.
+// whose destinations it reaches, or a traffic matrix's sources. Loads are
+// per sending host.
 func (e *Experiment) Sources(pattern int) int {
-	if e.active == nil {
+	if e.active == nil || e.active[pattern] == nil {
 		return e.Hosts()
 	}
 	n := 0

@@ -304,7 +304,7 @@ func replicate(exps []*Experiment) ([]*Experiment, error) {
 			if e.patterns != nil {
 				c.patterns = make([]traffic.Pattern, len(e.patterns))
 				for i, name := range e.Traffic.Patterns {
-					p, err := traffic.NewPattern(name, len(e.net.Hosts), c.Seed)
+					p, err := traffic.NewNetworkPattern(name, e.net, c.Seed, e.patternOpts)
 					if err != nil {
 						return nil, fmt.Errorf("%s: replication %d: pattern %s: %w", e.File, r, name, err)
 					}

@@ -150,12 +150,18 @@ func (wk *walker) checkSource(src, dst int, dlid int32, sl, vl int) error {
 // AddPattern adds the traffic of pattern p with every host offering rate 1:
 // host a sends to p.Dest(a) if the pattern is a fixed map (a
 // permutation), or to every host alike, 1/N each, itself included, under
-// uniform traffic (as the simulator's uniform pattern draws them). Uniform
+// uniform traffic (as the simulator's uniform pattern draws them), or by
+// the shares of a traffic.Mixture (hotspot, a weighted matrix); a
+// matrix's hosts without a line do not send. Uniform
 // traffic walks N² flows, on up to workers goroutines (0: one); the loads,
 // and the error if a flow fails, do not depend on workers. It stops early,
 // with ctx's error, when ctx is done.
 func (l *Loads) AddPattern(ctx context.Context, p traffic.Pattern, workers int) error {
 	n := len(l.net.Hosts)
+	var active []bool // a traffic matrix's sources
+	if a, ok := p.(interface{ Active() []bool }); ok {
+		active = a.Active()
+	}
 	if !traffic.Random(p) {
 		for a := range n {
 			if a%1024 == 0 {
@@ -163,14 +169,40 @@ func (l *Loads) AddPattern(ctx context.Context, p traffic.Pattern, workers int) 
 					return err
 				}
 			}
+			if active != nil && !active[a] {
+				continue
+			}
 			if err := l.AddFlow(a, p.Dest(a, nil), 1); err != nil {
 				return fmt.Errorf("pattern %s: %w", p.Name(), err)
 			}
 		}
 		return nil
 	}
-	if err := l.addUniform(ctx, 1/float64(n), workers); err != nil {
-		return fmt.Errorf("pattern %s: %w", p.Name(), err)
+	u := 1.0
+	mix, isMix := p.(traffic.Mixture)
+	if isMix {
+		u = mix.Uniform()
+	}
+	if u > 0 {
+		if err := l.addUniform(ctx, u/float64(n), workers); err != nil {
+			return fmt.Errorf("pattern %s: %w", p.Name(), err)
+		}
+	}
+	if isMix {
+		var shares []traffic.Share
+		for a := range n {
+			if a%1024 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			shares = mix.Shares(a, shares[:0])
+			for _, s := range shares {
+				if err := l.AddFlow(a, s.Dst, s.Weight); err != nil {
+					return fmt.Errorf("pattern %s: %w", p.Name(), err)
+				}
+			}
+		}
 	}
 	return nil
 }

@@ -106,12 +106,15 @@ func addressBits(name string, hosts int) (int, error) {
 }
 
 // Random reports whether p draws each packet's destination at random
-// (uniform, whose Dest needs an rng); every other pattern is a fixed map
-// from source to destination.
+// (uniform, hotspot, a matrix with several destinations for some source:
+// their Dest needs an rng); every other pattern is a fixed map from
+// source to destination.
 func Random(p Pattern) bool {
-	switch p.(type) {
-	case uniform, *reachableUniform:
+	switch q := p.(type) {
+	case uniform, *reachableUniform, hotspot:
 		return true
+	case *Matrix:
+		return q.Random()
 	}
 	return false
 }

@@ -6,6 +6,9 @@
 //	netsim run [FILE.toml ...] [-o DIR] [-j N] [--threads N|auto] [--json] [--dry-run] [-q] [--shard I/N] [--set SECTION.KEY=VALUE]... [--cpuprofile FILE]
 //	netsim validate FILE.toml ... [--set SECTION.KEY=VALUE]...
 //	netsim merge RESULTS.jsonl ... [-o OUT.jsonl] [--check FILE.toml]... [--set SECTION.KEY=VALUE]...
+//	netsim slurm submit FILE.toml ... -o DIR --shards N [--partition P] [--time T] [--cpus-per-task C] [--mem M] [--account A] [--sbatch OPTION]... [--set SECTION.KEY=VALUE]... [--print] [--netsim EXECUTABLE]
+//	netsim slurm status DIR
+//	netsim slurm resubmit DIR
 //	netsim table RESULTS.jsonl ... [--rows KEYS] [--cols KEY] [--value V] [--format md|csv] [-o FILE]
 //	netsim plot RESULTS.jsonl ... -o DIR [--by routing|pattern]
 //	netsim congestion FILE.toml [--json] [--runs N] [-j N] [-o DIR] [--set SECTION.KEY=VALUE]...
