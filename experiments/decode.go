@@ -354,6 +354,15 @@ func (d *decoder) switchSection(e *Experiment, t map[string]any) {
 	s.Switching, _ = switching.ParseMode(d.choiceKey(t, sec, "switching")) // one of its names
 	s.Speedup = int(d.intKey(t, sec, "speedup"))
 	s.LinkLatency = int(d.intKey(t, sec, "link_latency"))
+	if _, ok := t["link_latencies"]; ok {
+		s.LinkLatencies = d.intList(t, sec, "link_latencies", 1, maxLinkClassLatency)
+		if s.LinkLatencies != nil && len(s.LinkLatencies) == 0 {
+			d.fail(sec, "link_latencies", "empty list (expected one latency per link class)")
+		}
+	}
+	if _, ok := t["host_link_latency"]; ok {
+		s.HostLinkLatency = int(d.intKey(t, sec, "host_link_latency"))
+	}
 	s.RoutingDelay = int(d.intKey(t, sec, "routing_delay"))
 	s.CrossbarDelay = int(d.intKey(t, sec, "crossbar_delay"))
 	s.Selection, _ = switching.ParseSelection(d.choiceKey(t, sec, "selection"))
@@ -402,7 +411,11 @@ func (d *decoder) flowControl(e *Experiment, t map[string]any) {
 	}
 	// A flit takes switch allocation, crossbar delay and link latency to
 	// the next buffer.
-	slack := flowctl.Params{Delay: e.Switch.SwAllocDelay + e.Switch.CrossbarDelay + e.Switch.LinkLatency, Latency: e.Switch.LinkLatency}.Slack()
+	lat := max(e.Switch.LinkLatency, e.Switch.HostLinkLatency)
+	for _, l := range e.Switch.LinkLatencies {
+		lat = max(lat, l)
+	}
+	slack := flowctl.Params{Delay: e.Switch.SwAllocDelay + e.Switch.CrossbarDelay + lat, Latency: lat}.Slack()
 	limit := f.BufferFlits - slack
 	if limit < 1 {
 		d.fail(sec, "buffer_flits", "%d is too small for stopgo (expected > %d, the flits in flight after STOP: sw_alloc_delay + crossbar_delay + 2·link_latency − 1)",
@@ -464,11 +477,14 @@ func (d *decoder) traffic(e *Experiment, t map[string]any) {
 		}
 	}
 	e.Traffic.PacketFlits = int(d.intKey(t, sec, "packet_flits"))
-	e.Traffic.HotspotFraction = d.numberKey(t, sec, "hotspot_fraction")
-	e.Traffic.HotspotHosts = int(d.intKey(t, sec, "hotspot_hosts"))
-	for _, k := range []string{"hotspot_fraction", "hotspot_hosts"} {
-		if _, ok := t[k]; ok && !slices.Contains(e.Traffic.Patterns, "hotspot") {
-			d.fail(sec, k, "only used with pattern \"hotspot\"")
+	if slices.Contains(e.Traffic.Patterns, "hotspot") {
+		e.Traffic.HotspotFraction = d.numberKey(t, sec, "hotspot_fraction")
+		e.Traffic.HotspotHosts = int(d.intKey(t, sec, "hotspot_hosts"))
+	} else {
+		for _, k := range []string{"hotspot_fraction", "hotspot_hosts"} {
+			if _, ok := t[k]; ok {
+				d.fail(sec, k, "only used with pattern \"hotspot\"")
+			}
 		}
 	}
 	if p, ok := d.str(t, sec, "matrix"); ok {

@@ -43,6 +43,8 @@ func (e *Experiment) hardware() fabric.Config {
 		Selection:       e.Switch.Selection,
 		Speedup:         e.Switch.Speedup,
 		LinkLatency:     e.Switch.LinkLatency,
+		LinkLatencies:   e.Switch.LinkLatencies,
+		HostLinkLatency: e.Switch.HostLinkLatency,
 		RoutingDelay:    e.Switch.RoutingDelay,
 		CrossbarDelay:   e.Switch.CrossbarDelay,
 		VLAllocDelay:    e.Switch.VLAllocDelay,

@@ -120,8 +120,10 @@ const (
 	maxVLs         = flowctl.MaxVLs
 	maxSpeedup     = 64
 	maxDelay       = 1 << 16
-	maxPacketFlits = switching.MaxPacketFlits
-	maxResolution  = 1 << 20
+	// maxLinkClassLatency bounds link_latencies and host_link_latency.
+	maxLinkClassLatency = 1 << 20
+	maxPacketFlits      = switching.MaxPacketFlits
+	maxResolution       = 1 << 20
 )
 
 // topologyKey is a key of [topology] (and of its factors) with a positive
@@ -203,6 +205,8 @@ func schemaKeys() []Key {
 		{Section: "switch", Name: "shared_alpha", Type: TypeNumber, Default: 1.0, Range: &Interval{Lo: 0, LoOpen: true, Hi: 1024}, Doc: "`shared` only: the dynamic threshold's factor: an input port and VL is given credits while it holds less than its reserve + `shared_alpha` × the free pool"},
 		{Section: "switch", Name: "shared_limit", Type: TypeInt, Default: int64(0), Min: 0, Max: flowctl.MaxBuffer, Doc: "`shared` only: the most flits one input port and VL may hold; 0: 2 × `buffer_flits` (never more than its reserve and the pool, nor what 61 of the shortest packets fill)"},
 		{Section: "switch", Name: "vl_choice", Type: TypeString, Default: switching.VLStatic.String(), Values: names(switching.VLChoices()), Doc: "how a packet's VL is chosen on each link: `static` (the routing's VL map names it; a routing given more `vls` than it needs spreads packets over copies of its VL layout, by destination) or `dynamic` (the routing is built on the VLs its deadlock argument needs, its classes, the `vls` are split among them, and a packet takes at each hop the free VL of its class that admits it with the most room downstream; `netsim check` checks the graph over classes, which is exact); docs/model.md; `dynamic` adds `\"vl_choice\"` to results lines"},
+		{Section: "switch", Name: "link_latencies", Type: TypeInts, DefaultDoc: "`link_latency` for every class", Min: 1, Max: maxLinkClassLatency, Doc: "the latency of each class of switch-to-switch links, in cycles: one per dimension of a coordinate family (flatfly, hyperx, torus, ring, hypercube, product), `[local, global]` on a Dragonfly, one per pair of levels of a tree (clos, fattree, xgft: level 0–1 first); Slim Fly has one class; random and Kautz graphs and networks read from files none (an error)"},
+		{Section: "switch", Name: "host_link_latency", Type: TypeInt, DefaultDoc: "`link_latency`", Min: 1, Max: maxLinkClassLatency, Doc: "the latency of the links between hosts and switches, in cycles"},
 
 		{Section: "nic", Name: "dispersion", Type: TypeString, Default: DefaultDispersion, Values: names(nic.Modes()), Doc: "how a NIC picks among the routes of `routing = \"source\"`: `static` (one fixed route per destination), `random` (a random route per packet), `adaptive`, `probing`; all but `static` need `source`"},
 		{Section: "nic", Name: "threshold", Type: TypeInt, Default: int64(DefaultThreshold), Min: 0, Max: 1<<16 - 1, Doc: "adaptive and probing: packets to a destination that flow control must have stopped (0 acts as 1) before the NIC considers a new route"},

@@ -9,6 +9,7 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -90,7 +91,7 @@ func TestSeed004Files(t *testing.T) {
 					s := scaled[i]
 					sw := s.Switch
 					v.change(&sw)
-					if e.Switch != sw || e.FlowControl != s.FlowControl || e.Routing != s.Routing || e.Hosts() != s.Hosts() || e.Name == s.Name {
+					if !reflect.DeepEqual(e.Switch, sw) || e.FlowControl != s.FlowControl || e.Routing != s.Routing || e.Hosts() != s.Hosts() || e.Name == s.Name {
 						t.Errorf("%s: want %s with %s under another name", e, s, v.what)
 					}
 				}
@@ -113,7 +114,7 @@ func TestSeed004Files(t *testing.T) {
 					if e.Sweep.Mode != ModeSaturation || e.Sweep.Resolution != c.resolution {
 						t.Errorf("%s: sweep %s at 1/%d, want a saturation search at 1/%d", e, e.Sweep.Mode, e.Sweep.Resolution, c.resolution)
 					}
-					if e.FlowControl != full[0].FlowControl || e.Switch != full[0].Switch || e.Traffic.PacketFlits != 16 {
+					if e.FlowControl != full[0].FlowControl || !reflect.DeepEqual(e.Switch, full[0].Switch) || e.Traffic.PacketFlits != 16 {
 						t.Errorf("%s: hardware %+v %+v %d flits differs from the full-scale file's", e, e.FlowControl, e.Switch, e.Traffic.PacketFlits)
 					}
 					// studies/seed004/README.md, "Warm-up": 10,000 + 10,000 cycles at

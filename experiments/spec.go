@@ -153,6 +153,11 @@ type Switch struct {
 	Speedup int
 	// LinkLatency, RoutingDelay and CrossbarDelay are in cycles.
 	LinkLatency, RoutingDelay, CrossbarDelay int
+	// LinkLatencies and HostLinkLatency are the latencies per link class
+	// and of host links (fabric.Config); absent (nil, 0), they are
+	// LinkLatency and left out of the hash.
+	LinkLatencies   []int `json:",omitempty"`
+	HostLinkLatency int   `json:",omitempty"`
 	// VLAllocDelay and SwAllocDelay are the allocation stages' cycles
 	// (fabric.Config); 0, the default, leaves them out of the
 	// configuration hash.

@@ -41,7 +41,8 @@ func sweptSections() []string {
 // arrayValued reports whether a single value of key is already an array,
 // so that a sweep over it is an array of arrays.
 func arrayValued(section, key string) bool {
-	return section == "topology" && slices.Contains([]string{"dims", "widths", "m", "w", "box_hosts"}, key)
+	return section == "topology" && slices.Contains([]string{"dims", "widths", "m", "w", "box_hosts"}, key) ||
+		section == "switch" && key == "link_latencies"
 }
 
 // sweepable reports whether key of section may be swept: every key of the

@@ -125,7 +125,6 @@ func assemble(cfg *Config) (*point, error) {
 	if cfg.deferCalls {
 		p.parts[0].calls = &callQueue{}
 	}
-	fd := cfg.flitDelay()
 	shortest := cfg.shortestPacket()
 	var classes *routing.Classes
 	if cfg.VLChoice == switching.VLDynamic {
@@ -144,7 +143,7 @@ func assemble(cfg *Config) (*point, error) {
 			Mode:           mode,
 			Speedup:        cfg.Speedup,
 			RoutingDelay:   cfg.RoutingDelay + cfg.VLAllocDelay,
-			FlitDelay:      fd,
+			FlitDelay:      cfg.flitDelay(cfg.LinkLatency),
 			TickKind:       kindSwitchTick,
 			MaxRun:         cfg.maxRun,
 			Selection:      sel,
@@ -174,7 +173,7 @@ func assemble(cfg *Config) (*point, error) {
 			CutThrough:  mode == switching.CutThrough,
 			VLs:         cfg.VLs,
 			PacketFlits: cfg.PacketFlits,
-			LinkLatency: cfg.LinkLatency,
+			LinkLatency: cfg.hostLatency(),
 			MaxRun:      cfg.maxRun,
 			TickKind:    kindNICTick,
 			GenKind:     kindNICGenerate,
@@ -199,23 +198,27 @@ func assemble(cfg *Config) (*point, error) {
 				if a, b := of[si], of[port.Peer]; a != b {
 					to = crossReceiver{to: peer, out: &p.parts[a].out[b]}
 				}
-				fc, err := peer.ConnectIn(int(port.PeerPort), cfg.linkParams(fd), from)
+				lat := cfg.switchLatency(port.Dim)
+				fc, err := peer.ConnectIn(int(port.PeerPort), cfg.linkParams(cfg.flitDelay(lat), lat), from)
 				if err != nil {
 					return nil, err
 				}
 				p.switches[si].ConnectOut(pi, fc, to, int(port.PeerPort))
+				p.switches[si].SetLinkDelay(pi, cfg.flitDelay(lat))
 			case topologies.HostPort:
 				n := p.nics[port.Peer]
-				up, err := p.switches[si].ConnectIn(pi, cfg.linkParams(cfg.LinkLatency), n)
+				lat := cfg.hostLatency()
+				up, err := p.switches[si].ConnectIn(pi, cfg.linkParams(lat, lat), n)
 				if err != nil {
 					return nil, err
 				}
 				n.ConnectOut(up, p.switches[si], pi)
-				down, err := n.ConnectIn(cfg.linkParams(fd), p.switches[si].Sender(pi))
+				down, err := n.ConnectIn(cfg.linkParams(cfg.flitDelay(lat), lat), p.switches[si].Sender(pi))
 				if err != nil {
 					return nil, err
 				}
 				p.switches[si].ConnectOut(pi, down, n, 0)
+				p.switches[si].SetLinkDelay(pi, cfg.flitDelay(lat))
 			}
 		}
 	}

@@ -54,6 +54,12 @@ type Config struct {
 	Speedup int
 	// LinkLatency, RoutingDelay and CrossbarDelay are in cycles.
 	LinkLatency, RoutingDelay, CrossbarDelay int
+	// LinkLatencies, when not nil, gives the latency of each class of
+	// switch-to-switch links (topologies.Port.Dim: a coordinate family's
+	// dimension, a Dragonfly's local 0 and global 1), in place of
+	// LinkLatency; HostLinkLatency, when positive, that of host links.
+	LinkLatencies   []int
+	HostLinkLatency int
 	// VLAllocDelay and SwAllocDelay are the cycles of the VL and switch
 	// allocation stages: a head may first be granted VLAllocDelay cycles
 	// after its routing, and a granted flit reaches the crossbar

@@ -44,7 +44,7 @@ func (c *Config) stall() int64 {
 		rate = 1
 	}
 	eject := int64(float64(c.PacketFlits)/rate) + 1
-	return int64(2*c.LinkLatency+c.RoutingDelay+c.CrossbarDelay+c.VLAllocDelay+c.SwAllocDelay) + eject
+	return int64(2*c.maxLatency()+c.RoutingDelay+c.CrossbarDelay+c.VLAllocDelay+c.SwAllocDelay) + eject
 }
 
 // buffer is an input buffer of a switch: one input port and VL.

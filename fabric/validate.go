@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"netsim/flowctl"
 	"netsim/keyerr"
 	"netsim/nic"
 	"netsim/routing"
 	switching "netsim/switch"
+	"netsim/topologies"
 )
 
 // MaxTimelineWindows bounds the windows of a run's timeline
@@ -58,8 +60,82 @@ func (c *Config) shortestPacket() int {
 }
 
 // flitDelay returns the cycles from a flit leaving a switch's buffer to
-// its arrival in the next: switch allocation, crossbar and link.
-func (c *Config) flitDelay() int { return c.SwAllocDelay + c.CrossbarDelay + c.LinkLatency }
+// its arrival in the next over a link of latency lat: switch allocation,
+// crossbar and link.
+func (c *Config) flitDelay(lat int) int { return c.SwAllocDelay + c.CrossbarDelay + lat }
+
+// switchLatency returns the latency of the switch-to-switch link of class
+// dim (topologies.Port.Dim).
+func (c *Config) switchLatency(dim int16) int {
+	if c.LinkLatencies != nil && dim >= 0 && int(dim) < len(c.LinkLatencies) {
+		return c.LinkLatencies[dim]
+	}
+	return c.LinkLatency
+}
+
+// hostLatency returns the latency of host links.
+func (c *Config) hostLatency() int {
+	if c.HostLinkLatency > 0 {
+		return c.HostLinkLatency
+	}
+	return c.LinkLatency
+}
+
+// maxLatency returns the longest link latency.
+func (c *Config) maxLatency() int {
+	m := max(c.LinkLatency, c.hostLatency())
+	for _, l := range c.LinkLatencies {
+		m = max(m, l)
+	}
+	return m
+}
+
+// checkLinkClasses checks that every switch-to-switch link has a latency
+// class of LinkLatencies, which must name as many classes as the network
+// has.
+func (c *Config) checkLinkClasses() error {
+	if c.LinkLatencies == nil {
+		return nil
+	}
+	classes := int16(-1)
+	for s, sw := range c.Net.Switches {
+		for p, port := range sw.Ports {
+			if port.Kind != topologies.SwitchPort {
+				continue
+			}
+			if port.Dim < 0 {
+				return keyerr.New("link_latencies", "the link of switch %d port %d has no class (link classes are a coordinate family's dimensions, a Dragonfly's local and global links, a tree's levels; topology %s has none)", s, p+1, c.Net.Kind)
+			}
+			classes = max(classes, port.Dim)
+		}
+	}
+	if int(classes)+1 != len(c.LinkLatencies) {
+		return keyerr.New("link_latencies", "topology %s has %d link classes (%s), got %d latencies", c.Net.Kind, classes+1, linkClassNames(c.Net.Kind, int(classes)+1), len(c.LinkLatencies))
+	}
+	for _, l := range c.LinkLatencies {
+		if l < 1 {
+			return keyerr.New("link_latencies", "latency %d: expected at least 1 cycle", l)
+		}
+	}
+	return nil
+}
+
+// linkClassNames names the link classes of a topology kind for errors.
+func linkClassNames(kind string, n int) string {
+	if kind == "dragonfly" {
+		return "local, global"
+	}
+	names := make([]string, n)
+	for i := range names {
+		switch kind {
+		case "clos", "fattree", "xgft":
+			names[i] = fmt.Sprintf("levels %d–%d", i, i+1)
+		default:
+			names[i] = fmt.Sprintf("dimension %d", i)
+		}
+	}
+	return strings.Join(names, ", ")
+}
 
 // pattern: the configuration of a closed workload (RunExchange).
 func (c *Config) ValidateHardware() error {
@@ -126,7 +202,10 @@ func (c *Config) ValidateHardware() error {
 		return keyerr.New("buffer_flits", "virtual cut-through needs room for a whole packet (packet_flits = %d), got %d",
 			c.PacketFlits, c.BufferFlits)
 	}
-	if err := c.linkParams(c.flitDelay()).Validate(); err != nil {
+	if err := c.checkLinkClasses(); err != nil {
+		return err
+	}
+	if err := c.linkParams(c.flitDelay(c.maxLatency()), c.maxLatency()).Validate(); err != nil {
 		return err
 	}
 	if err := c.Net.Validate(); err != nil {
@@ -231,12 +310,12 @@ func (c *Config) switchParams(ports int) switching.Params {
 	}
 }
 
-func (c *Config) linkParams(delay int) flowctl.Params {
+func (c *Config) linkParams(delay, latency int) flowctl.Params {
 	return flowctl.Params{
 		Kind:     c.FlowControl,
 		VLs:      c.VLs,
 		Buffer:   c.BufferFlits,
-		Latency:  c.LinkLatency,
+		Latency:  latency,
 		Delay:    delay,
 		Rate:     c.Speedup,
 		StopMark: c.StopMark,

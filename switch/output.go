@@ -81,7 +81,7 @@ func (s *Switch) send(now kernel.Time, p, ai int32, k int, next *kernel.Time) {
 	}
 	l.sent += uint16(k)
 	tail := l.sent == l.flits
-	arrive := now + s.flitDelay
+	arrive := now + s.flitDelay + kernel.Time(o.extra)
 	if !l.reserved {
 		s.sel[p].fc.Sent(now, int(l.outVL), arrive, k)
 	}

@@ -256,6 +256,13 @@ func (s *Switch) ConnectOut(port int, fc flowctl.Control, to flit.Receiver, toPo
 	s.out[port].toPort = int16(toPort)
 }
 
+// SetLinkDelay sets the cycles a flit takes from leaving the switch by
+// port to being in the next buffer, for a link whose latency differs from
+// the one Params.FlitDelay assumes (link classes); delay ≥ 1.
+func (s *Switch) SetLinkDelay(port, delay int) {
+	s.out[port].extra = int32(delay - int(s.flitDelay))
+}
+
 // Storage holds the ports, lanes and flit buffers of many switches in a few
 // large arrays on huge pages: a network's per-port state is touched at
 // random every cycle, and spread over small allocations nearly every access
@@ -373,7 +380,8 @@ type outPort struct {
 	n      int32 // packets in progress: active[:n]
 	rr     int16 // the packet in progress being sent: active[rr]
 	toPort int16
-	busy   bool // listed in Switch.busy
+	busy   bool  // listed in Switch.busy
+	extra  int32 // cycles this port's link adds to Params.FlitDelay (SetLinkDelay)
 }
 
 // outSel is what selecting an output port looks up, kept apart from the

@@ -149,3 +149,100 @@ loads = [0.2]
 		{"bad matrix line", []string{"validate", writeFile(t, dir, "d.toml", base+"patterns = [\"matrix\"]\nmatrix = \"m3.csv\"\n")}, exitUsage, "", "m3.csv:2: bad weight \"-1\""},
 	})
 }
+
+// TestLinkClasses: latencies per link class and for host links. Under
+// neighbor traffic on a ring every packet crosses one switch link and two
+// host links, so at a low load its latency grows by exactly what the
+// classes add; on a Dragonfly slow global links slow adversarial traffic,
+// which crosses them, and not a pattern that stays in a group. Topologies
+// without classes, or the wrong count, are refused.
+func TestLinkClasses(t *testing.T) {
+	dir := t.TempDir()
+	ring := func(name, extra string) string {
+		return writeFile(t, dir, name+".toml", `name = "`+name+`"
+[topology]
+kind = "ring"
+switches = 8
+hosts_per_switch = 1
+[routing]
+algorithm = "dor"
+[flow_control]
+vls = 2
+[switch]
+`+extra+`
+[traffic]
+pattern = "neighbor"
+packet_flits = 4
+[sweep]
+loads = [0.02]
+`)
+	}
+	latency := func(file string) float64 {
+		code, out, errs := netsim(t, "run", "--json", file)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", file, code, errs)
+		}
+		var l struct {
+			LatencyAvg float64 `json:"latency_avg"`
+		}
+		if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &l); err != nil {
+			t.Fatal(err)
+		}
+		return l.LatencyAvg
+	}
+	base := latency(ring("base", ""))
+	slow := latency(ring("slow", "link_latencies = [10]\nhost_link_latency = 4"))
+	if d := slow - base; d < 9+2*3-0.5 || d > 9+2*3+0.5 {
+		t.Errorf("neighbor on a ring: latency %g with link_latencies = [10] and host links of 4, %g with 1: want 15 more", slow, base)
+	}
+	df := func(name, pattern, extra string) string {
+		return writeFile(t, dir, name+".toml", `name = "`+name+`"
+[topology]
+kind = "dragonfly"
+group_size = 4
+global_per_switch = 2
+hosts_per_switch = 2
+omit_one_global = true
+[routing]
+algorithm = "static"
+[flow_control]
+vls = 2
+[switch]
+`+extra+`
+[traffic]
+pattern = "`+pattern+`"
+packet_flits = 4
+[sweep]
+loads = [0.02]
+`)
+	}
+	if a, b := latency(df("adv", "adversarial", "")), latency(df("advslow", "adversarial", "link_latencies = [1, 30]")); b-a < 29 {
+		t.Errorf("adversarial on a Dragonfly: latency %g with global links of 30, %g with 1: want at least 29 more", b, a)
+	}
+	runCLICases(t, []cliCase{
+		{"no classes", []string{"validate", writeFile(t, dir, "random.toml", `[topology]
+kind = "random"
+switches = 8
+hosts_per_switch = 1
+links = 12
+[routing]
+algorithm = "minhop"
+[switch]
+link_latencies = [2, 3]
+[traffic]
+pattern = "uniform"
+`)}, exitUsage, "", "[switch] link_latencies: the link of switch"},
+		{"tree levels", []string{"validate", writeFile(t, dir, "tree.toml", `[topology]
+kind = "fattree"
+k = 4
+n = 3
+[routing]
+algorithm = "ftree"
+[switch]
+link_latencies = [2]
+[traffic]
+pattern = "uniform"
+`)}, exitUsage, "", "topology fattree has 2 link classes (levels 0–1, levels 1–2), got 1 latencies"},
+		{"wrong count", []string{"validate", ring("bad", "link_latencies = [2, 3]")}, exitUsage, "", "[switch] link_latencies: topology ring has 1 link classes (dimension 0), got 2 latencies"},
+	})
+}
