@@ -365,7 +365,8 @@ type TaskStatus struct {
 type Status struct {
 	Tasks []TaskStatus
 	// Merge is the merge job's squeue state ("" when no longer listed),
-	// Merged whether results.jsonl holds every point.
+	// Merged whether results.jsonl holds every point and the merge job,
+	// which then writes the table and charts, has ended.
 	Merge  string
 	Merged bool
 	// Points and Total sum the tasks'.
@@ -468,7 +469,9 @@ func (j *Job) Status(ctx context.Context, run Exec) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	st.Merged = true
+	// Merged once results.jsonl holds every point and the merge job has
+	// ended (it writes the table and charts after results.jsonl).
+	st.Merged = st.Merge != "PENDING" && st.Merge != "RUNNING" && st.Merge != "COMPLETING" && st.Merge != "CONFIGURING"
 	for _, t := range plan {
 		st.Merged = st.Merged && merged.Has(t.Key())
 	}
