@@ -487,6 +487,16 @@ func (d *decoder) traffic(e *Experiment, t map[string]any) {
 			}
 		}
 	}
+	_, hasBurst := t["burst"]
+	_, hasIdle := t["idle"]
+	switch {
+	case hasBurst && hasIdle:
+		e.Traffic.Burst, e.Traffic.Idle = d.numberKey(t, sec, "burst"), d.numberKey(t, sec, "idle")
+	case hasBurst:
+		d.fail(sec, "burst", "needs idle too (the mean idle period between bursts)")
+	case hasIdle:
+		d.fail(sec, "idle", "needs burst too (the mean burst length)")
+	}
 	if p, ok := d.str(t, sec, "matrix"); ok {
 		switch {
 		case p == "":

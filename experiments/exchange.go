@@ -64,6 +64,11 @@ func (d *decoder) exchangeTraffic(e *Experiment, t map[string]any) {
 	if _, ok := t["pattern"]; ok {
 		d.fail(sec, "pattern", "not used with kind = %q (use patterns = [\"bisection\", \"bridge\"])", KindExchange)
 	}
+	for _, k := range []string{"burst", "idle", "hotspot_fraction", "hotspot_hosts", "matrix"} {
+		if _, ok := t[k]; ok {
+			d.fail(sec, k, "not used with kind = %q (hosts stream their messages to their partners)", KindExchange)
+		}
+	}
 	if _, ok := t["packet_flits"]; ok {
 		d.fail(sec, "packet_flits", "not used with kind = %q (packets are mtu_bytes, flits flit_bytes)", KindExchange)
 	}

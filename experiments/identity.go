@@ -82,9 +82,10 @@ func configHash(e *Experiment) string {
 	return fmt.Sprintf("%016x", h.Sum64())
 }
 
-// patternHash returns the parameters of the experiment's patterns that
-// take some — hotspot's share and hot hosts, the matrix file's contents —
-// or "" (left out) when none does, so other hashes do not change.
+// patternHash returns the parameters of the experiment's traffic beyond
+// its patterns' names — hotspot's share and hot hosts, the matrix file's
+// contents, on/off injection — or "" (left out) when none is used, so
+// other hashes do not change.
 func (e *Experiment) patternHash() string {
 	var parts []string
 	if slices.Contains(e.Traffic.Patterns, "hotspot") {
@@ -92,6 +93,9 @@ func (e *Experiment) patternHash() string {
 	}
 	if e.Traffic.Matrix != "" {
 		parts = append(parts, "matrix="+fileKey(e.Traffic.Matrix))
+	}
+	if e.Traffic.Burst > 0 {
+		parts = append(parts, fmt.Sprintf("onoff=%g/%g", e.Traffic.Burst, e.Traffic.Idle))
 	}
 	return strings.Join(parts, "\x00")
 }

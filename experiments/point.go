@@ -34,6 +34,8 @@ func (e *Experiment) hardware() fabric.Config {
 		Net:             e.net,
 		Routing:         e.routing,
 		PacketFlits:     e.Traffic.PacketFlits,
+		Burst:           e.Traffic.Burst,
+		Idle:            e.Traffic.Idle,
 		FlowControl:     e.FlowControl.Kind,
 		VLs:             e.FlowControl.VLs,
 		BufferFlits:     e.FlowControl.BufferFlits,

@@ -227,6 +227,10 @@ type Traffic struct {
 	HotspotFraction float64 `json:"-"`
 	HotspotHosts    int     `json:"-"`
 	Matrix          string  `json:"-"`
+	// Burst and Idle are the mean lengths in cycles of the on/off
+	// injection's bursts and idle periods (fabric.Config); 0: plain
+	// Bernoulli. Hashed apart (injectionHash), only when set.
+	Burst, Idle float64 `json:"-"`
 }
 
 // DefaultHotspotFraction is the default [traffic] hotspot_fraction.

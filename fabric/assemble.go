@@ -77,6 +77,9 @@ func (p *point) forMeters(f func(m *nic.Meter)) {
 func assemble(cfg *Config) (*point, error) {
 	mode, sel := cfg.Switching, cfg.Selection
 	proc, err := traffic.NewBernoulli(cfg.Load, cfg.PacketFlits)
+	if cfg.Burst > 0 || cfg.Idle > 0 {
+		proc, err = traffic.NewOnOff(cfg.Load, cfg.PacketFlits, cfg.Burst, cfg.Idle)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("load: %w", err)
 	}

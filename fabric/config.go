@@ -30,6 +30,10 @@ type Config struct {
 	Load float64
 	// PacketFlits is the packet length in flits (≥ 1).
 	PacketFlits int
+	// Burst and Idle, when positive, modulate the hosts' injection on and
+	// off: bursts and idle periods of these mean lengths in cycles
+	// (traffic.NewOnOff); 0: plain Bernoulli.
+	Burst, Idle float64
 
 	// FlowControl is flowctl.KindCredit (InfiniBand) or flowctl.KindStopGo
 	// (Myrinet).

@@ -274,7 +274,7 @@ func (n *NIC) ConnectIn(fp flowctl.Params, up flit.Sender) (flowctl.Control, err
 // Start begins generating packets at time at.
 func (n *NIC) Start(at kernel.Time) {
 	n.generating = true
-	if gap := n.process.Gap(&n.rng); gap != kernel.Never {
+	if gap := n.process.FirstGap(&n.rng); gap != kernel.Never {
 		n.eng.Schedule(at+gap-1, kernel.Event{Kind: n.genKind, Target: n.host})
 	}
 }

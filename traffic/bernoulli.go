@@ -2,6 +2,7 @@ package traffic
 
 import (
 	"fmt"
+	"math"
 
 	"netsim/kernel"
 )
@@ -19,11 +20,45 @@ import (
 //
 // A Bernoulli is an immutable value, safe for concurrent use. The zero
 // value has load 0 and never creates a packet.
+//
+// Modulated by an on/off Markov chain (NewOnOff), the host alternates
+// bursts and idle periods of geometric lengths with means Burst and Idle
+// cycles; it creates packets only in bursts, at the per-cycle probability
+// load/flits·(Burst+Idle)/Burst, so the offered load stays load on
+// average while packets come in clumps (a Markov-modulated Bernoulli
+// process).
 type Bernoulli struct {
 	load  float64 // offered load, flits/host/cycle, in [0, 1]
 	flits int     // packet length in flits, ≥ 1 (0 only in the zero value)
-	p     float64 // per-cycle packet probability load/flits
+	p     float64 // per-cycle packet probability: load/flits, or in a burst its raised rate
+	// burst and idle are the mean on and off lengths in cycles; 0 for
+	// plain Bernoulli.
+	burst, idle float64
 }
+
+// NewOnOff returns the Bernoulli process of load and packetFlits
+// modulated by bursts and idle periods of mean lengths burst and idle
+// cycles (each ≥ 1). The rate within bursts, load/packetFlits ·
+// (burst+idle)/burst, must be at most one packet a cycle.
+func NewOnOff(load float64, packetFlits int, burst, idle float64) (Bernoulli, error) {
+	b, err := NewBernoulli(load, packetFlits)
+	if err != nil {
+		return b, err
+	}
+	if !(burst >= 1) || !(idle >= 1) || math.IsInf(burst, 0) || math.IsInf(idle, 0) {
+		return Bernoulli{}, fmt.Errorf("traffic: bursts and idle periods must last at least 1 cycle on average, got %v and %v", burst, idle)
+	}
+	p := b.p * (burst + idle) / burst
+	if p > 1 {
+		return Bernoulli{}, fmt.Errorf("traffic: load %v in bursts of %v cycles every %v needs %.3g packets a cycle within bursts, more than 1 (lower the load or idle, or raise burst)",
+			load, burst, burst+idle, p)
+	}
+	b.p, b.burst, b.idle = p, burst, idle
+	return b, nil
+}
+
+// Bursty reports whether the process is modulated on/off.
+func (b Bernoulli) Bursty() bool { return b.burst > 0 }
 
 // NewBernoulli returns the Bernoulli process that offers load flits per host
 // per cycle in packets of packetFlits flits. load must be in [0, 1] and
@@ -48,7 +83,7 @@ func (b Bernoulli) Load() float64 { return b.load }
 func (b Bernoulli) PacketFlits() int { return b.flits }
 
 // Rate returns the probability that a host creates a packet in a given
-// cycle, Load/PacketFlits.
+// cycle, Load/PacketFlits (within a burst, for an on/off process).
 func (b Bernoulli) Rate() float64 { return b.p }
 
 // Gap returns the number of cycles, at least 1, from one packet of the host
@@ -65,5 +100,40 @@ func (b Bernoulli) Gap(rng *kernel.RNG) int64 {
 	if b.p <= 0 {
 		return kernel.Never
 	}
-	return rng.Geometric(b.p)
+	if b.burst == 0 {
+		return rng.Geometric(b.p)
+	}
+	// A packet's cycle is in a burst, which goes on for a geometric
+	// number of further cycles (0 or more: it ends after any cycle with
+	// probability 1/Burst).
+	return b.gapFrom(rng, rng.Geometric(1/b.burst)-1)
+}
+
+// gapFrom returns the cycles to the next packet of an on/off process
+// whose current burst has rest more cycles (after the current one).
+func (b Bernoulli) gapFrom(rng *kernel.RNG, rest int64) int64 {
+	var t int64
+	for {
+		if g := rng.Geometric(b.p); g <= rest {
+			return t + g
+		}
+		// The burst ends; an idle period, then a burst of at least one
+		// cycle.
+		t += rest + rng.Geometric(1/b.idle)
+		rest = rng.Geometric(1 / b.burst)
+	}
+}
+
+// FirstGap is Gap for the first packet of a host that starts now: an
+// on/off process starts in a burst with probability Burst/(Burst+Idle),
+// else idle, as in its steady state.
+func (b Bernoulli) FirstGap(rng *kernel.RNG) int64 {
+	if b.burst == 0 || b.p <= 0 {
+		return b.Gap(rng)
+	}
+	if rng.Float64() < b.burst/(b.burst+b.idle) {
+		return b.gapFrom(rng, rng.Geometric(1/b.burst)) // in a burst from the first cycle
+	}
+	t := rng.Geometric(1 / b.idle) // idle first
+	return t + b.gapFrom(rng, rng.Geometric(1/b.burst))
 }

@@ -196,3 +196,39 @@ func TestNetworkPatternErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestOnOffMean: an on/off process keeps the Bernoulli mean (the gaps
+// average PacketFlits/Load), its gaps vary more, and impossible bursts are
+// refused.
+func TestOnOffMean(t *testing.T) {
+	b, err := NewOnOff(0.2, 4, 50, 150)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := NewBernoulli(0.2, 4)
+	rng := kernel.NewRNG(3, 4)
+	mean := func(p Bernoulli) (m, v float64) {
+		const n = 400000
+		var s, s2 float64
+		for range n {
+			g := float64(p.Gap(&rng))
+			s, s2 = s+g, s2+g*g
+		}
+		m = s / n
+		return m, s2/n - m*m
+	}
+	m, v := mean(b)
+	pm, pv := mean(plain)
+	if math.Abs(m-20) > 0.5 || math.Abs(pm-20) > 0.5 {
+		t.Errorf("mean gaps %g (on/off) and %g (Bernoulli), want 20", m, pm)
+	}
+	if v < 3*pv {
+		t.Errorf("gap variance %g on/off, %g Bernoulli: want far burstier", v, pv)
+	}
+	if _, err := NewOnOff(0.5, 1, 10, 100); err == nil || !strings.Contains(err.Error(), "more than 1") {
+		t.Errorf("a burst rate above 1 packet a cycle: %v", err)
+	}
+	if _, err := NewOnOff(0.5, 1, 0.5, 10); err == nil {
+		t.Error("a burst shorter than a cycle is accepted")
+	}
+}

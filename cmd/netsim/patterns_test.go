@@ -246,3 +246,55 @@ pattern = "uniform"
 		{"wrong count", []string{"validate", ring("bad", "link_latencies = [2, 3]")}, exitUsage, "", "[switch] link_latencies: topology ring has 1 link classes (dimension 0), got 2 latencies"},
 	})
 }
+
+// TestOnOffInjection: bursty injection at the same mean load raises
+// latency (packets come in clumps), keeps the offered load, and its keys
+// are checked.
+func TestOnOffInjection(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, extra string) string {
+		return writeFile(t, dir, name+".toml", `name = "`+name+`"
+[topology]
+kind = "flatfly"
+dims = [4, 4]
+hosts_per_switch = 2
+[routing]
+algorithm = "dor"
+[traffic]
+pattern = "uniform"
+packet_flits = 4
+`+extra+`
+[sim]
+warmup = 2000
+measure = 20000
+[sweep]
+loads = [0.3]
+`)
+	}
+	point := func(path string) (generated, latency float64) {
+		code, out, errs := netsim(t, "run", "--json", path)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", path, code, errs)
+		}
+		var l struct {
+			Generated  float64 `json:"generated"`
+			LatencyAvg float64 `json:"latency_avg"`
+		}
+		if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &l); err != nil {
+			t.Fatal(err)
+		}
+		return l.Generated, l.LatencyAvg
+	}
+	g0, l0 := point(file("steady", ""))
+	g1, l1 := point(file("bursty", "burst = 100\nidle = 200"))
+	if g1 < 0.27 || g1 > 0.33 || g0 < 0.27 || g0 > 0.33 {
+		t.Errorf("generated loads %g (Bernoulli) and %g (on/off), want both about 0.3", g0, g1)
+	}
+	if l1 < 1.5*l0 {
+		t.Errorf("latency %g with bursts, %g without: want clearly more", l1, l0)
+	}
+	runCLICases(t, []cliCase{
+		{"burst alone", []string{"validate", file("b1", "burst = 10")}, exitUsage, "", "[traffic] burst: needs idle too"},
+		{"too dense", []string{"run", file("b2", "burst = 10\nidle = 1000")}, exitFailed, "", "more than 1"},
+	})
+}
