@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 
 	"netsim/fabric"
@@ -18,6 +19,7 @@ import (
 	"netsim/routing"
 	switching "netsim/switch"
 	"netsim/topologies"
+	"netsim/traffic"
 )
 
 // Defaults of optional keys; [sim] drain defaults to the measure value.
@@ -484,6 +486,27 @@ func (d *decoder) traffic(e *Experiment, t map[string]any) {
 		for _, k := range []string{"hotspot_fraction", "hotspot_hosts"} {
 			if _, ok := t[k]; ok {
 				d.fail(sec, k, "only used with pattern \"hotspot\"")
+			}
+		}
+	}
+	if s, ok := d.str(t, sec, "message_size"); ok {
+		dir := d.src.dirOf(sec, "message_size")
+		m, err := traffic.ParseMessageSizes(s, func(p string) ([]byte, error) {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(dir, p)
+			}
+			return os.ReadFile(p)
+		})
+		if err != nil {
+			d.fail(sec, "message_size", "%v", err)
+		} else {
+			e.Traffic.MessageSize, e.Traffic.messageSizes = s, m
+			if f := strings.Fields(s); len(f) == 2 && f[0] == "histogram" {
+				p := f[1]
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(dir, p)
+				}
+				e.Traffic.MessageSize = "histogram " + p
 			}
 		}
 	}

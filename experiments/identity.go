@@ -94,6 +94,12 @@ func (e *Experiment) patternHash() string {
 	if e.Traffic.Matrix != "" {
 		parts = append(parts, "matrix="+fileKey(e.Traffic.Matrix))
 	}
+	if m := e.Traffic.MessageSize; m != "" {
+		if f := strings.Fields(m); len(f) == 2 && f[0] == "histogram" {
+			m = "histogram " + fileKey(f[1])
+		}
+		parts = append(parts, "messages="+m)
+	}
 	if e.Traffic.Burst > 0 {
 		parts = append(parts, fmt.Sprintf("onoff=%g/%g", e.Traffic.Burst, e.Traffic.Idle))
 	}

@@ -35,6 +35,7 @@ func (e *Experiment) hardware() fabric.Config {
 		Routing:         e.routing,
 		PacketFlits:     e.Traffic.PacketFlits,
 		Burst:           e.Traffic.Burst,
+		MessageSizes:    e.Traffic.messageSizes,
 		Idle:            e.Traffic.Idle,
 		FlowControl:     e.FlowControl.Kind,
 		VLs:             e.FlowControl.VLs,

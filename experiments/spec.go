@@ -231,6 +231,11 @@ type Traffic struct {
 	// injection's bursts and idle periods (fabric.Config); 0: plain
 	// Bernoulli. Hashed apart (injectionHash), only when set.
 	Burst, Idle float64 `json:"-"`
+	// MessageSize is the message length distribution (traffic.ParseMessageSizes),
+	// "" for single packets; hashed apart, only when set.
+	MessageSize string `json:"-"`
+	// messageSizes is MessageSize parsed (a histogram file read).
+	messageSizes *traffic.MessageSizes
 }
 
 // DefaultHotspotFraction is the default [traffic] hotspot_fraction.

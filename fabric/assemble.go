@@ -80,6 +80,9 @@ func assemble(cfg *Config) (*point, error) {
 	if cfg.Burst > 0 || cfg.Idle > 0 {
 		proc, err = traffic.NewOnOff(cfg.Load, cfg.PacketFlits, cfg.Burst, cfg.Idle)
 	}
+	if err == nil && cfg.MessageSizes != nil {
+		proc, err = proc.WithMessages(cfg.MessageSizes.Mean())
+	}
 	if err != nil {
 		return nil, fmt.Errorf("load: %w", err)
 	}
@@ -177,6 +180,7 @@ func assemble(cfg *Config) (*point, error) {
 			VLs:         cfg.VLs,
 			PacketFlits: cfg.PacketFlits,
 			LinkLatency: cfg.hostLatency(),
+			Sizes:       cfg.MessageSizes,
 			MaxRun:      cfg.maxRun,
 			TickKind:    kindNICTick,
 			GenKind:     kindNICGenerate,

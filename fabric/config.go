@@ -30,6 +30,9 @@ type Config struct {
 	Load float64
 	// PacketFlits is the packet length in flits (≥ 1).
 	PacketFlits int
+	// MessageSizes, when not nil, makes hosts create messages of these
+	// lengths, split into packets of PacketFlits (traffic.MessageSizes).
+	MessageSizes *traffic.MessageSizes
 	// Burst and Idle, when positive, modulate the hosts' injection on and
 	// off: bursts and idle periods of these mean lengths in cycles
 	// (traffic.NewOnOff); 0: plain Bernoulli.

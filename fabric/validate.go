@@ -55,6 +55,8 @@ func (c *Config) shortestPacket() int {
 		return 1
 	case c.shortest > 0:
 		return c.shortest
+	case c.MessageSizes != nil:
+		return c.MessageSizes.ShortestPacket(max(c.PacketFlits, 1))
 	}
 	return max(c.PacketFlits, 1)
 }

@@ -14,17 +14,25 @@ func (n *NIC) Generate(now kernel.Time) {
 	}
 	dst := n.pattern.Dest(int(n.host), &n.rng)
 	dlid, sl, vl := n.route.Source(int(n.host), dst)
-	pi := n.pool.New()
-	p := n.pool.Get(pi)
-	p.Src, p.Dst, p.DLID, p.SL, p.VL = n.host, int32(dst), dlid, uint8(sl), uint8(vl)
-	p.Flits = uint16(n.flits)
-	p.Created = now
-	p.Measured = n.meter.generated(now, n.flits)
 	// A NIC stopped by flow control with a packet in progress, or with
 	// older packets on the new one's VL, would find the same at once: the
 	// new packet is behind them. Its wake-ups stand.
 	behind := n.blocked && (n.cur >= 0 || n.filled&(1<<vl) != 0)
-	n.push(pi)
+	left := n.flits // one packet, or a message's flits
+	if n.sizes != nil {
+		left = int32(n.sizes.Draw(&n.rng))
+	}
+	for left > 0 {
+		flits := min(left, n.flits)
+		left -= flits
+		pi := n.pool.New()
+		p := n.pool.Get(pi)
+		p.Src, p.Dst, p.DLID, p.SL, p.VL = n.host, int32(dst), dlid, uint8(sl), uint8(vl)
+		p.Flits = uint16(flits)
+		p.Created = now
+		p.Measured = n.meter.generated(now, flits)
+		n.push(pi)
+	}
 	if !behind {
 		n.alarm.Set(now)
 	}

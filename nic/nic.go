@@ -87,6 +87,10 @@ type Params struct {
 	PacketFlits int
 	// LinkLatency is the cycles a flit takes to reach the switch buffer.
 	LinkLatency int
+	// Sizes, when not nil, makes each generation a message of a length
+	// drawn from it, split into packets of PacketFlits (the last one
+	// shorter), all to one destination.
+	Sizes *traffic.MessageSizes
 	// MaxRun, if positive, caps the flits of a run: a testing aid, where 1
 	// sends flit by flit to compare with runs.
 	MaxRun int
@@ -121,6 +125,7 @@ type NIC struct {
 	rng        kernel.RNG
 	cutThrough bool
 	flits      int32
+	sizes      *traffic.MessageSizes // nil: one packet a generation
 	maxRun     int32
 	latency    kernel.Time
 	genKind    uint8
@@ -210,6 +215,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, meter *Meter, r routing.
 		rng:        rng,
 		cutThrough: p.CutThrough,
 		flits:      int32(p.PacketFlits),
+		sizes:      p.Sizes,
 		latency:    kernel.Time(p.LinkLatency),
 		genKind:    p.GenKind,
 		queues:     make([]ring.Ring[int32], queues(p)),

@@ -57,6 +57,20 @@ func NewOnOff(load float64, packetFlits int, burst, idle float64) (Bernoulli, er
 	return b, nil
 }
 
+// WithMessages returns b creating messages of mean length mean flits
+// (several packets each) in place of packets: its rate becomes
+// Load/mean, so the offered load is unchanged.
+func (b Bernoulli) WithMessages(mean float64) (Bernoulli, error) {
+	if !(mean >= 1) {
+		return Bernoulli{}, fmt.Errorf("traffic: mean message length %v is below 1 flit", mean)
+	}
+	b.p *= float64(b.flits) / mean
+	if b.p > 1 {
+		return Bernoulli{}, fmt.Errorf("traffic: load %v in messages of %v flits on average needs %.3g messages a cycle, more than 1", b.load, mean, b.p)
+	}
+	return b, nil
+}
+
 // Bursty reports whether the process is modulated on/off.
 func (b Bernoulli) Bursty() bool { return b.burst > 0 }
 

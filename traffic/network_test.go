@@ -232,3 +232,53 @@ func TestOnOffMean(t *testing.T) {
 		t.Error("a burst shorter than a cycle is accepted")
 	}
 }
+
+// TestMessageSizes: the distributions' means and draws, the shortest
+// packet they make, and their errors.
+func TestMessageSizes(t *testing.T) {
+	read := func(string) ([]byte, error) { return []byte("flits,weight\n4,1\n100,3\n"), nil }
+	for _, c := range []struct {
+		spec     string
+		mean     float64
+		shortest int // packets of 16 flits
+	}{
+		{"fixed 64", 64, 16},
+		{"fixed 70", 70, 6},
+		{"uniform 1 9", 5, 1},
+		{"bimodal 8 512 0.75", 0.75*8 + 0.25*512, 8},
+		{"histogram h.csv", (4 + 300) / 4.0, 4},
+	} {
+		m, err := ParseMessageSizes(c.spec, read)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(m.Mean()-c.mean) > 1e-9 || m.ShortestPacket(16) != c.shortest {
+			t.Errorf("%s: mean %g, shortest packet %d; want %g, %d", c.spec, m.Mean(), m.ShortestPacket(16), c.mean, c.shortest)
+		}
+		rng := kernel.NewRNG(5, 6)
+		sum := 0.0
+		const n = 100000
+		for range n {
+			sum += float64(m.Draw(&rng))
+		}
+		if math.Abs(sum/n-c.mean) > 0.02*c.mean {
+			t.Errorf("%s: draws average %g, want %g", c.spec, sum/n, c.mean)
+		}
+	}
+	for _, c := range []struct{ spec, want string }{
+		{"", "empty"},
+		{"fixed", "fixed takes one length"},
+		{"fixed 0", `"0" is not a length`},
+		{"uniform 9 1", "A ≤ B"},
+		{"bimodal 8 512 2", `"2" is not a probability`},
+		{"zipf 3", `unknown distribution "zipf"`},
+	} {
+		if _, err := ParseMessageSizes(c.spec, read); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.spec, err, c.want)
+		}
+	}
+	bad := func(string) ([]byte, error) { return []byte("4,1\n4,2\n"), nil }
+	if _, err := ParseMessageSizes("histogram h.csv", bad); err == nil || !strings.Contains(err.Error(), "h.csv:2: length 4 given twice") {
+		t.Errorf("histogram with a repeated length: %v", err)
+	}
+}

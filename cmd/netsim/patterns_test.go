@@ -298,3 +298,56 @@ loads = [0.3]
 		{"too dense", []string{"run", file("b2", "burst = 10\nidle = 1000")}, exitFailed, "", "more than 1"},
 	})
 }
+
+// TestMessageInjection: messages of 64 flits in packets of 16 keep the
+// offered load and raise latency (four packets queue together), and a bad
+// histogram file is reported on its line.
+func TestMessageInjection(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "h.csv", "16,1\n16,2\n")
+	file := func(name, extra string) string {
+		return writeFile(t, dir, name+".toml", `name = "`+name+`"
+[topology]
+kind = "flatfly"
+dims = [4, 4]
+hosts_per_switch = 2
+[routing]
+algorithm = "dor"
+[traffic]
+pattern = "uniform"
+packet_flits = 16
+`+extra+`
+[sim]
+warmup = 2000
+measure = 20000
+[sweep]
+loads = [0.3]
+`)
+	}
+	point := func(path string) (generated, latency float64) {
+		code, out, errs := netsim(t, "run", "--json", path)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", path, code, errs)
+		}
+		var l struct {
+			Generated  float64 `json:"generated"`
+			LatencyAvg float64 `json:"latency_avg"`
+		}
+		if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &l); err != nil {
+			t.Fatal(err)
+		}
+		return l.Generated, l.LatencyAvg
+	}
+	g0, l0 := point(file("packets", ""))
+	g1, l1 := point(file("messages", `message_size = "fixed 64"`))
+	if g1 < 0.27 || g1 > 0.33 {
+		t.Errorf("generated load %g with messages (%g without), want about 0.3", g1, g0)
+	}
+	if l1 < 1.3*l0 {
+		t.Errorf("latency %g with messages of 4 packets, %g with single packets: want clearly more", l1, l0)
+	}
+	runCLICases(t, []cliCase{
+		{"bad histogram", []string{"validate", file("h", `message_size = "histogram h.csv"`)}, exitUsage, "", "h.csv:2: length 16 given twice"},
+		{"bad spec", []string{"validate", file("s", `message_size = "normal 5"`)}, exitUsage, "", `[traffic] message_size: message sizes "normal 5": unknown distribution "normal"`},
+	})
+}
