@@ -385,21 +385,24 @@ func (s Status) Count(state string) int {
 }
 
 // squeueStates returns the squeue state of each listed task of the
-// arrays and of the merge job, by "ARRAY_TASK" and by job id.
+// arrays and of the merge jobs, by "ARRAY_TASK" and by job id. Each job
+// is asked for alone: squeue fails on a job id it has forgotten (older
+// than Slurm's MinJobAge), which then has no state.
 func squeueStates(ctx context.Context, run Exec, ids []string) (map[string]string, error) {
-	out, err := run(ctx, "squeue", "-h", "-t", "all", "-r", "-o", "%i %T", "-j", strings.Join(ids, ","))
-	if err != nil {
-		// squeue fails on job ids it has forgotten (older than MinJobAge).
-		if strings.Contains(err.Error(), "Invalid job id") {
-			return map[string]string{}, nil
-		}
-		return nil, err
-	}
 	states := map[string]string{}
-	for _, line := range strings.Split(string(out), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 2 {
-			states[f[0]] = f[1]
+	for _, id := range ids {
+		out, err := run(ctx, "squeue", "-h", "-t", "all", "-r", "-o", "%i %T", "-j", id)
+		if err != nil {
+			if strings.Contains(err.Error(), "Invalid job id") {
+				continue
+			}
+			return nil, err
+		}
+		for _, line := range strings.Split(string(out), "\n") {
+			f := strings.Fields(line)
+			if len(f) == 2 {
+				states[f[0]] = f[1]
+			}
 		}
 	}
 	return states, nil
