@@ -49,7 +49,7 @@ func newDnUp(net *topologies.Network, vls int, partial bool, lmc int) (*Tables, 
 	hops := make([]uint8, g.channels()) // hops[c]: hops to the destination switch by channel c
 	search := newDnUpSearch(g, rank)
 	load := make([]int32, g.channels())
-	var ports []int32
+	var cand, prev []int32
 	for k := range t.paths {
 		ent := t.entries(k)
 		distSw := int32(-1)
@@ -67,21 +67,14 @@ func newDnUp(net *topologies.Network, vls int, partial bool, lmc int) (*Tables, 
 				for c := g.chStart[s]; c < g.chStart[s+1]; c++ {
 					least = min(least, hops[c])
 				}
-				ok := func(c int32) bool { return least != noHops && hops[c] == least }
-				best := int32(-1)
-				if k == 0 {
-					for c := g.chStart[s]; c < g.chStart[s+1]; c++ {
-						if ok(c) && (best < 0 || load[c] < load[best]) {
-							best = c
-						}
+				cand = cand[:0]
+				for c := g.chStart[s]; c < g.chStart[s+1]; c++ {
+					if least != noHops && hops[c] == least {
+						cand = append(cand, c)
 					}
-				} else if t.lft[s*t.hosts+int(d)] != noPort {
-					ports = ports[:0]
-					for j := range k {
-						ports = append(ports, int32(t.entries(j)[s*t.hosts+int(d)]))
-					}
-					best = lmcChoice(g, net, s, ok, load, ports)
 				}
+				var best int32
+				best, prev = t.pickPort(g, net, s, int(d), k, cand, load, prev)
 				if best < 0 && partial {
 					continue
 				}

@@ -53,7 +53,7 @@ func newMinHopTables(name string, net *topologies.Network, vls int, first bool, 
 	t.setPaths(1 << lmc)
 	load := make([]int32, g.channels())
 	dist := make([]int32, g.n)
-	var queue, ports []int32
+	var queue, cand, prev []int32
 	order := OpenSMOrder(net)
 	for k := range t.paths {
 		ent := t.entries(k)
@@ -70,24 +70,16 @@ func newMinHopTables(name string, net *topologies.Network, vls int, first bool, 
 				if int32(s) == a.Switch {
 					continue
 				}
-				var best int32
-				if k == 0 {
-					best = -1
-					for c := g.chStart[s]; c < g.chStart[s+1]; c++ {
-						if dist[g.chTo[c]] != dist[s]-1 || first && best >= 0 && g.chTo[c] != g.chTo[best] {
-							continue
-						}
-						if best < 0 || load[c] < load[best] {
-							best = c
-						}
+				cand = cand[:0]
+				for c := g.chStart[s]; c < g.chStart[s+1]; c++ {
+					// dor (first): only the links to the neighbour of the
+					// lowest min-hop port.
+					if dist[g.chTo[c]] == dist[s]-1 && !(first && len(cand) > 0 && g.chTo[c] != g.chTo[cand[0]]) {
+						cand = append(cand, c)
 					}
-				} else {
-					ports = ports[:0]
-					for j := range k {
-						ports = append(ports, int32(t.entries(j)[s*t.hosts+int(d)]))
-					}
-					best = lmcChoice(g, net, s, func(c int32) bool { return dist[g.chTo[c]] == dist[s]-1 }, load, ports)
 				}
+				var best int32
+				best, prev = t.pickPort(g, net, s, int(d), k, cand, load, prev)
 				load[best]++
 				ent[s*t.hosts+int(d)] = uint16(g.chPort[best])
 			}
@@ -96,27 +88,57 @@ func newMinHopTables(name string, net *topologies.Network, vls int, first bool, 
 	return t, nil
 }
 
-// lmcChoice is OpenSM's choice of the port of switch s for a further LID
-// of a destination (LMC > 0, osm_switch_recommend_path) whose earlier
-// LIDs s sends out of ports (in LID order): among the ports of the
-// channels ok accepts (the engine's least-hop ones), scanned from the one after the previous LID's port round the
-// switch, the least loaded that leads to a switch none of the earlier
-// LIDs went to; when every one leads to such a switch, the least loaded,
-// ties to the one through whose switch fewer earlier LIDs went, then to
-// the first scanned. Each switch is taken as its own system (InfiniBand's
-// system image GUID), as on ibsim.
-func lmcChoice(g *graph, net *topologies.Network, s int, ok func(c int32) bool, load []int32, ports []int32) int32 {
+// pickPort is OpenSM's choice (osm_switch_recommend_path) of the channel
+// switch s sends LID offset k of host d on, among cand, the engine's
+// least-hop channels of s in port order: for the base LID the least
+// loaded, ties to the first; for a further LID (LMC > 0) lmcChoice, given
+// the channels of d's earlier LIDs at s. It returns −1 when cand is empty,
+// or when the base LID has no entry there (the further LIDs then have
+// none either). prev is a buffer.
+func (t *Tables) pickPort(g *graph, net *topologies.Network, s, d, k int, cand []int32, load []int32, prev []int32) (int32, []int32) {
+	if len(cand) == 0 {
+		return -1, prev
+	}
+	if k == 0 {
+		best := cand[0]
+		for _, c := range cand[1:] {
+			if load[c] < load[best] {
+				best = c
+			}
+		}
+		return best, prev
+	}
+	prev = prev[:0]
+	for j := range k {
+		p := t.entries(j)[s*t.hosts+d]
+		if p == noPort {
+			return -1, prev
+		}
+		prev = append(prev, g.chOf[s][p])
+	}
+	return lmcChoice(g, net, s, cand, load, prev), prev
+}
+
+// lmcChoice is OpenSM's choice of the channel of switch s for a further
+// LID of a destination whose earlier LIDs s sends on the channels prev
+// (in LID order): among cand, scanned from the port after the previous
+// LID's round the switch, the least loaded that leads to a switch none of
+// the earlier LIDs went to; when every one leads to such a switch, the
+// least loaded, ties to the one through whose switch fewer earlier LIDs
+// went, then to the first scanned. Each switch is taken as its own
+// system (InfiniBand's system image GUID), as on ibsim.
+func lmcChoice(g *graph, net *topologies.Network, s int, cand []int32, load []int32, prev []int32) int32 {
 	n := len(net.Switches[s].Ports) + 1 // InfiniBand ports 0..n−1
 	forwarded := func(c int32) int {
 		f := 0
-		for _, p := range ports {
-			if pc := g.chOf[s][p]; pc >= 0 && g.chTo[pc] == g.chTo[c] {
+		for _, pc := range prev {
+			if g.chTo[pc] == g.chTo[c] {
 				f++
 			}
 		}
 		return f
 	}
-	start := int(ports[len(ports)-1]) + 2 // the InfiniBand port after the previous LID's
+	start := int(g.chPort[prev[len(prev)-1]]) + 2 // the InfiniBand port after the previous LID's
 	best, other := int32(-1), int32(-1)
 	leastFwd := -1
 	for i := start; i < start+n; i++ {
@@ -125,7 +147,7 @@ func lmcChoice(g *graph, net *topologies.Network, s int, ok func(c int32) bool, 
 			continue
 		}
 		c := g.chOf[s][ib-1]
-		if c < 0 || !ok(c) {
+		if c < 0 || !slices.Contains(cand, c) {
 			continue
 		}
 		fwd := forwarded(c)

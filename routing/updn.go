@@ -90,7 +90,7 @@ func newUpDownRoots(net *topologies.Network, vls int, roots []int, partial bool,
 	load := make([]int32, g.channels())
 	down := make([]int32, g.n) // all-down distance to t, −1 if none
 	any := make([]int32, g.n)  // legal distance to t
-	var queue, ports []int32
+	var queue, cand, prev []int32
 	var buckets [][]int32
 	for k := range t.paths {
 		ent := t.entries(k)
@@ -102,27 +102,15 @@ func newUpDownRoots(net *topologies.Network, vls int, roots []int, partial bool,
 				if s == tsw {
 					continue
 				}
-				ok := func(c int32) bool {
+				cand = cand[:0]
+				for c := g.chStart[s]; c < g.chStart[s+1]; c++ {
 					v := g.chTo[c]
-					if down[s] >= 0 {
-						return !up[c] && down[v] == down[s]-1
+					if down[s] >= 0 && !up[c] && down[v] == down[s]-1 || down[s] < 0 && up[c] && any[v] == any[s]-1 {
+						cand = append(cand, c)
 					}
-					return up[c] && any[v] == any[s]-1
 				}
-				best := int32(-1)
-				if k == 0 {
-					for c := g.chStart[s]; c < g.chStart[s+1]; c++ {
-						if ok(c) && (best < 0 || load[c] < load[best]) {
-							best = c
-						}
-					}
-				} else if t.lft[s*t.hosts+int(d)] != noPort {
-					ports = ports[:0]
-					for j := range k {
-						ports = append(ports, int32(t.entries(j)[s*t.hosts+int(d)]))
-					}
-					best = lmcChoice(g, net, s, ok, load, ports)
-				}
+				var best int32
+				best, prev = t.pickPort(g, net, s, int(d), k, cand, load, prev)
 				if best < 0 && partial {
 					continue // unreachable: no entry, as OpenSM leaves it
 				}
