@@ -1,8 +1,7 @@
 package routing
 
 import (
-	"bufio"
-	"bytes"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -25,45 +24,33 @@ func ReadHostList(data []byte, file string, net *topologies.Network) ([]bool, er
 	if x := newIBIndex(net); x != nil {
 		byGUID = x.hostByGUID
 	}
+	hosts, err := readNodeList(data, file, "host", "no hosts (expected one CA port GUID or host name a line)", func(word string) (int, string) {
+		if h, ok := byName[word]; ok {
+			return h, ""
+		}
+		if !strings.HasPrefix(strings.ToLower(word), "0x") {
+			return 0, fmt.Sprintf("host %q is not in the network (expected a host name or a CA port GUID 0x…)", word)
+		}
+		g, err := strconv.ParseUint(word[2:], 16, 64)
+		if err != nil {
+			return 0, fmt.Sprintf("bad GUID %q (expected 0x and at most 16 hexadecimal digits)", word)
+		}
+		h, ok := byGUID[g]
+		if !ok {
+			want := "a CA port GUID of the topology file"
+			if len(byGUID) == 0 {
+				want = "host names: the topology has no GUIDs (an ibnetdiscover import has them)"
+			}
+			return 0, fmt.Sprintf("port GUID 0x%016x is not in the network (expected %s)", g, want)
+		}
+		return h, ""
+	})
+	if err != nil {
+		return nil, err
+	}
 	marked := make([]bool, len(net.Hosts))
-	seen := map[int]int{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	line, count := 0, 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || text[0] == '#' {
-			continue
-		}
-		word := strings.Fields(text)[0]
-		h, ok := byName[word]
-		if !ok && strings.HasPrefix(strings.ToLower(word), "0x") {
-			g, err := strconv.ParseUint(word[2:], 16, 64)
-			if err != nil {
-				return nil, topologies.FileErrorf(file, line, "bad GUID %q (expected 0x and at most 16 hexadecimal digits)", word)
-			}
-			if h, ok = byGUID[g]; !ok {
-				want := "a CA port GUID of the topology file"
-				if len(byGUID) == 0 {
-					want = "host names: the topology has no GUIDs (an ibnetdiscover import has them)"
-				}
-				return nil, topologies.FileErrorf(file, line, "port GUID 0x%016x is not in the network (expected %s)", g, want)
-			}
-		} else if !ok {
-			return nil, topologies.FileErrorf(file, line, "host %q is not in the network (expected a host name or a CA port GUID 0x…)", word)
-		}
-		if first, dup := seen[h]; dup {
-			return nil, topologies.FileErrorf(file, line, "host %s is listed twice (first at line %d)", word, first)
-		}
-		seen[h] = line
+	for _, h := range hosts {
 		marked[h] = true
-		count++
-	}
-	if err := sc.Err(); err != nil {
-		return nil, topologies.FileErrorf(file, line+1, "%v", err)
-	}
-	if count == 0 {
-		return nil, topologies.FileErrorf(file, 0, "no hosts (expected one CA port GUID or host name a line)")
 	}
 	return marked, nil
 }

@@ -20,7 +20,19 @@ import (
 // repeated one or an empty file is an error naming the file and line.
 func ReadRoots(data []byte, file string, net *topologies.Network) ([]int, error) {
 	find := newSwitchFinder(net)
-	var roots []int
+	return readNodeList(data, file, "switch", "no root switches (expected one GUID or switch name a line)", func(word string) (int, string) {
+		s, msg, _ := find.switchOf(word)
+		return s, msg
+	})
+}
+
+// readNodeList reads a list of nodes one a line, each named by the first
+// word of its line, which find resolves to an index or explains; blank
+// lines and lines starting with '#' are skipped. A word find refuses, a
+// node listed twice (kind names it) or an empty list (the error empty) is
+// an error naming the file and line. It returns the indices in order.
+func readNodeList(data []byte, file, kind, empty string, find func(word string) (int, string)) ([]int, error) {
+	var nodes []int
 	seen := map[int]int{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	line := 0
@@ -31,23 +43,23 @@ func ReadRoots(data []byte, file string, net *topologies.Network) ([]int, error)
 			continue
 		}
 		word := strings.Fields(text)[0]
-		s, msg, _ := find.switchOf(word)
+		n, msg := find(word)
 		if msg != "" {
 			return nil, topologies.FileErrorf(file, line, "%s", msg)
 		}
-		if first, dup := seen[s]; dup {
-			return nil, topologies.FileErrorf(file, line, "switch %s is listed twice (first at line %d)", word, first)
+		if first, dup := seen[n]; dup {
+			return nil, topologies.FileErrorf(file, line, "%s %s is listed twice (first at line %d)", kind, word, first)
 		}
-		seen[s] = line
-		roots = append(roots, s)
+		seen[n] = line
+		nodes = append(nodes, n)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, topologies.FileErrorf(file, line+1, "%v", err)
 	}
-	if len(roots) == 0 {
-		return nil, topologies.FileErrorf(file, 0, "no root switches (expected one GUID or switch name a line)")
+	if len(nodes) == 0 {
+		return nil, topologies.FileErrorf(file, 0, "%s", empty)
 	}
-	return roots, nil
+	return nodes, nil
 }
 
 // readRootsFile reads the roots of Spec.Roots.
