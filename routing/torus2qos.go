@@ -249,8 +249,7 @@ func torusConfOf(net *topologies.Network) (*TorusConf, []int32, error) {
 type torusEmbedding struct {
 	net    *topologies.Network
 	c      *TorusConf
-	adj    []map[int32]bool // switch neighbours
-	nbrs   [][]int32        // the same, in increasing order
+	nbrs   [][]int32 // each switch's neighbour switches, in increasing order
 	at     []int32          // switch at each position, −1 when none
 	coords []int32          // coords[s·3+d], −1 when s is not placed
 	order  []int32          // positions in breadth-first order from the seed
@@ -277,16 +276,15 @@ func torusCoords(net *topologies.Network, c *TorusConf, file string) ([]int32, e
 		return nil, topologies.FileErrorf(file, 0, "the torus %d×%d×%d has %d switch positions, the network %d switches (netsim's torus-2QoS routes a complete torus, without failed switches)",
 			c.Radix[0], c.Radix[1], c.Radix[2], n, len(net.Switches))
 	}
-	e := &torusEmbedding{net: net, c: c, adj: make([]map[int32]bool, len(net.Switches)), nbrs: make([][]int32, len(net.Switches))}
+	e := &torusEmbedding{net: net, c: c, nbrs: make([][]int32, len(net.Switches))}
 	for s, sw := range net.Switches {
-		e.adj[s] = map[int32]bool{}
 		for _, p := range sw.Ports {
-			if p.Kind == topologies.SwitchPort && !e.adj[s][p.Peer] {
-				e.adj[s][p.Peer] = true
+			if p.Kind == topologies.SwitchPort {
 				e.nbrs[s] = append(e.nbrs[s], p.Peer)
 			}
 		}
 		slices.Sort(e.nbrs[s])
+		e.nbrs[s] = slices.Compact(e.nbrs[s])
 	}
 	seed := c.Seeds[0]
 	var origin [torusDims]int32
@@ -312,7 +310,7 @@ func torusCoords(net *topologies.Network, c *TorusConf, file string) ([]int32, e
 			return nil, topologies.FileErrorf(file, seed.line, "%s leads off the mesh: the seed switch is at coordinate %d of dimension %c, a mesh edge (move the dateline or the seed)", torusLinkKeys[k], q[d], "xyz"[d])
 		}
 		q[d] = e.wrap(d, q[d]+step)
-		if !e.adj[seed.Origin][int32(s)] {
+		if !e.linked(int32(seed.Origin), int32(s)) {
 			return nil, topologies.FileErrorf(file, seed.line, "%s: the switches are not linked", torusLinkKeys[k])
 		}
 		if prev := e.at[e.pos(q)]; prev >= 0 && prev != int32(s) || prev < 0 && e.coords[s*torusDims] >= 0 {
@@ -386,7 +384,7 @@ func (e *torusEmbedding) fits(s, p int32, nb []int32) bool {
 	placed := 0
 	for _, q := range nb {
 		if t := e.at[q]; t >= 0 {
-			if !e.adj[s][t] {
+			if !e.linked(s, t) {
 				return false
 			}
 			placed++
@@ -399,6 +397,12 @@ func (e *torusEmbedding) fits(s, p int32, nb []int32) bool {
 		}
 	}
 	return linked == placed
+}
+
+// linked reports whether switches a and b are neighbours.
+func (e *torusEmbedding) linked(a, b int32) bool {
+	_, ok := slices.BinarySearch(e.nbrs[a], b)
+	return ok
 }
 
 func (e *torusEmbedding) place(p, s int32) {
