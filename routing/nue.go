@@ -6,28 +6,22 @@ import (
 	"netsim/topologies"
 )
 
-// Dependency states of nue's complete channel dependency graph, per layer.
-const (
-	depUnused  uint8 = iota // not on any path of the layer, free to use
-	depUsed                 // on an escape path or a routed path
-	depBlocked              // would close a cycle (or is a U-turn)
-)
-
 // nueState is the state of Nue routing (newNue): the switch graph, the
 // link weights, and per layer the complete channel dependency graph.
 type nueState struct {
 	g        *graph
 	chFrom   []int32
 	depStart []int32 // dependencies of channel c: depStart[c]+k, into the k-th channel out of chTo[c]
-	state    []uint8 // per dependency, this layer
-	// used[e] is 1 when dependency e is used (depUsed), so that the
-	// dynamic topological order of the used dependencies (topo, over the
-	// channels of cdg's numbering) decides in O(1) most additions.
-	used    []int32
-	cdg     *layerCDG
-	topo    *topoOrder
-	weight  []int64 // per channel
-	hostsAt []int64
+	// used[e] is 1 when dependency e is on an escape path or a routed
+	// path of this layer (the counts topo's dynamic topological order of
+	// the used dependencies reads, over the channels of cdg's numbering),
+	// blocked[e] when it would close a cycle or is a U-turn.
+	used        []int32
+	blockedDeps []bool
+	cdg         *layerCDG
+	topo        *topoOrder
+	weight      []int64 // per channel
+	hostsAt     []int64
 	// search buffers
 	dist    []int64 // per channel: weight of the path starting with it
 	pos     []int32
@@ -133,8 +127,8 @@ func newNueState(g *graph, net *topologies.Network) *nueState {
 		x.weight[c] = max(h*h, 1)
 		x.pos[c] = -1
 	}
-	x.state = make([]uint8, x.depStart[nc])
 	x.used = make([]int32, x.depStart[nc])
+	x.blockedDeps = make([]bool, x.depStart[nc])
 	x.cdg = &layerCDG{g: g, depStart: x.depStart}
 	for _, a := range net.Hosts {
 		x.hostsAt[a.Switch]++
@@ -149,17 +143,9 @@ func (x *nueState) dep(c, e int32) int32 {
 	return x.depStart[c] + e - x.g.chStart[x.g.chTo[c]]
 }
 
-// use marks dependency e from channel c used, after topo has ordered c
-// before its target.
-func (x *nueState) use(e int32) {
-	x.state[e] = depUsed
-	x.used[e] = 1
-}
-
-// free marks dependency e unused again.
+// free marks dependency e neither used nor blocked.
 func (x *nueState) free(e int32) {
-	x.state[e] = depUnused
-	x.used[e] = 0
+	x.used[e], x.blockedDeps[e] = 0, false
 }
 
 // startLayer resets the dependency graph for a layer of destinations
@@ -172,11 +158,7 @@ func (x *nueState) startLayer(net *topologies.Network, dests []int32) {
 	clear(x.used)
 	for c := range int32(g.channels()) {
 		for e := g.chStart[g.chTo[c]]; e < g.chStart[g.chTo[c]+1]; e++ {
-			s := depUnused
-			if e == g.chRev[c] {
-				s = depBlocked
-			}
-			x.state[x.dep(c, e)] = s
+			x.blockedDeps[x.dep(c, e)] = e == g.chRev[c]
 		}
 	}
 	if g.n <= 1 {
@@ -199,7 +181,7 @@ func (x *nueState) startLayer(net *topologies.Network, dests []int32) {
 		v := g.chTo[c]
 		for e := g.chStart[v]; e < g.chStart[v+1]; e++ {
 			if d := x.dep(c, e); e != g.chRev[c] && tree(e) && x.topo.add(x.cdg, x.used, c, d) {
-				x.use(d)
+				x.used[d] = 1
 			}
 		}
 	}
@@ -383,18 +365,17 @@ func (x *nueState) route(dst int32) bool {
 // from now on), and reports whether it is used.
 func (x *nueState) tryUse(c, f int32) bool {
 	e := x.dep(c, f)
-	switch x.state[e] {
-	case depUsed:
+	switch {
+	case x.used[e] != 0:
 		return true
-	case depBlocked:
+	case x.blockedDeps[e]:
 		return false
-	}
-	if !x.topo.add(x.cdg, x.used, c, e) {
-		x.state[e] = depBlocked
+	case !x.topo.add(x.cdg, x.used, c, e):
+		x.blockedDeps[e] = true
 		x.blocked = append(x.blocked, e)
 		return false
 	}
-	x.use(e)
+	x.used[e] = 1
 	x.added = append(x.added, e)
 	return true
 }
@@ -508,40 +489,13 @@ func (x *nueState) escape(dst int32) {
 }
 
 // addLoad adds to the weight of each channel the hosts whose paths toward
-// dst cross it.
+// dst cross it: each switch with hosts walks its path.
 func (x *nueState) addLoad(dst int32) {
-	g := x.g
-	// Hops to dst along out, by following the pointers once each.
-	hops := make([]int32, g.n)
-	for s := range hops {
-		hops[s] = -1
-	}
-	hops[dst] = 0
-	var chain []int32
-	maxHops := int32(0)
-	for s := range int32(g.n) {
-		chain = chain[:0]
-		v := s
-		for hops[v] < 0 {
-			chain = append(chain, v)
-			v = g.chTo[x.out[v]]
-		}
-		for i := len(chain) - 1; i >= 0; i-- {
-			hops[chain[i]] = hops[v] + int32(len(chain)-i)
-			maxHops = max(maxHops, hops[chain[i]])
-		}
-	}
-	flow := make([]int64, g.n)
-	copy(flow, x.hostsAt)
-	byHops := make([][]int32, maxHops+1)
-	for s, h := range hops {
-		byHops[h] = append(byHops[h], int32(s))
-	}
-	for h := maxHops; h > 0; h-- {
-		for _, s := range byHops[h] {
-			c := x.out[s]
-			x.weight[c] += flow[s]
-			flow[g.chTo[c]] += flow[s]
+	for s := range int32(x.g.n) {
+		if h := x.hostsAt[s]; h > 0 {
+			for v := s; v != dst; v = x.g.chTo[x.out[v]] {
+				x.weight[x.out[v]] += h
+			}
 		}
 	}
 }

@@ -128,7 +128,7 @@ func TestNueEscape(t *testing.T) {
 		}
 		for s := range g.n {
 			if c := x.out[s]; c >= 0 {
-				if f := x.out[g.chTo[c]]; f >= 0 && x.state[x.dep(c, f)] != depUsed {
+				if f := x.out[g.chTo[c]]; f >= 0 && x.used[x.dep(c, f)] == 0 {
 					t.Fatalf("host %d: the escape path from switch %d turns on a dependency the layer does not use", d, s)
 				}
 			}
