@@ -27,6 +27,26 @@ func saturations(t *testing.T, results string) map[string]float64 {
 	return out
 }
 
+// pointLine is what the tests read of a results line.
+type pointLine struct {
+	Generated  float64 `json:"generated"`
+	LatencyAvg float64 `json:"latency_avg"`
+}
+
+// onePoint runs an experiment file of one point and returns its line.
+func onePoint(t *testing.T, path string) pointLine {
+	t.Helper()
+	code, out, errs := netsim(t, "run", "--json", path)
+	if code != exitOK {
+		t.Fatalf("%s: exit %d: %s", path, code, errs)
+	}
+	var l pointLine
+	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &l); err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
 // TestTornadoBound: tornado on a ring of 8 and an 8×8 torus under
 // dimension order puts 3 flows on every link of one direction (each host
 // goes ⌈8/2⌉ − 1 = 3 switches on), so netsim load gives the known bound of
@@ -177,21 +197,8 @@ packet_flits = 4
 loads = [0.02]
 `)
 	}
-	latency := func(file string) float64 {
-		code, out, errs := netsim(t, "run", "--json", file)
-		if code != exitOK {
-			t.Fatalf("%s: exit %d: %s", file, code, errs)
-		}
-		var l struct {
-			LatencyAvg float64 `json:"latency_avg"`
-		}
-		if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &l); err != nil {
-			t.Fatal(err)
-		}
-		return l.LatencyAvg
-	}
-	base := latency(ring("base", ""))
-	slow := latency(ring("slow", "link_latencies = [10]\nhost_link_latency = 4"))
+	base := onePoint(t, ring("base", "")).LatencyAvg
+	slow := onePoint(t, ring("slow", "link_latencies = [10]\nhost_link_latency = 4")).LatencyAvg
 	if d := slow - base; d < 9+2*3-0.5 || d > 9+2*3+0.5 {
 		t.Errorf("neighbor on a ring: latency %g with link_latencies = [10] and host links of 4, %g with 1: want 15 more", slow, base)
 	}
@@ -216,7 +223,7 @@ packet_flits = 4
 loads = [0.02]
 `)
 	}
-	if a, b := latency(df("adv", "adversarial", "")), latency(df("advslow", "adversarial", "link_latencies = [1, 30]")); b-a < 29 {
+	if a, b := onePoint(t, df("adv", "adversarial", "")).LatencyAvg, onePoint(t, df("advslow", "adversarial", "link_latencies = [1, 30]")).LatencyAvg; b-a < 29 {
 		t.Errorf("adversarial on a Dragonfly: latency %g with global links of 30, %g with 1: want at least 29 more", b, a)
 	}
 	runCLICases(t, []cliCase{
@@ -271,22 +278,8 @@ measure = 20000
 loads = [0.3]
 `)
 	}
-	point := func(path string) (generated, latency float64) {
-		code, out, errs := netsim(t, "run", "--json", path)
-		if code != exitOK {
-			t.Fatalf("%s: exit %d: %s", path, code, errs)
-		}
-		var l struct {
-			Generated  float64 `json:"generated"`
-			LatencyAvg float64 `json:"latency_avg"`
-		}
-		if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &l); err != nil {
-			t.Fatal(err)
-		}
-		return l.Generated, l.LatencyAvg
-	}
-	g0, l0 := point(file("steady", ""))
-	g1, l1 := point(file("bursty", "burst = 100\nidle = 200"))
+	p0, p1 := onePoint(t, file("steady", "")), onePoint(t, file("bursty", "burst = 100\nidle = 200"))
+	g0, l0, g1, l1 := p0.Generated, p0.LatencyAvg, p1.Generated, p1.LatencyAvg
 	if g1 < 0.27 || g1 > 0.33 || g0 < 0.27 || g0 > 0.33 {
 		t.Errorf("generated loads %g (Bernoulli) and %g (on/off), want both about 0.3", g0, g1)
 	}
@@ -324,22 +317,8 @@ measure = 20000
 loads = [0.3]
 `)
 	}
-	point := func(path string) (generated, latency float64) {
-		code, out, errs := netsim(t, "run", "--json", path)
-		if code != exitOK {
-			t.Fatalf("%s: exit %d: %s", path, code, errs)
-		}
-		var l struct {
-			Generated  float64 `json:"generated"`
-			LatencyAvg float64 `json:"latency_avg"`
-		}
-		if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &l); err != nil {
-			t.Fatal(err)
-		}
-		return l.Generated, l.LatencyAvg
-	}
-	g0, l0 := point(file("packets", ""))
-	g1, l1 := point(file("messages", `message_size = "fixed 64"`))
+	p0, p1 := onePoint(t, file("packets", "")), onePoint(t, file("messages", `message_size = "fixed 64"`))
+	g0, l0, g1, l1 := p0.Generated, p0.LatencyAvg, p1.Generated, p1.LatencyAvg
 	if g1 < 0.27 || g1 > 0.33 {
 		t.Errorf("generated load %g with messages (%g without), want about 0.3", g1, g0)
 	}
