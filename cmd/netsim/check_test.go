@@ -174,3 +174,30 @@ func TestCheckRootsAndDnUp(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckNewEngines runs netsim check on experiment files that use the
+// engines and keys of issue 40 from TOML: nue on a ring within 2 VLs,
+// torus-2QoS on a torus with a torus-2QoS.conf naming its switches, ftree
+// with compute and I/O node lists, and updn with 2 LIDs per host (the
+// check covers every LID's routes); each is deadlock-free.
+func TestCheckNewEngines(t *testing.T) {
+	dir := t.TempDir()
+	// The switches of a built 5×5 torus are S1… in coordinate order (x
+	// fastest); hosts are H1… one a switch.
+	writeFile(t, dir, "torus.conf", "torus 5 5 1\nxp_link S1 S2\nyp_link S1 S6\n")
+	writeFile(t, dir, "cn.txt", "# compute nodes\nH1\nH2\nH3\nH5\nH6\nH7\nH8\n")
+	writeFile(t, dir, "io.txt", "H4\n")
+	for _, c := range []struct{ name, topo, routing string }{
+		{"nue", "kind = \"ring\"\nswitches = 8\nhosts_per_switch = 1", "algorithm = \"nue\""},
+		{"torus-2QoS", "kind = \"torus\"\ndims = [5, 5]\nhosts_per_switch = 1", "algorithm = \"torus-2QoS\"\ntorus_config = \"torus.conf\""},
+		{"ftree", "kind = \"fattree\"\nk = 4\nn = 2", "algorithm = \"ftree\"\ncompute_nodes = \"cn.txt\"\nio_nodes = \"io.txt\""},
+		{"updn-lmc", "kind = \"torus\"\ndims = [4, 4]\nhosts_per_switch = 1", "algorithm = \"updn\"\nlmc = 1"},
+	} {
+		file := writeFile(t, dir, c.name+".toml", "name = \""+c.name+"\"\n[topology]\n"+c.topo+"\n[routing]\n"+c.routing+
+			"\n[flow_control]\nvls = 2\n[traffic]\npattern = \"uniform\"\n")
+		code, out, errs := netsim(t, "check", file)
+		if code != exitOK || !strings.HasSuffix(strings.TrimSpace(out), "deadlock-free (acyclic CDG)") {
+			t.Errorf("%s: exit %d:\n%s%s", c.name, code, out, errs)
+		}
+	}
+}
