@@ -82,9 +82,7 @@ func runPoint(ctx context.Context, sim Simulator, e *Experiment, pattern int, lo
 		Hosts:      e.Hosts(),
 		Seed:       cfg.Seed,
 	}
-	if pairs, _ := e.Unreachable(0); pairs > 0 || e.Sources(pattern) < e.Hosts() {
-		rec.Sources, rec.Unreachable = e.Sources(pattern), pairs
-	}
+	rec.Sources, rec.Unreachable = e.partialSources(pattern)
 	// The verdict needs only the window's statistics: an undecided point
 	// runs on, and one the growth of its backlog did not pass ends with
 	// its window instead of running its whole drain.

@@ -486,9 +486,7 @@ func (gr *group) runSearch(ctx context.Context, rn *run, hint int) error {
 		Contrary:   contrary,
 		Bound:      bound,
 	}
-	if pairs, _ := e.Unreachable(0); pairs > 0 || e.Sources(gr.pattern) < e.Hosts() {
-		gr.sat.Sources, gr.sat.Unreachable = e.Sources(gr.pattern), pairs
-	}
+	gr.sat.Sources, gr.sat.Unreachable = e.partialSources(gr.pattern)
 	return rn.finished(*gr.sat, func(*Progress) {})
 }
 

@@ -319,6 +319,19 @@ func (e *Experiment) Unreachable(max int) (pairs int64, examples [][2]int) {
 	return routing.Unreachable(e.routing, e.Hosts(), max)
 }
 
+// partialSources returns what a results line of pattern index pattern
+// records of its senders: how many hosts send and the pairs the routing
+// leaves unreachable, when not every host sends to a reachable
+// destination (partial tables, a traffic matrix); 0, 0 otherwise, and the
+// line leaves them out.
+func (e *Experiment) partialSources(pattern int) (sources int, pairs int64) {
+	pairs, _ = e.Unreachable(0)
+	if s := e.Sources(pattern); pairs > 0 || s < e.Hosts() {
+		return s, pairs
+	}
+	return 0, 0
+}
+
 // TopologyLabel returns a compact, stable description of the network, such
 // as "flatfly 8x8 w1,1 c8".
 func (e *Experiment) TopologyLabel() string { return e.label }
