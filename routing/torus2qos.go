@@ -250,10 +250,10 @@ type torusEmbedding struct {
 	net    *topologies.Network
 	c      *TorusConf
 	nbrs   [][]int32 // each switch's neighbour switches, in increasing order
-	at     []int32          // switch at each position, −1 when none
-	coords []int32          // coords[s·3+d], −1 when s is not placed
-	order  []int32          // positions in breadth-first order from the seed
-	parent []int32          // a placed neighbour position of each, in order
+	at     []int32   // switch at each position, −1 when none
+	coords []int32   // coords[s·3+d], −1 when s is not placed
+	order  []int32   // positions in breadth-first order from the seed
+	parent []int32   // a placed neighbour position of each, in order
 	steps  int
 }
 
