@@ -36,6 +36,8 @@ type point struct {
 
 	// links meters the links, with Config.LinkStats.
 	links *linkMeter
+	// work runs a workload (RunWorkload), nil otherwise.
+	work *workloadRun
 }
 
 // now returns the point's current cycle.

@@ -13,6 +13,7 @@ const (
 	kindNICGenerate
 	kindBatch
 	kindWakeAll // tests only: wake every component, every cycle
+	kindRank    // a workload's rank resumes (RunWorkload)
 )
 
 // Handle implements kernel.Handler.
@@ -54,6 +55,8 @@ func (q *part) Handle(now kernel.Time, ev kernel.Event) {
 		}
 		q.nicTicks.drain(func(i int32) { p.nics[i].Tick(now) })
 		q.switchTicks.drain(func(i int32) { p.switches[i].Tick(now) })
+	case kindRank:
+		p.work.exec.Resume(int(ev.Target), now)
 	case kindWakeAll:
 		for _, n := range p.nics {
 			n.Wake(now)

@@ -177,8 +177,13 @@ func (n *NIC) Tick(now kernel.Time) {
 		n.linkFlits[vl] += int64(k)
 	}
 	n.eng.ProgressUntil(n.freeAt - 1)
+	if n.sink != nil && n.cur < 0 {
+		if p := n.pool.Get(pi); p.Probe == 0 {
+			n.sink.Departed(p.Seq, n.freeAt-1)
+		}
+	}
 	n.to.AcceptRun(now, int(n.toPort), vl, pi, arrive, int(k))
-	if n.cur >= 0 || n.queued > 0 || n.xLeft > 0 || n.pipe.Len() > 0 {
+	if n.cur >= 0 || n.queued > 0 || n.xLeft > 0 || n.pipe.Len() > 0 || n.outMsgs.Len() > 0 {
 		n.alarm.Set(n.freeAt)
 	}
 }
@@ -188,6 +193,9 @@ func (n *NIC) Tick(now kernel.Time) {
 func (n *NIC) start(now kernel.Time) bool {
 	if n.queued == 0 && (n.xLeft > 0 || n.pipe.Len() > 0) {
 		n.nextExchange(now)
+	}
+	if n.queued == 0 && n.outMsgs.Len() > 0 {
+		n.nextMessage(now)
 	}
 	if n.queued == 0 {
 		return false

@@ -199,6 +199,11 @@ type NIC struct {
 	xSeq  int32
 	pipe  ring.Ring[int32]
 	rx    Received
+
+	// Workload messages to send, oldest first, and where their packets
+	// are reported (nil without a workload).
+	outMsgs ring.Ring[Message]
+	sink    MessageSink
 }
 
 // New returns an idle NIC.
