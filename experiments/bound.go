@@ -18,7 +18,7 @@ import (
 // routing, which may balance its paths better or worse than evenly, or
 // take detours) it is only an estimate and ok is false.
 func channelBound(ctx context.Context, e *Experiment, pattern int) (bound float64, ok bool, err error) {
-	if pairs, _ := e.Unreachable(0); e.NIC.Dispersion != nic.Static || e.IsExchange() || pairs > 0 {
+	if pairs, _ := e.Unreachable(0); e.NIC.Dispersion != nic.Static || e.closed() || pairs > 0 {
 		return 0, false, nil // no bound known (for partial tables: loads are per sending host)
 	}
 	l := linkload.New(e.Network(), e.RoutingFunc(), e.FlowControl.VLs)

@@ -97,12 +97,12 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 	} else {
 		e.routing = br.r
 	}
-	if pr, ok := e.routing.(routing.Partial); ok && pr.UnreachablePairs() > 0 && e.Traffic.Kind == KindExchange {
-		d.fail("routing", "unreachable", "the tables leave %d pairs of hosts unreachable, and an exchange needs every pair its messages use (expected tables that connect every pair, or a permutation or uniform pattern)", pr.UnreachablePairs())
+	if pr, ok := e.routing.(routing.Partial); ok && pr.UnreachablePairs() > 0 && e.closed() {
+		d.fail("routing", "unreachable", "the tables leave %d pairs of hosts unreachable, and %s needs every pair its messages use (expected tables that connect every pair, or load traffic)", pr.UnreachablePairs(), closedWhat(e))
 		return
 	}
 
-	if e.Traffic.Kind == KindExchange {
+	if e.closed() {
 		if !decoded {
 			d.buildPatterns(e, net, clean)
 			return
@@ -111,6 +111,9 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 		if err := cfg.ValidateHardware(); err != nil {
 			d.builderError("switch", err)
 			return
+		}
+		if e.IsWorkload() {
+			d.buildWorkload(e)
 		}
 		d.buildCongestion(e) // one file may serve netsim run and netsim congestion
 		e.config = configHash(e)
@@ -141,7 +144,7 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 // an exchange's are checked when decoded) and checks [congestion] against
 // net, each when its section decoded cleanly.
 func (d *decoder) buildPatterns(e *Experiment, net *topologies.Network, clean func(string) bool) {
-	if e.Traffic.Kind != KindExchange && clean("traffic") {
+	if !e.closed() && clean("traffic") {
 		e.patternOpts = traffic.Options{HotspotFraction: e.Traffic.HotspotFraction, HotspotHosts: e.Traffic.HotspotHosts}
 		if e.Traffic.Matrix != "" {
 			data, err := os.ReadFile(e.Traffic.Matrix)

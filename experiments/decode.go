@@ -443,13 +443,17 @@ func (d *decoder) traffic(e *Experiment, t map[string]any) {
 	}
 	d.checkKeys(t, sec, sectionKeys(sec))
 	e.Traffic.Kind = d.choiceKey(t, sec, "kind")
-	if e.Traffic.Kind == KindExchange {
+	switch e.Traffic.Kind {
+	case KindExchange:
 		d.exchangeTraffic(e, t)
 		return
+	case KindWorkload:
+		d.workloadTraffic(e, t)
+		return
 	}
-	for _, k := range exchangeKeys() {
+	for _, k := range append(exchangeKeys(), workloadKeys()...) {
 		if _, ok := t[k]; ok {
-			d.fail(sec, k, "only used with kind = %q", KindExchange)
+			d.fail(sec, k, "only used with kind = %q", closedKindOf(k))
 		}
 	}
 	_, hasList := t["patterns"]
@@ -567,10 +571,10 @@ func (d *decoder) sim(e *Experiment, t map[string]any) {
 		d.fail(sec, "timeline", "a window of %d cycles splits warmup + max_measure + drain (%d cycles) into more than %d windows: give at least %d",
 			s.Timeline, run, fabric.MaxTimelineWindows, run/fabric.MaxTimelineWindows+1)
 	}
-	if e.Traffic.Kind == KindExchange {
+	if e.closed() {
 		for _, key := range []string{"warmup", "measure", "drain", "max_measure", "latency_distribution", "timeline", "link_stats", "stop_early"} {
 			if _, ok := t[key]; ok {
-				d.fail(sec, key, "not used with kind = %q (an exchange runs until every flit has arrived)", KindExchange)
+				d.fail(sec, key, "not used with kind = %q (%s runs until every flit has arrived)", e.Traffic.Kind, closedWhat(e))
 			}
 		}
 	}
@@ -582,10 +586,10 @@ func (d *decoder) sweep(e *Experiment, t map[string]any) {
 	if t == nil {
 		t = map[string]any{} // no [sweep]: a saturation search with defaults
 	}
-	if e.Traffic.Kind == KindExchange {
+	if e.closed() {
 		for _, key := range slices.Sorted(maps.Keys(t)) {
 			if slices.Contains(sectionKeys(sec), key) { // others: unknown key, below
-				d.fail(sec, key, "not used with kind = %q (an exchange is one task per pattern, not a load sweep)", KindExchange)
+				d.fail(sec, key, "not used with kind = %q (%s is one task per pattern, not a load sweep)", e.Traffic.Kind, closedWhat(e))
 			}
 		}
 	}

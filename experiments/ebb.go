@@ -58,14 +58,23 @@ func runExchange(ctx context.Context, sim ExchangeSimulator, e *Experiment, patt
 }
 
 // ebbLine fills the fields of l that an exchange record r adds to the
-// identity: the hosts and the dispersion (threshold and probability with
-// adaptive and probing, max_probes with probing, receive_rate below 1,
-// route_lag above 0), then the results.
+// identity: the hosts, the dispersion (dispersionLine) and route_lag
+// (above 0), then the results.
 func ebbLine(l *results.Line, r Record) {
 	e := r.Experiment
 	l.Hosts = e.Hosts()
-	l.Dispersion = e.NIC.Dispersion.String()
 	l.Exchange = r.EBB
+	dispersionLine(l, e)
+	if e.NIC.RouteLag != 0 {
+		l.RouteLag = &e.NIC.RouteLag
+	}
+}
+
+// dispersionLine fills the fields of l that say how e's NICs chose
+// routes: the dispersion, with its threshold and probability (adaptive
+// and probing), max_probes (probing) and receive_rate (below 1).
+func dispersionLine(l *results.Line, e *Experiment) {
+	l.Dispersion = e.NIC.Dispersion.String()
 	if d := e.NIC.Dispersion; d == nic.Adaptive || d == nic.Probing {
 		l.Threshold = &e.NIC.Threshold
 		l.Probability = &e.NIC.Probability
@@ -75,9 +84,6 @@ func ebbLine(l *results.Line, r Record) {
 	}
 	if e.NIC.ReceiveRate != 0 {
 		l.ReceiveRate = &e.NIC.ReceiveRate
-	}
-	if e.NIC.RouteLag != 0 {
-		l.RouteLag = &e.NIC.RouteLag
 	}
 }
 

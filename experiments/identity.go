@@ -72,8 +72,9 @@ func configHash(e *Experiment) string {
 		LinkStats   bool     `json:",omitempty"`
 		StopEarly   bool     `json:",omitempty"`
 		Patterns    string   `json:",omitempty"`
+		Workload    any      `json:",omitempty"`
 	}{e.Seed, topo, e.label, routingKey, e.FlowControl, sw, e.Traffic.PacketFlits, e.Sim, e.Sweep.Tolerance, e.nicHash(), e.exchangeHash(), e.maxMeasureHash(),
-		e.Sim.LatencyDistribution, e.Sim.Timeline, e.Sim.LinkStats, e.Sim.StopEarly, e.patternHash()})
+		e.Sim.LatencyDistribution, e.Sim.Timeline, e.Sim.LinkStats, e.Sim.StopEarly, e.patternHash(), e.workloadHash()})
 	if err != nil {
 		b = fmt.Appendf(nil, "%v", err) // cannot happen: plain data
 	}
@@ -183,6 +184,8 @@ func (r Record) Key() string {
 		return r.Experiment.saturationKey(r.Pattern)
 	case r.Kind == KindEBB || r.Experiment.IsExchange():
 		return r.Experiment.ebbKey(r.Pattern)
+	case r.Kind == KindWorkload || r.Experiment.IsWorkload():
+		return r.Experiment.workloadKey(r.Pattern)
 	}
 	return r.Experiment.pointKey(r.Pattern, r.Offered)
 }

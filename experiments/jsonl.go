@@ -97,12 +97,14 @@ func (r Record) line() (results.Line, error) {
 		if r.Err != nil {
 			l.Error = r.Err.Error()
 		}
-		if e.IsExchange() {
+		if e.closed() {
 			l.Offered = math.NaN()
 		}
 		l.Deadlock = r.Deadlock()
 	case KindEBB:
 		ebbLine(&l, r)
+	case KindWorkload:
+		workloadLine(&l, r)
 	default:
 		return l, fmt.Errorf("writing JSON: unknown record kind %q", r.Kind)
 	}

@@ -119,7 +119,10 @@ func replay(exps []*Experiment, store *Store) ([]Record, []string, error) {
 	exchangeNotStored := func(context.Context, fabric.Config, string, int, fabric.Exchange) (fabric.EBB, error) {
 		return fabric.EBB{}, errNotStored
 	}
-	err := Runner{Jobs: 1, Simulate: notStored, Exchange: exchangeNotStored, Resume: store}.Run(context.Background(), exps, func(r Record) error {
+	workloadNotStored := func(context.Context, fabric.Config, fabric.Workload) (fabric.WorkloadStats, error) {
+		return fabric.WorkloadStats{}, errNotStored
+	}
+	err := Runner{Jobs: 1, Simulate: notStored, Exchange: exchangeNotStored, Workload: workloadNotStored, Resume: store}.Run(context.Background(), exps, func(r Record) error {
 		switch {
 		case r.Kind == KindError && errors.Is(r.Err, errNotStored):
 			missing = append(missing, r.Key())

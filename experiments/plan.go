@@ -24,6 +24,9 @@ type Task struct {
 	// Exchange marks the exchange of a bisection exchange (see
 	// KindExchange): all the patterns of its kind, one unit.
 	Exchange bool
+	// Workload marks the run of one workload pattern (see KindWorkload),
+	// one unit.
+	Workload bool
 	// Unit numbers the shard unit the task belongs to (see Shard): a
 	// saturation search and the listed loads of its pattern form one unit,
 	// so they run in the same shard and share loads; without a search each
@@ -44,6 +47,8 @@ func (t Task) Key() string {
 		return t.Experiment.saturationKey(t.PatternName())
 	case t.Exchange:
 		return t.Experiment.ebbKey(t.PatternName())
+	case t.Workload:
+		return t.Experiment.workloadKey(t.PatternName())
 	}
 	return t.Experiment.pointKey(t.PatternName(), t.Load)
 }
@@ -57,9 +62,9 @@ func Plan(exps []*Experiment) []Task {
 	unit := 0
 	chains := map[string]int{} // SearchFollow: the unit of a file's pattern
 	for _, e := range exps {
-		if e.IsExchange() {
+		if e.closed() {
 			for p := range e.Traffic.Patterns {
-				tasks = append(tasks, Task{Experiment: e, Pattern: p, Exchange: true, Unit: unit})
+				tasks = append(tasks, Task{Experiment: e, Pattern: p, Exchange: e.IsExchange(), Workload: e.IsWorkload(), Unit: unit})
 				unit++
 			}
 			continue
@@ -192,6 +197,11 @@ func Cost(t Task) float64 {
 		loads = searchProbes(e.Sweep.Resolution)
 	case t.Exchange:
 		loads = float64(max(e.Traffic.Bisections, 1))
+	case t.Workload:
+		// Cycles: about the flits of a message per rank, times the
+		// steps of a collective (log₂ of the hosts), times its repeats.
+		cycles = float64(e.Traffic.MessageBytes/max(e.Traffic.FlitBytes, 1)+1) * math.Log2(hosts+1)
+		loads = float64(max(e.Traffic.Workload.Repeat, 1))
 	}
 	return hosts * cycles * loads * float64(max(e.Sim.Replications, 1))
 }

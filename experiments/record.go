@@ -19,10 +19,11 @@ const (
 )
 
 // Record is one result: a measured point, a saturation value, the
-// effective bisection bandwidth of an exchange (KindEBB), or a failed
-// point or exchange.
+// effective bisection bandwidth of an exchange (KindEBB), the completion
+// of a workload (KindWorkload), or a failed point, exchange or workload.
 type Record struct {
-	// Kind is KindPoint, KindSaturation, KindEBB or KindError.
+	// Kind is KindPoint, KindSaturation, KindEBB, KindWorkload or
+	// KindError.
 	Kind string
 	// Experiment is the experiment the record belongs to.
 	Experiment *Experiment
@@ -58,8 +59,11 @@ type Record struct {
 	// Bound is the channel-load bound that capped the search ([sweep]
 	// bound), or 0 if none did.
 	Bound float64
-	// EBB is the result of an exchange (KindEBB).
+	// EBB is the result of an exchange (KindEBB); of a workload, its
+	// packets, route changes and probes.
 	EBB fabric.EBB
+	// Workload is the result of a workload (KindWorkload).
+	Workload results.Workload
 	// Err is why a point failed.
 	Err error
 	// Resumed marks a record read back from an earlier run's results

@@ -99,7 +99,7 @@ func parseResultLine(text []byte) (*ResultLine, error) {
 		}
 	}
 	offered := v.Offered
-	if v.Kind == KindError && !strings.HasSuffix(v.Point, keySep+KindEBB) && math.IsNaN(offered) {
+	if v.Kind == KindError && !strings.HasSuffix(v.Point, keySep+KindEBB) && !strings.HasSuffix(v.Point, keySep+KindWorkload) && math.IsNaN(offered) {
 		return nil, fmt.Errorf("not a results line: %s without offered load", v.Kind)
 	}
 	if math.IsNaN(offered) {
@@ -142,6 +142,9 @@ func (l *ResultLine) record(e *Experiment) Record {
 		}
 	case KindEBB:
 		r.EBB = v.Exchange
+	case KindWorkload:
+		r.Workload = v.Workload
+		r.EBB = results.Exchange{Packets: v.Packets, RouteChanges: v.RouteChanges, Probes: v.Probes}
 	}
 	return r
 }

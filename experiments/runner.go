@@ -27,6 +27,8 @@ type Runner struct {
 	// Exchange runs the exchanges of one exchange pattern kind of a
 	// bisection exchange; nil means fabric.RunEBB.
 	Exchange ExchangeSimulator
+	// Workload runs one workload; nil means fabric.RunWorkload.
+	Workload WorkloadSimulator
 	// Shard selects the part of the tasks to run; the zero value runs
 	// them all.
 	Shard Shard
@@ -85,6 +87,7 @@ type run struct {
 	Runner
 	sim  Simulator
 	exch ExchangeSimulator
+	work WorkloadSimulator
 
 	mu      sync.Mutex // serializes the hooks and guards prog
 	prog    Progress
@@ -111,7 +114,7 @@ func (rn *run) spread() {
 	threads := func(cfg *fabric.Config) {
 		cfg.Threads = max(cfg.Threads, rn.Cores/max(min(int(rn.left.Load()), rn.jobs), 1))
 	}
-	sim, exch := rn.sim, rn.exch
+	sim, exch, work := rn.sim, rn.exch, rn.work
 	rn.sim = func(ctx context.Context, cfg fabric.Config) (fabric.Stats, error) {
 		threads(&cfg)
 		return sim(ctx, cfg)
@@ -120,6 +123,7 @@ func (rn *run) spread() {
 		threads(&cfg)
 		return exch(ctx, cfg, kind, patterns, x)
 	}
+	rn.work = work // a workload runs on one thread
 }
 
 // group is the work of one (experiment, pattern) pair within the shard:
@@ -130,6 +134,7 @@ type group struct {
 	loads    []float64 // the listed loads run
 	search   bool      // the saturation search is run
 	exchange bool      // the group is the exchange of a bisection exchange
+	workload bool      // the group is the run of a workload
 	records  []Record  // points and errors, one slot per listed load
 	searched []Record  // points tested by the saturation search
 	sat      *Record   // the saturation result, if the search completed
@@ -281,6 +286,9 @@ func (r Runner) groups(exps []*Experiment) []*group {
 		case t.Exchange:
 			last.exchange = true
 			last.estimate++
+		case t.Workload:
+			last.workload = true
+			last.estimate++
 		case t.Search:
 			last.search = true
 			last.estimate += searchLoads(t.Experiment.Sweep)
@@ -307,7 +315,7 @@ func (r Runner) groups(exps []*Experiment) []*group {
 	for i, gr := range out {
 		gr.index = i
 		gr.records = make([]Record, len(gr.loads))
-		if gr.exchange {
+		if gr.exchange || gr.workload {
 			gr.records = make([]Record, 1)
 		}
 	}
@@ -329,6 +337,10 @@ func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) e
 	rn.exch = r.Exchange
 	if rn.exch == nil {
 		rn.exch = fabric.RunEBB
+	}
+	rn.work = r.Workload
+	if rn.work == nil {
+		rn.work = fabric.RunWorkload
 	}
 	jobs := r.Jobs
 	if jobs <= 0 {
@@ -357,9 +369,13 @@ func (r Runner) Run(ctx context.Context, exps []*Experiment, emit func(Record) e
 				return out.finish(gi)
 			})
 		}
-		if gr.exchange {
+		if gr.exchange || gr.workload {
 			tasks = append(tasks, func() error {
-				rec, err := gr.runExchange(ctx, rn)
+				run := gr.runExchange
+				if gr.workload {
+					run = gr.runWorkload
+				}
+				rec, err := run(ctx, rn)
 				if err != nil {
 					return err
 				}

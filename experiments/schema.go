@@ -15,6 +15,7 @@ import (
 	"netsim/routing"
 	switching "netsim/switch"
 	"netsim/topologies"
+	"netsim/workload"
 )
 
 // Type is the type of a key's value in an experiment file.
@@ -68,8 +69,10 @@ type Key struct {
 	// Doc says what the key means, in one line of markdown.
 	Doc string
 	// ExchangeOnly marks a key only a bisection exchange uses
-	// ([traffic] kind = "bisection_exchange"): an error with load traffic.
-	ExchangeOnly bool
+	// ([traffic] kind = "bisection_exchange"), WorkloadOnly one only
+	// workloads use (kind = "workload"), both one they share: an error
+	// with load traffic.
+	ExchangeOnly, WorkloadOnly bool
 }
 
 // Interval is the range of a number key: Lo to Hi, each end included
@@ -218,12 +221,19 @@ func schemaKeys() []Key {
 		{Section: "traffic", Name: "patterns", Type: TypeStrings, DefaultDoc: "required (or `pattern`)", Doc: "destination patterns, each simulated separately: `uniform`, `complement`, `reverse`, `rotation`, `shuffle`, `transpose`, `randperm` (aliases `random_permutation`, `permutation`), `tornado` and `neighbor` (coordinate families), `hotspot`, `adversarial` and `adversarial+H` (Dragonfly: group g to g + 1, g + H), `randpair`, `matrix` (see Traffic patterns); exchanges: `bisection` (default), `bridge`"},
 		{Section: "traffic", Name: "pattern", Type: TypeString, Doc: "a single pattern, instead of `patterns`"},
 		{Section: "traffic", Name: "packet_flits", Type: TypeInt, Default: int64(DefaultPacketFlits), Min: 1, Max: maxPacketFlits, Doc: "packet length in flits"},
-		{Section: "traffic", Name: "kind", Type: TypeString, Default: KindLoad, Values: []string{KindLoad, KindExchange}, Doc: "`load` (Bernoulli sources swept over offered load) or `bisection_exchange` (seed 001's effective-bisection benchmark)"},
+		{Section: "traffic", Name: "kind", Type: TypeString, Default: KindLoad, Values: []string{KindLoad, KindExchange, KindWorkload}, Doc: "`load` (Bernoulli sources swept over offered load), `bisection_exchange` (seed 001's effective-bisection benchmark) or `workload` (collectives and MPI traces run to completion, docs/workloads.md)"},
 		{Section: "traffic", Name: "messages", Type: TypeInt, Default: int64(DefaultMessages), Min: 1, Max: 1 << 30, Doc: "exchange: messages each host sends to its partner", ExchangeOnly: true},
-		{Section: "traffic", Name: "message_bytes", Type: TypeInt, Default: int64(DefaultMessageBytes), Min: 1, Max: 1 << 40, Doc: "exchange: bytes per message, split into packets of `mtu_bytes` (the last one shorter)", ExchangeOnly: true},
-		{Section: "traffic", Name: "mtu_bytes", Type: TypeInt, Default: int64(DefaultMTUBytes), Min: 1, Max: 1 << 30, Doc: "exchange: bytes per packet (at most 65535 flits)", ExchangeOnly: true},
-		{Section: "traffic", Name: "flit_bytes", Type: TypeInt, Default: int64(DefaultFlitBytes), Min: 1, Max: 1 << 30, Doc: "exchange: bytes per flit (a link carries one flit per cycle)", ExchangeOnly: true},
+		{Section: "traffic", Name: "message_bytes", Type: TypeInt, Default: int64(DefaultMessageBytes), Min: 1, Max: 1 << 40, Doc: "exchange and workload: bytes per message, split into packets of `mtu_bytes` (the last one shorter); a collective's message: to each peer (alltoall), the vector (allreduce), the broadcast, each face (halo3d)", ExchangeOnly: true, WorkloadOnly: true},
+		{Section: "traffic", Name: "mtu_bytes", Type: TypeInt, Default: int64(DefaultMTUBytes), Min: 1, Max: 1 << 30, Doc: "exchange and workload: bytes per packet (at most 65535 flits)", ExchangeOnly: true, WorkloadOnly: true},
+		{Section: "traffic", Name: "flit_bytes", Type: TypeInt, Default: int64(DefaultFlitBytes), Min: 1, Max: 1 << 30, Doc: "exchange and workload: bytes per flit (a link carries one flit per cycle)", ExchangeOnly: true, WorkloadOnly: true},
 		{Section: "traffic", Name: "bisections", Type: TypeInt, Default: int64(DefaultBisections), Min: 1, Max: 1 << 20, Doc: "exchange: random bisection patterns drawn", ExchangeOnly: true},
+		{Section: "traffic", Name: "ranks", Type: TypeInt, DefaultDoc: "every host (a trace: its own)", Min: 1, Max: workload.MaxRanks, Doc: "workload: the ranks of a collective, one per host", WorkloadOnly: true},
+		{Section: "traffic", Name: "placement", Type: TypeString, Default: DefaultPlacement, Values: workload.Placements(), Doc: "workload: how ranks are placed on hosts: `linear` (rank r on host r), `random` (drawn from the seed), `by_switch` (dealt round robin over the switches) or `file` (`placement_file`)", WorkloadOnly: true},
+		{Section: "traffic", Name: "placement_file", Type: TypeString, Doc: "workload, placement = `file`: each rank's host, one per line (a name or an index), rank 0 first, relative to the experiment file", WorkloadOnly: true},
+		{Section: "traffic", Name: "halo_grid", Type: TypeInts, DefaultDoc: "the most cubic grid of the ranks", Min: 1, Max: workload.MaxRanks, Doc: "workload `halo3d`: the process grid `[px, py, pz]`, whose product is the ranks", WorkloadOnly: true},
+		{Section: "traffic", Name: "trace", Type: TypeString, Doc: "workload `trace`: the trace in netsim's format to replay (docs/workloads.md; `netsim trace convert` makes one from DUMPI), relative to the experiment file", WorkloadOnly: true},
+		{Section: "traffic", Name: "repeat", Type: TypeInt, Default: int64(1), Min: 1, Max: 1 << 20, Doc: "workload: times each rank runs its program over, one after the other", WorkloadOnly: true},
+		{Section: "traffic", Name: "link_gbps", Type: TypeNumber, Default: DefaultLinkGbps, Range: &Interval{Lo: 0, Hi: 1e6, LoOpen: true}, Doc: "workload: the link rate in Gb/s, which makes a cycle `flit_bytes` × 8 / `link_gbps` ns: a trace's computes become cycles by it, and completion times are given in µs too", WorkloadOnly: true},
 		{Section: "traffic", Name: "hotspot_fraction", Type: TypeNumber, Default: DefaultHotspotFraction, Range: &Interval{Lo: 0, Hi: 1}, Doc: "pattern `hotspot`: the share of every host's packets sent to a hot host; the others go uniformly to every host"},
 		{Section: "traffic", Name: "hotspot_hosts", Type: TypeInt, Default: int64(1), Min: 1, Max: 1 << 24, Doc: "pattern `hotspot`: the hot hosts, spread evenly over the host indices (host ⌊i·H/k⌋ for i < k)"},
 		{Section: "traffic", Name: "burst", Type: TypeNumber, DefaultDoc: "none (Bernoulli)", Range: &Interval{Lo: 1, Hi: 1e9}, Doc: "on/off injection: the mean length in cycles of a host's bursts, during which it creates packets at load × (burst + idle) / burst (at most one packet a cycle); needs `idle`"},
@@ -327,7 +337,8 @@ func sectionKeys(section string) []string {
 	return names
 }
 
-// exchangeKeys returns the [traffic] keys only an exchange uses.
+// exchangeKeys returns the [traffic] keys an exchange uses (some shared
+// with workloads).
 func exchangeKeys() []string {
 	var names []string
 	for _, k := range theSchema.keys {

@@ -8,6 +8,7 @@ import (
 	switching "netsim/switch"
 	"netsim/topologies"
 	"netsim/traffic"
+	"netsim/workload"
 )
 
 // Sweep modes.
@@ -120,6 +121,8 @@ type Experiment struct {
 	patterns []traffic.Pattern
 	// patternOpts are the patterns' options (hotspot's, the matrix).
 	patternOpts traffic.Options
+	// trace is the trace of workload pattern trace, read.
+	trace *workload.Workload
 	// active[i] marks the hosts that send under pattern i when the
 	// routing leaves pairs unreachable (restrictPatterns); nil otherwise.
 	active [][]bool
@@ -208,8 +211,9 @@ type NIC struct {
 
 // Traffic is the [traffic] section.
 type Traffic struct {
-	// Kind is KindLoad (open Bernoulli traffic swept over load) or
-	// KindExchange (seed 001's effective-bisection benchmark).
+	// Kind is KindLoad (open Bernoulli traffic swept over load),
+	// KindExchange (seed 001's effective-bisection benchmark) or
+	// KindWorkload (collectives and traces run to completion).
 	Kind string
 	// Patterns are the destination patterns, each simulated separately;
 	// with KindExchange the exchange patterns, "bisection" or "bridge".
@@ -236,6 +240,9 @@ type Traffic struct {
 	MessageSize string `json:"-"`
 	// messageSizes is MessageSize parsed (a histogram file read).
 	messageSizes *traffic.MessageSizes
+	// Workload is what application workloads run (KindWorkload), hashed
+	// apart (workloadHash).
+	Workload WorkloadSpec `json:"-"`
 }
 
 // DefaultHotspotFraction is the default [traffic] hotspot_fraction.

@@ -28,8 +28,12 @@ func (t *TextWriter) Write(r Record) error {
 	if r.Kind == KindError {
 		return nil
 	}
-	if r.Kind == KindEBB {
-		if err := writeEBBText(t.w, r); err != nil {
+	if r.Kind == KindEBB || r.Kind == KindWorkload {
+		write := writeEBBText
+		if r.Kind == KindWorkload {
+			write = writeWorkloadText
+		}
+		if err := write(t.w, r); err != nil {
 			return fmt.Errorf("writing table: %w", err)
 		}
 		return nil

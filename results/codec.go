@@ -123,7 +123,7 @@ func Decode(text []byte) (Line, error) {
 		return Line{}, &FieldError{Field: "kind", Msg: `no "kind" text field`}
 	}
 	if !slices.Contains(Kinds(), l.Kind) {
-		return Line{}, &FieldError{Field: "kind", Msg: fmt.Sprintf(`kind %q: unknown (expected "point", "saturation", "ebb" or "error")`, l.Kind)}
+		return Line{}, &FieldError{Field: "kind", Msg: fmt.Sprintf(`kind %q: unknown (expected "point", "saturation", "ebb", "workload" or "error")`, l.Kind)}
 	}
 	v := reflect.ValueOf(&l).Elem()
 	for i := range lineSchema.fields {
@@ -256,7 +256,7 @@ func (f Field) Number(l *Line) (float64, bool) {
 // Quantize rounds the floats of m (a *Measures or *Exchange) to the
 // decimals a results line writes, so a record computed now and the same
 // record read back from a results file print alike everywhere.
-func Quantize[T Measures | Exchange | Verdict | Distribution](m *T) {
+func Quantize[T Measures | Exchange | Verdict | Distribution | Workload](m *T) {
 	v := reflect.ValueOf(m).Elem()
 	sf, _ := reflect.TypeFor[Line]().FieldByName(v.Type().Name())
 	for i := range lineSchema.fields {

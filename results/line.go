@@ -13,18 +13,22 @@ const (
 	KindSaturation = "saturation"
 	// KindEBB is the effective bisection bandwidth of an exchange.
 	KindEBB = "ebb"
-	// KindError is a point or exchange whose simulation failed.
+	// KindWorkload is the completion of an application workload.
+	KindWorkload = "workload"
+	// KindError is a point, exchange or workload whose simulation failed.
 	KindError = "error"
 )
 
 // Kinds returns the kinds of results lines, in the order of the reference.
-func Kinds() []string { return []string{KindPoint, KindSaturation, KindEBB, KindError} }
+func Kinds() []string {
+	return []string{KindPoint, KindSaturation, KindEBB, KindWorkload, KindError}
+}
 
 // Line is one line of a results file. Its fields, in order, are the
 // fields of the line; which of them a line carries depends on its kind
 // (see the package documentation for the tags).
 type Line struct {
-	Kind          string          `json:"kind" results:"required,outcome" doc:"point, saturation, ebb (an exchange) or error"`
+	Kind          string          `json:"kind" results:"required,outcome" doc:"point, saturation, ebb (an exchange), workload or error"`
 	Experiment    string          `json:"experiment" doc:"experiment name"`
 	Topology      string          `json:"topology" results:"required" doc:"compact label of the topology: kind and parameters, hosts per switch (flatfly 8x8 w1,1 c8, dragonfly k16 g8 c8 absolute omit, clos p32 h512, ...)"`
 	Routing       string          `json:"routing" results:"required" doc:"routing algorithm"`
@@ -67,16 +71,17 @@ type Line struct {
 	Bound      *float64 `json:"bound" results:"saturation,places=-1,min=0,max=1" doc:"with [sweep] bound: the channel-load bound of the routing under the pattern (netsim load), where it capped the search: loads above it were not tested (absent when it did not: no bound, or one at or above the highest load)"`
 	Contrary   int      `json:"contrary" results:"saturation,omitnan,min=0,outcome" doc:"1 when the load two steps above the saturation, which the search tests unless it did, was stable against the unstable step between: the verdicts are not monotone in the load (absent otherwise)"`
 
-	Hosts       int      `json:"hosts" results:"point|saturation|ebb,required=ebb,omitnan,min=1" doc:"hosts of the network (absent from point and saturation lines written before netsim wrote it there)"`
+	Hosts       int      `json:"hosts" results:"point|saturation|ebb|workload,required=ebb|workload,omitnan,min=1" doc:"hosts of the network (absent from point and saturation lines written before netsim wrote it there)"`
 	Sources     int      `json:"sources" results:"point|saturation,omitnan,min=1" doc:"with [routing] unreachable = \"skip\" and tables that leave pairs of hosts unreachable: the hosts that send under the pattern (uniform: all, each among the destinations it reaches; a fixed map: those whose destination is reachable); loads are per sending host (absent when the routing connects every pair)"`
 	Unreachable int64    `json:"unreachable_pairs" results:"point|saturation,omitnan,min=1" doc:"the ordered pairs of hosts the routing's tables leave unreachable, which no traffic uses (absent when none)"`
-	Dispersion  string   `json:"dispersion" results:"ebb,required" doc:"how the NICs chose among routes (static, source, random, adaptive, probing, ...)"`
-	Threshold   *int     `json:"threshold" results:"ebb" doc:"the dispersion's threshold (adaptive and probing only)"`
-	Probability *float64 `json:"probability" results:"ebb,places=-1" doc:"the dispersion's probability (adaptive and probing only)"`
-	MaxProbes   *int     `json:"max_probes" results:"ebb" doc:"probes per message at most (probing only)"`
-	ReceiveRate *float64 `json:"receive_rate" results:"ebb,places=-1" doc:"fraction of the link bandwidth a NIC drains (below 1 only)"`
+	Dispersion  string   `json:"dispersion" results:"ebb|workload,required" doc:"how the NICs chose among routes (static, source, random, adaptive, probing, ...)"`
+	Threshold   *int     `json:"threshold" results:"ebb|workload" doc:"the dispersion's threshold (adaptive and probing only)"`
+	Probability *float64 `json:"probability" results:"ebb|workload,places=-1" doc:"the dispersion's probability (adaptive and probing only)"`
+	MaxProbes   *int     `json:"max_probes" results:"ebb|workload" doc:"probes per message at most (probing only)"`
+	ReceiveRate *float64 `json:"receive_rate" results:"ebb|workload,places=-1" doc:"fraction of the link bandwidth a NIC drains (below 1 only)"`
 	RouteLag    *int     `json:"route_lag" results:"ebb" doc:"cycles before a NIC's route change takes effect (above 0 only)"`
 	Exchange
+	Workload
 
 	// present marks the fields a decoded line holds, by index in Fields.
 	present [2]uint64
@@ -185,9 +190,34 @@ type Exchange struct {
 	Min             float64 `json:"min" results:"ebb,required,places=6,min=0,max=1,outcome,value=9,show=1,precise=4,percent" label:"effective bisection bandwidth, worst pattern (% of link bandwidth)" doc:"effective bisection bandwidth of the worst pattern, a fraction of the link bandwidth"`
 	Avg             float64 `json:"avg" results:"ebb,required,places=6,min=0,max=1,outcome,value=8,show=1,precise=4,percent" label:"effective bisection bandwidth, average over the patterns (% of link bandwidth)" doc:"effective bisection bandwidth averaged over the patterns"`
 	Max             float64 `json:"max" results:"ebb,required,places=6,min=0,max=1,outcome,value=10,show=1,precise=4,percent" label:"effective bisection bandwidth, best pattern (% of link bandwidth)" doc:"effective bisection bandwidth of the best pattern"`
-	Packets         int64   `json:"packets" results:"ebb,min=0,outcome" doc:"packets delivered"`
+	Packets         int64   `json:"packets" results:"ebb|workload,min=0,outcome" doc:"packets delivered"`
 	OutOfOrder      int64   `json:"out_of_order" results:"ebb,min=0,outcome" doc:"packets that arrived out of order"`
 	MaxDisplacement int64   `json:"max_displacement" results:"ebb,outcome" doc:"the largest displacement of an out-of-order packet"`
-	RouteChanges    int64   `json:"route_changes" results:"ebb,outcome" doc:"route changes of the NICs' dispersion"`
-	Probes          int64   `json:"probes" results:"ebb,outcome" doc:"probes sent (probing)"`
+	RouteChanges    int64   `json:"route_changes" results:"ebb|workload,outcome" doc:"route changes of the NICs' dispersion"`
+	Probes          int64   `json:"probes" results:"ebb|workload,outcome" doc:"probes sent (probing)"`
+}
+
+// Workload is the result of an application workload (kind workload): a
+// collective or a replayed trace, the ranks placed on hosts, run until
+// every rank finished. Times are in cycles (a flit's time on a link) and
+// in microseconds at the link rate of [traffic] link_gbps; bandwidths
+// are fractions of the link bandwidth.
+type Workload struct {
+	Ranks          int             `json:"ranks" results:"workload,required,min=1" doc:"ranks of the workload, one per host"`
+	Placement      string          `json:"placement" results:"workload,required" doc:"how ranks were placed on hosts: linear, random, by_switch or file (with the file's name: file ranks.txt)"`
+	MessageBytes   int64           `json:"message_bytes" results:"workload,omitnan,min=0" doc:"a collective's message size in bytes (per peer for alltoall, the vector for allreduce, the face for halo3d; absent for a trace)"`
+	Trace          string          `json:"trace" results:"workload,omitnan" doc:"the replayed trace file's name (pattern trace only)"`
+	Repeat         int             `json:"repeat" results:"workload,omitnan,min=2" doc:"times each rank ran its program over ([traffic] repeat; absent for 1)"`
+	CycleNS        float64         `json:"cycle_ns" results:"workload,places=-1,min=0,max=inf" doc:"nanoseconds per cycle: flit_bytes × 8 / link_gbps"`
+	Completion     int64           `json:"completion" results:"workload,required,min=0,outcome,value=11,show=0" label:"completion time (cycles)" doc:"cycles until the last rank finished: the workload's completion time"`
+	CompletionUS   float64         `json:"completion_us" results:"workload,places=6,min=0,max=inf,outcome,value=12,show=3" label:"completion time (µs)" doc:"completion in microseconds (completion × cycle_ns / 1000)"`
+	RankMin        int64           `json:"rank_min" results:"workload,min=0,outcome" doc:"cycles until the first rank finished"`
+	RankAvg        float64         `json:"rank_avg" results:"workload,places=3,min=0,max=inf,outcome" doc:"mean cycles until a rank finished"`
+	Bandwidth      float64         `json:"bandwidth" results:"workload,places=6,min=0,max=inf,outcome,value=13,show=1,precise=4,percent" label:"effective bandwidth (% of link bandwidth)" doc:"effective bandwidth: the flits all ranks sent over ranks × completion, a fraction of the link bandwidth"`
+	BandwidthMin   float64         `json:"bandwidth_min" results:"workload,places=6,min=0,max=inf,outcome" doc:"the lowest rank's effective bandwidth: the flits it sent over the cycles it took, among ranks that sent"`
+	Bound          int64           `json:"bound" results:"workload,omitnan,min=0,outcome" doc:"a collective's lower bound in cycles: the flits its busiest rank sends one step after another, ignoring latency (workload.Bound; absent for a trace)"`
+	Efficiency     float64         `json:"efficiency" results:"workload,places=6,omitnan,min=0,max=1,outcome,value=14,show=1,precise=4,percent" label:"efficiency (% of the collective's bound)" doc:"bound over completion (absent for a trace)"`
+	Messages       int64           `json:"messages" results:"workload,min=0,outcome" doc:"messages the ranks sent"`
+	Flits          int64           `json:"flits" results:"workload,min=0,outcome" doc:"flits the ranks sent"`
+	RankCompletion json.RawMessage `json:"rank_completion" results:"workload,outcome,array" doc:"the cycle each rank finished, by rank: [c0, c1, …]"`
 }

@@ -19,7 +19,8 @@ func TestSchema(t *testing.T) {
 	if _, err := newSchema(reflect.TypeFor[Line]()); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"saturation", "accepted", "latency_avg", "latency_p99", "hops_avg", "hops_medium", "hops_low", "avg", "min", "max"}
+	want := []string{"saturation", "accepted", "latency_avg", "latency_p99", "hops_avg", "hops_medium", "hops_low", "avg", "min", "max",
+		"completion", "completion_us", "bandwidth", "efficiency"}
 	if got := Values(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("Values() = %q, want %q", got, want)
 	}

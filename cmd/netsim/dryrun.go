@@ -44,6 +44,8 @@ func dryRun(f runFlags, exps []*experiments.Experiment, stdout, stderr io.Writer
 			what = "saturation search"
 		case t.Exchange:
 			what = "exchange"
+		case t.Workload:
+			what = "workload"
 		}
 		done := ""
 		if store.Has(t.Key()) {

@@ -91,9 +91,9 @@ func loadCommand(ctx context.Context, files []string, sets []experiments.Overrid
 	exps, err := loadExperiments(files, sets)
 	noPatterns := map[string]bool{}
 	for _, e := range exps {
-		if (len(e.Traffic.Patterns) == 0 || e.IsExchange()) && !noPatterns[e.File] {
+		if (len(e.Traffic.Patterns) == 0 || e.IsExchange() || e.IsWorkload()) && !noPatterns[e.File] {
 			noPatterns[e.File] = true
-			err = errors.Join(err, fmt.Errorf("%s: experiment %s has no traffic patterns to load the links with (an exchange or a congestion study; expected [traffic] pattern or patterns)", e.File, e.Name))
+			err = errors.Join(err, fmt.Errorf("%s: experiment %s has no traffic patterns to load the links with (an exchange, a workload or a congestion study; expected [traffic] pattern or patterns)", e.File, e.Name))
 		}
 	}
 	if err != nil {

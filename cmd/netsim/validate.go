@@ -77,14 +77,17 @@ func validateCommand(files []string, sets []experiments.Override, stdout, stderr
 
 // planCounts counts the lines --dry-run would list for tasks, by kind:
 // "N points" (listed loads), "N saturation searches" (each tests several
-// loads, how many depends on the results) and "N exchanges", leaving out
+// loads, how many depends on the results), "N exchanges" and "N
+// workloads", leaving out
 // the kinds with none ("0 points" when there is nothing at all).
 func planCounts(tasks []experiments.Task) []string {
-	var points, searches, exchanges int
+	var points, searches, exchanges, workloads int
 	for _, t := range tasks {
 		switch {
 		case t.Exchange:
 			exchanges++
+		case t.Workload:
+			workloads++
 		case t.Search:
 			searches++
 		default:
@@ -92,7 +95,7 @@ func planCounts(tasks []experiments.Task) []string {
 		}
 	}
 	var parts []string
-	if points > 0 || searches == 0 && exchanges == 0 {
+	if points > 0 || searches == 0 && exchanges == 0 && workloads == 0 {
 		parts = append(parts, plural(points, "point", "points"))
 	}
 	if searches > 0 {
@@ -100,6 +103,9 @@ func planCounts(tasks []experiments.Task) []string {
 	}
 	if exchanges > 0 {
 		parts = append(parts, plural(exchanges, "exchange", "exchanges"))
+	}
+	if workloads > 0 {
+		parts = append(parts, plural(workloads, "workload", "workloads"))
 	}
 	return parts
 }

@@ -123,6 +123,13 @@ func Figures(results []Result, by string) ([]*Figure, error) {
 		}
 		figs = append(figs, ebb...)
 	}
+	if has[KindWorkload] {
+		wl, err := workloadFigures(results)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, wl...)
+	}
 	uniqueNames(figs)
 	return figs, nil
 }

@@ -23,6 +23,13 @@ const (
 	ValueEBBAvg     = "avg"         // exchanges: mean effective bisection bandwidth over the patterns
 	ValueEBBMin     = "min"         // exchanges: the lowest pattern's
 	ValueEBBMax     = "max"         // exchanges: the highest pattern's
+	// ValueCompletion and ValueCompletionUS are a workload's completion
+	// time in cycles and µs, ValueBandwidth its effective bandwidth and
+	// ValueEfficiency a collective's bound over its completion.
+	ValueCompletion   = "completion"
+	ValueCompletionUS = "completion_us"
+	ValueBandwidth    = "bandwidth"
+	ValueEfficiency   = "efficiency"
 )
 
 // Values returns the values a Spec may name, in order.
@@ -50,6 +57,8 @@ func DefaultValue(results []Result) string {
 		return ValueSaturation
 	case !has[KindPoint] && has[KindEBB]:
 		return ValueEBBAvg
+	case !has[KindPoint] && has[KindWorkload]:
+		return ValueCompletionUS
 	}
 	return ValueAccepted
 }
@@ -181,6 +190,8 @@ func axes(sel []Result, kind string, spec Spec) (cols string, rows []string, err
 		if distinct(sel, "hosts") == 1 && distinct(sel, "probability") > 1 {
 			all, cols = append(all, "threshold"), "probability"
 		}
+	case KindWorkload:
+		all, cols = []string{"pattern", "topology", "routing"}, workloadAxis(sel)
 	}
 	if spec.Cols != "" {
 		cols = alias(spec.Cols)

@@ -17,12 +17,14 @@ const (
 	KindPoint      = results.KindPoint
 	KindSaturation = results.KindSaturation
 	KindEBB        = results.KindEBB // an exchange's effective bisection bandwidth
+	KindWorkload   = results.KindWorkload // a workload's completion
 	KindError      = results.KindError
 )
 
 // Result is one line of a results file, and where the line came from.
 type Result struct {
-	// Kind is KindPoint, KindSaturation, KindEBB or KindError.
+	// Kind is KindPoint, KindSaturation, KindEBB, KindWorkload or
+	// KindError.
 	Kind string
 	// Source is "FILE:LINE".
 	Source string

@@ -47,6 +47,9 @@ func WriteSummary(w io.Writer, results []Result) error {
 	if err := writeEBB(&b, results); err != nil {
 		return err
 	}
+	if err := writeWorkloads(&b, results); err != nil {
+		return err
+	}
 	if len(errs) > 0 {
 		sortResults(errs, []string{"experiment", "topology", "routing", "pattern", "offered"})
 		b.WriteString("\n## Failed points\n\n")
