@@ -366,7 +366,7 @@ func (e *Experiment) workloadResult(p string, x fabric.Workload, st fabric.Workl
 		r.Trace = filepath.Base(w.Trace)
 	} else {
 		r.MessageBytes = int64(e.Traffic.MessageBytes)
-		r.Bound = bound
+		r.LowerBound = bound
 		if st.Cycles > 0 {
 			r.Efficiency = float64(bound) / float64(st.Cycles)
 		}

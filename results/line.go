@@ -215,7 +215,7 @@ type Workload struct {
 	RankAvg        float64         `json:"rank_avg" results:"workload,places=3,min=0,max=inf,outcome" doc:"mean cycles until a rank finished"`
 	Bandwidth      float64         `json:"bandwidth" results:"workload,places=6,min=0,max=inf,outcome,value=13,show=1,precise=4,percent" label:"effective bandwidth (% of link bandwidth)" doc:"effective bandwidth: the flits all ranks sent over ranks × completion, a fraction of the link bandwidth"`
 	BandwidthMin   float64         `json:"bandwidth_min" results:"workload,places=6,min=0,max=inf,outcome" doc:"the lowest rank's effective bandwidth: the flits it sent over the cycles it took, among ranks that sent"`
-	Bound          int64           `json:"bound" results:"workload,omitnan,min=0,outcome" doc:"a collective's lower bound in cycles: the flits its busiest rank sends one step after another, ignoring latency (workload.Bound; absent for a trace)"`
+	LowerBound     int64           `json:"lower_bound" results:"workload,omitnan,min=0,outcome" doc:"a collective's lower bound in cycles: the flits its busiest rank sends one step after another, ignoring latency (workload.Bound; absent for a trace)"`
 	Efficiency     float64         `json:"efficiency" results:"workload,places=6,omitnan,min=0,max=1,outcome,value=14,show=1,precise=4,percent" label:"efficiency (% of the collective's bound)" doc:"bound over completion (absent for a trace)"`
 	Messages       int64           `json:"messages" results:"workload,min=0,outcome" doc:"messages the ranks sent"`
 	Flits          int64           `json:"flits" results:"workload,min=0,outcome" doc:"flits the ranks sent"`

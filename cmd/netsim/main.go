@@ -9,6 +9,8 @@
 //	netsim slurm submit FILE.toml ... -o DIR --shards N [--partition P] [--time T] [--cpus-per-task C] [--mem M] [--account A] [--sbatch OPTION]... [--set SECTION.KEY=VALUE]... [--print] [--netsim EXECUTABLE]
 //	netsim slurm status DIR
 //	netsim slurm resubmit DIR
+//	netsim trace convert DUMP ... -o OUT.trace [--from dumpi]
+//	netsim trace info TRACE ...
 //	netsim table RESULTS.jsonl ... [--rows KEYS] [--cols KEY] [--value V] [--format md|csv] [-o FILE]
 //	netsim plot RESULTS.jsonl ... -o DIR [--by routing|pattern]
 //	netsim congestion FILE.toml [--json] [--runs N] [-j N] [-o DIR] [--set SECTION.KEY=VALUE]...
@@ -54,6 +56,7 @@ func commands() []*Command {
 		validateCmd(),
 		mergeCmd(),
 		slurmCmd(),
+		traceCmd(),
 		tableCmd(),
 		plotCmd(),
 		congestionCmd(),

@@ -16,7 +16,7 @@ import (
 const (
 	KindPoint      = results.KindPoint
 	KindSaturation = results.KindSaturation
-	KindEBB        = results.KindEBB // an exchange's effective bisection bandwidth
+	KindEBB        = results.KindEBB      // an exchange's effective bisection bandwidth
 	KindWorkload   = results.KindWorkload // a workload's completion
 	KindError      = results.KindError
 )
