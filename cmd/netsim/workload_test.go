@@ -182,3 +182,17 @@ kind = "workload"
 			"d-0000.txt:1: MPI_Comm_split: unsupported MPI call"},
 	})
 }
+
+// TestWorkloadsDocExample: the experiment docs/workloads.md opens with is
+// docs/example/collectives.toml, and it validates.
+func TestWorkloadsDocExample(t *testing.T) {
+	const example = "docs/example/collectives.toml"
+	file := readRepo(t, example)
+	if !strings.Contains(readRepo(t, "docs/workloads.md"), "```toml\n"+file+"```\n") {
+		t.Errorf("docs/workloads.md does not show %s", example)
+	}
+	code, out, errs := netsim(t, "validate", filepath.Join(repoRoot, example))
+	if code != exitOK || !strings.Contains(out, "30 workloads") {
+		t.Errorf("validate: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
