@@ -514,6 +514,18 @@ func (d *decoder) traffic(e *Experiment, t map[string]any) {
 			}
 		}
 	}
+	if _, ok := t["outstanding"]; ok {
+		e.Traffic.Outstanding = int(d.intKey(t, sec, "outstanding"))
+		e.Traffic.ReplyFlits = int(d.intKeyOr(t, sec, "reply_flits", int64(e.Traffic.PacketFlits)))
+		switch {
+		case e.Traffic.ReplyFlits > e.Traffic.PacketFlits:
+			d.fail(sec, "reply_flits", "%d is more than packet_flits = %d (a reply is at most a packet)", e.Traffic.ReplyFlits, e.Traffic.PacketFlits)
+		case t["message_size"] != nil:
+			d.fail(sec, "outstanding", "not with message_size (requests are single packets of packet_flits)")
+		}
+	} else if _, ok := t["reply_flits"]; ok {
+		d.fail(sec, "reply_flits", "needs outstanding (the requests a host may have unanswered)")
+	}
 	_, hasBurst := t["burst"]
 	_, hasIdle := t["idle"]
 	switch {

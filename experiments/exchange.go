@@ -64,7 +64,7 @@ func (d *decoder) exchangeTraffic(e *Experiment, t map[string]any) {
 	if _, ok := t["pattern"]; ok {
 		d.fail(sec, "pattern", "not used with kind = %q (use patterns = [\"bisection\", \"bridge\"])", KindExchange)
 	}
-	for _, k := range []string{"burst", "idle", "hotspot_fraction", "hotspot_hosts", "matrix", "message_size"} {
+	for _, k := range []string{"burst", "idle", "hotspot_fraction", "hotspot_hosts", "matrix", "message_size", "outstanding", "reply_flits"} {
 		if _, ok := t[k]; ok {
 			d.fail(sec, k, "not used with kind = %q (hosts stream their messages to their partners)", KindExchange)
 		}

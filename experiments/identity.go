@@ -85,7 +85,8 @@ func configHash(e *Experiment) string {
 
 // patternHash returns the parameters of the experiment's traffic beyond
 // its patterns' names — hotspot's share and hot hosts, the matrix file's
-// contents, on/off injection — or "" (left out) when none is used, so
+// contents, on/off injection, request–reply — or "" (left out) when none
+// is used, so
 // other hashes do not change.
 func (e *Experiment) patternHash() string {
 	var parts []string
@@ -103,6 +104,9 @@ func (e *Experiment) patternHash() string {
 	}
 	if e.Traffic.Burst > 0 {
 		parts = append(parts, fmt.Sprintf("onoff=%g/%g", e.Traffic.Burst, e.Traffic.Idle))
+	}
+	if e.Traffic.Outstanding > 0 {
+		parts = append(parts, fmt.Sprintf("requests=%d/%d", e.Traffic.Outstanding, e.Traffic.ReplyFlits))
 	}
 	return strings.Join(parts, "\x00")
 }

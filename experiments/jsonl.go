@@ -63,6 +63,10 @@ func (r Record) line() (results.Line, error) {
 	switch r.Kind {
 	case KindPoint:
 		l.Measures = r.Stats.Measures
+		if rtt := r.Stats.RTTAvg; e.Traffic.Outstanding > 0 && !math.IsNaN(rtt) {
+			rtt = results.Round(rtt, 3)
+			l.RTTAvg = &rtt
+		}
 		l.Hosts = r.Hosts
 		l.Sources, l.Unreachable = r.Sources, r.Unreachable
 		l.Stable = r.Stable

@@ -37,6 +37,8 @@ func (e *Experiment) hardware() fabric.Config {
 		Burst:           e.Traffic.Burst,
 		MessageSizes:    e.Traffic.messageSizes,
 		Idle:            e.Traffic.Idle,
+		Outstanding:     e.Traffic.Outstanding,
+		ReplyFlits:      e.Traffic.ReplyFlits,
 		FlowControl:     e.FlowControl.Kind,
 		VLs:             e.FlowControl.VLs,
 		BufferFlits:     e.FlowControl.BufferFlits,

@@ -121,7 +121,10 @@ func (l *ResultLine) record(e *Experiment) Record {
 		r.Stable = v.Stable
 		r.Hosts, r.Sources, r.Unreachable = v.Hosts, v.Sources, v.Unreachable
 		r.Verdict = v.Verdict
-		r.Stats = fabric.Stats{Offered: l.Offered, Measures: v.Measures, DrainSkipped: v.DrainSkipped}
+		r.Stats = fabric.Stats{Offered: l.Offered, Measures: v.Measures, DrainSkipped: v.DrainSkipped, RTTAvg: math.NaN()}
+		if v.RTTAvg != nil {
+			r.Stats.RTTAvg = *v.RTTAvg
+		}
 		if v.Timeline != nil {
 			var tl results.Timeline
 			_ = json.Unmarshal(v.Timeline, &tl) // checked by parseResultLine

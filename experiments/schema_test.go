@@ -123,7 +123,7 @@ func TestSectionKeysOrder(t *testing.T) {
 		"flow_control": "kind vls buffer_flits stop_mark go_mark",
 		"switch":       "switching speedup link_latency routing_delay crossbar_delay selection vl_alloc_delay sw_alloc_delay allocator allocator_iterations buffers shared_reserve shared_alpha shared_limit vl_choice link_latencies host_link_latency",
 		"nic":          "dispersion threshold probability max_probes receive_rate route_lag",
-		"traffic":      "patterns pattern packet_flits kind messages message_bytes mtu_bytes flit_bytes bisections ranks placement placement_file halo_grid trace repeat link_gbps hotspot_fraction hotspot_hosts burst idle message_size matrix",
+		"traffic":      "patterns pattern packet_flits kind messages message_bytes mtu_bytes flit_bytes bisections ranks placement placement_file halo_grid trace repeat link_gbps hotspot_fraction hotspot_hosts burst idle message_size outstanding reply_flits matrix",
 		"sim":          "warmup measure drain deadlock_window max_measure replications latency_distribution timeline link_stats stop_early threads",
 		"sweep":        "mode loads resolution tolerance search guide bound",
 		"congestion":   "patterns pattern runs commsize subset metrics level first second part_commsize paths",

@@ -235,6 +235,9 @@ type Traffic struct {
 	// injection's bursts and idle periods (fabric.Config); 0: plain
 	// Bernoulli. Hashed apart (injectionHash), only when set.
 	Burst, Idle float64 `json:"-"`
+	// Outstanding, if positive, makes the traffic request–reply, with
+	// replies of ReplyFlits (fabric.Config); hashed apart, only when set.
+	Outstanding, ReplyFlits int `json:"-"`
 	// MessageSize is the message length distribution (traffic.ParseMessageSizes),
 	// "" for single packets; hashed apart, only when set.
 	MessageSize string `json:"-"`

@@ -72,7 +72,7 @@ func (d *decoder) workloadTraffic(e *Experiment, t map[string]any) {
 	const sec = "traffic"
 	tr := &e.Traffic
 	d.patternKey = "patterns"
-	for _, k := range []string{"pattern", "packet_flits", "burst", "idle", "hotspot_fraction", "hotspot_hosts", "matrix", "message_size"} {
+	for _, k := range []string{"pattern", "packet_flits", "burst", "idle", "hotspot_fraction", "hotspot_hosts", "matrix", "message_size", "outstanding", "reply_flits"} {
 		if _, ok := t[k]; ok {
 			d.fail(sec, k, "not used with kind = %q (ranks send the messages of their programs, in packets of mtu_bytes)", KindWorkload)
 		}

@@ -189,6 +189,8 @@ func assemble(cfg *Config) (*point, error) {
 			Dispersion:  cfg.Dispersion,
 			Hosts:       len(net.Hosts),
 			ReceiveRate: cfg.ReceiveRate,
+			Outstanding: cfg.Outstanding,
+			ReplyFlits:  cfg.ReplyFlits,
 			Classes:     classes,
 		}, q.eng, q.pool, &q.meter, cfg.Routing, cfg.Pattern, proc, kernel.NewRNG(cfg.Seed, 2, uint64(h)))
 	}

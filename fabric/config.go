@@ -37,6 +37,10 @@ type Config struct {
 	// off: bursts and idle periods of these mean lengths in cycles
 	// (traffic.NewOnOff); 0: plain Bernoulli.
 	Burst, Idle float64
+	// Outstanding, if positive, makes the traffic request–reply: every
+	// packet is a request, a host has at most Outstanding unanswered, and
+	// each is answered with a reply of ReplyFlits flits (nic.Params).
+	Outstanding, ReplyFlits int
 
 	// FlowControl is flowctl.KindCredit (InfiniBand) or flowctl.KindStopGo
 	// (Myrinet).
@@ -242,6 +246,9 @@ type Stats struct {
 	// QueueStart and QueueEnd are the total source-queue lengths, in flits,
 	// at the start and end of the measurement window.
 	QueueStart, QueueEnd int64
+	// RTTAvg is the mean round trip of the measured requests answered,
+	// with Outstanding (NaN otherwise, or when none was).
+	RTTAvg float64
 	// InjectedFlits and EjectedFlits count all flits over the whole run;
 	// InFlight is what remained inside the network at the end.
 	InjectedFlits, EjectedFlits, InFlight int64

@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"math"
 	"strconv"
 
 	"netsim/kernel"
@@ -55,6 +56,10 @@ func (p *point) fill(st *Stats) {
 	st.Timeline = nil
 	if m.Timeline != nil {
 		st.Timeline = timeline(m, p.now(), hosts)
+	}
+	st.RTTAvg = math.NaN()
+	if m.RTTCount > 0 {
+		st.RTTAvg = float64(m.RTTSum) / float64(m.RTTCount)
 	}
 	st.HopsAvg = m.HopsAvg()
 	st.HopsMedium, st.HopsLow = m.HopsByPriority()

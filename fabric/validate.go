@@ -23,6 +23,9 @@ const MaxTimelineWindows = 10000
 // may grow to (Config.MaxMeasure), which bounds its bins.
 const MaxMeasureFactor = 1024
 
+// MaxOutstanding bounds Config.Outstanding.
+const MaxOutstanding = 1 << 16
+
 // maxCycles bounds a run so every time fits the model's counters.
 const maxCycles = 1 << 40
 
@@ -57,6 +60,8 @@ func (c *Config) shortestPacket() int {
 		return c.shortest
 	case c.MessageSizes != nil:
 		return c.MessageSizes.ShortestPacket(max(c.PacketFlits, 1))
+	case c.Outstanding > 0:
+		return max(min(c.PacketFlits, c.ReplyFlits), 1)
 	}
 	return max(c.PacketFlits, 1)
 }
@@ -183,6 +188,12 @@ func (c *Config) ValidateHardware() error {
 			MaxTimelineWindows, c.Warmup+c.maxMeasure()+c.Drain, c.Timeline)
 	case c.DeadlockWindow < 1:
 		return keyerr.New("deadlock_window", "must be at least 1 cycle, got %d", c.DeadlockWindow)
+	case c.Outstanding < 0 || c.Outstanding > MaxOutstanding:
+		return keyerr.New("outstanding", "must be between 1 and %d, got %d", MaxOutstanding, c.Outstanding)
+	case c.Outstanding > 0 && (c.ReplyFlits < 1 || c.ReplyFlits > c.PacketFlits):
+		return keyerr.New("reply_flits", "must be between 1 and packet_flits = %d, got %d", c.PacketFlits, c.ReplyFlits)
+	case c.Outstanding > 0 && c.MessageSizes != nil:
+		return keyerr.New("outstanding", "request–reply traffic sends single-packet requests: not with message_size")
 	}
 	if err := c.Dispersion.Validate(); err != nil {
 		return err

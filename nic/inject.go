@@ -31,6 +31,10 @@ func (n *NIC) Generate(now kernel.Time) {
 		p.Flits = uint16(flits)
 		p.Created = now
 		p.Measured = n.meter.generated(now, flits)
+		if n.rrLimit > 0 {
+			n.request(pi)
+			continue
+		}
 		n.push(pi)
 	}
 	if !behind {
@@ -122,6 +126,9 @@ func (n *NIC) Tick(now kernel.Time) {
 	}
 	if n.probesIn.Len() > 0 {
 		n.alarm.Set(n.probesIn.Front().at)
+	}
+	if n.rrIn.Len() > 0 {
+		n.answer(now)
 	}
 	if n.freeAt > now {
 		// A packet generated while a run is on the link: the link carries

@@ -14,13 +14,17 @@ type Meter struct {
 
 	// Whole-run flit counts.
 	Injected, Ejected, FlitHops int64
-	// ProbesHeld counts the probes and replies that have arrived (their
+	// ProbesHeld counts the probes and replies, and the requests and
+	// replies of request–reply traffic, that have arrived (their
 	// flit is ejected) and that their NIC has not acted on yet: it does in
 	// its tick of the cycle the flit arrives in.
 	ProbesHeld int64
 	// DataDelivered counts the packets delivered but route probes and
 	// their replies.
 	DataDelivered int64
+	// RTTSum and RTTCount sum the round trips, in cycles, of the measured
+	// requests of request–reply traffic answered so far, and count them.
+	RTTSum, RTTCount int64
 	// Queued is the number of flits in source queues. A run leaves them
 	// when it starts; NIC.Unsent tells how many of its flits are still to
 	// go on the link.
@@ -278,6 +282,8 @@ func (m *Meter) Gather(ms []*Meter) {
 		m.FlitHops += o.FlitHops
 		m.ProbesHeld += o.ProbesHeld
 		m.DataDelivered += o.DataDelivered
+		m.RTTSum += o.RTTSum
+		m.RTTCount += o.RTTCount
 		m.Queued += o.Queued
 		m.GeneratedFlits += o.GeneratedFlits
 		m.EjectedFlits += o.EjectedFlits

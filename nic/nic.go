@@ -106,6 +106,10 @@ type Params struct {
 	// ReceiveRate, in (0, 1], is the fraction of the link bandwidth the
 	// NIC drains from its receive buffer; 0 means 1, a flit per cycle.
 	ReceiveRate float64
+	// Outstanding, if positive, makes the traffic request–reply: at most
+	// Outstanding requests of the NIC unanswered, each answered with a
+	// reply of ReplyFlits flits (see reqreply.go).
+	Outstanding, ReplyFlits int
 	// Classes, if not nil, makes the VL choice dynamic: the routing's
 	// Source names a VL class, the NIC keeps a source queue per class and
 	// starts a packet on the VL of its class that admits it with the most
@@ -204,6 +208,16 @@ type NIC struct {
 	// are reported (nil without a workload).
 	outMsgs ring.Ring[Message]
 	sink    MessageSink
+
+	// Request–reply traffic (rrLimit > 0): the free slots, each slot's
+	// issue time and whether its request is measured, the requests held
+	// for want of a slot, and the requests and replies arrived.
+	rrLimit, rrReplyFlits int32
+	rrFree                []int32
+	rrIssued              []kernel.Time
+	rrMeasured            []bool
+	held                  ring.Ring[int32]
+	rrIn                  ring.Ring[rrArrival]
 }
 
 // New returns an idle NIC.
@@ -231,7 +245,7 @@ func New(p Params, eng *kernel.Engine, pool *flit.Pool, meter *Meter, r routing.
 		alarm:      kernel.NewAlarm(eng, kernel.Event{Kind: p.TickKind, Target: int32(p.Host)}),
 		disp:       p.Dispersion,
 		rxGap:      rxGap(p.ReceiveRate),
-	}).withDispersion(p.Hosts)
+	}).withDispersion(p.Hosts).withRequests(p.Outstanding, p.ReplyFlits)
 }
 
 // queues returns the number of source queues of a NIC: one per VL, or per

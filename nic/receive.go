@@ -39,6 +39,9 @@ func (n *NIC) consume(pi int32, arrive kernel.Time, k int) {
 			return
 		}
 		n.received(p.Seq, int32(p.Flits), arrive+kernel.Time(k-1))
+		if n.rrLimit > 0 {
+			n.rrArrived(p.Seq, p.Src, arrive+kernel.Time(k-1))
+		}
 		if n.sink != nil {
 			n.sink.Arrived(p.Seq, arrive+kernel.Time(k-1))
 		}

@@ -57,7 +57,8 @@ type Line struct {
 	Distribution
 	Stable bool `json:"stable" results:"point,outcome" doc:"whether the point sustained its load: verdict stable (in lines written before netsim gave verdicts: accepted within the tolerance of offered and source queues not growing)"`
 	Verdict
-	DrainSkipped bool `json:"drain_skipped" results:"point,omitnan,outcome" doc:"true (absent otherwise) when the point ended with its window: its verdict, which needs only the window, was unstable, so the drain was not run"`
+	RTTAvg       *float64 `json:"rtt_avg" results:"point,places=3,min=0,max=inf,outcome,value=15,show=1" label:"average round trip (cycles)" doc:"request–reply traffic ([traffic] outstanding): the mean round trip of the measured requests answered, from a request's issue (when it took one of its host's outstanding slots) to its reply's tail, in cycles (absent for other traffic)"`
+	DrainSkipped bool     `json:"drain_skipped" results:"point,omitnan,outcome" doc:"true (absent otherwise) when the point ended with its window: its verdict, which needs only the window, was unstable, so the drain was not run"`
 
 	Timeline json.RawMessage `json:"timeline" results:"point,omitnan,outcome" doc:"with [sim] timeline = W: the load over the whole run in windows of W cycles (those that ended by the run's end), {\"window\":W,\"warmup\":CYCLE,\"end\":CYCLE,\"generated\":[...],\"accepted\":[...]} (flits/host/cycle; warmup and end bound the measurement window)"`
 

@@ -20,7 +20,7 @@ func TestSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"saturation", "accepted", "latency_avg", "latency_p99", "hops_avg", "hops_medium", "hops_low", "avg", "min", "max",
-		"completion", "completion_us", "bandwidth", "efficiency"}
+		"completion", "completion_us", "bandwidth", "efficiency", "rtt_avg"}
 	if got := Values(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("Values() = %q, want %q", got, want)
 	}

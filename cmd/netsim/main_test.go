@@ -143,7 +143,7 @@ func TestRunBadInput(t *testing.T) {
 		name, text, want string
 	}{
 		{"malformed TOML", rep("[routing]", "[routing"), "bad.toml:6: invalid TOML"},
-		{"unknown key", rep("packet_flits = 8", "packet_flitz = 8"), "bad.toml:10: [traffic] packet_flitz: unknown key (did you mean packet_flits? accepted: patterns, pattern, packet_flits, kind, messages, message_bytes, mtu_bytes, flit_bytes, bisections, ranks, placement, placement_file, halo_grid, trace, repeat, link_gbps, hotspot_fraction, hotspot_hosts, burst, idle, message_size, matrix)"},
+		{"unknown key", rep("packet_flits = 8", "packet_flitz = 8"), "bad.toml:10: [traffic] packet_flitz: unknown key (did you mean packet_flits? accepted: patterns, pattern, packet_flits, kind, messages, message_bytes, mtu_bytes, flit_bytes, bisections, ranks, placement, placement_file, halo_grid, trace, repeat, link_gbps, hotspot_fraction, hotspot_hosts, burst, idle, message_size, outstanding, reply_flits, matrix)"},
 		{"wrong type", rep("hosts = 16", `hosts = "16"`), `bad.toml:5: [topology] hosts: expected an integer, got string "16"`},
 		{"unknown topology", rep(`kind = "crossbar"`, `kind = "butterfly"`), `bad.toml:4: [topology] kind: unknown topology "butterfly"`},
 		{"unknown routing", rep(`algorithm = "dor"`, `algorithm = "valiant"`), `bad.toml:7: [routing] algorithm: unknown routing "valiant"`},

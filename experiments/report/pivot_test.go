@@ -213,7 +213,7 @@ func TestPivotErrors(t *testing.T) {
 		spec Spec
 		want string
 	}{
-		{"unknown value", Spec{Value: "throughput"}, `value "throughput": unknown (expected one of saturation, accepted, latency_avg, latency_p99, hops_avg, hops_medium, hops_low, avg, min, max, completion, completion_us, bandwidth, efficiency)`},
+		{"unknown value", Spec{Value: "throughput"}, `value "throughput": unknown (expected one of saturation, accepted, latency_avg, latency_p99, hops_avg, hops_medium, hops_low, avg, min, max, completion, completion_us, bandwidth, efficiency, rtt_avg)`},
 		{"unknown field", Spec{Rows: []string{"topology", "buffer"}}, `field "buffer": no saturation result has it (fields: allocator, buffers, experiment, flow_control,`},
 		{"point field on saturation", Spec{Cols: "offered"}, `field "offered": no saturation result has it`},
 		{"rows contain cols", Spec{Rows: []string{"topology", "pattern"}}, `rows: "pattern" is also the column field`},
