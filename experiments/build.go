@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"netsim/flowctl"
 	"netsim/keyerr"
 	"netsim/routing"
 	switching "netsim/switch"
@@ -74,6 +75,9 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 	e.label = topologyLabel(net)
 	if e.Topology.Kind == "file" {
 		e.label = fmt.Sprintf("file %s h%d", filepath.Base(e.Topology.Path), len(net.Hosts))
+	}
+	if e.Switch.Layout != "" && clean("switch") {
+		d.buildFloorplan(e)
 	}
 
 	if !clean("routing") || !clean("flow_control") {
@@ -337,4 +341,40 @@ func joinInts(xs []int, sep string) string {
 		s[i] = strconv.Itoa(x)
 	}
 	return strings.Join(s, sep)
+}
+
+// buildFloorplan reads e's switch layout on its network and, under
+// STOP/GO, fits the watermarks the file left to their defaults to the
+// longest link, cables included (a watermark the file gave that lets a
+// buffer overflow is an error).
+func (d *decoder) buildFloorplan(e *Experiment) {
+	data, err := readFileCapped(e.Switch.Layout)
+	if err == nil {
+		e.floorplan, err = topologies.ReadFloorplan(data, e.Switch.Layout, e.net, e.Switch.CyclesPerMeter)
+	}
+	if err != nil {
+		d.fail("switch", "layout", "%v", err)
+		return
+	}
+	f := &e.FlowControl
+	if f.Kind != flowctl.KindStopGo {
+		return
+	}
+	hw := e.hardware()
+	lat := hw.MaxLatency()
+	limit := f.BufferFlits - flowctl.Params{Delay: e.Switch.SwAllocDelay + e.Switch.CrossbarDelay + lat, Latency: lat}.Slack()
+	if !f.stopSet {
+		f.StopMark = limit
+	}
+	if !f.goSet {
+		f.GoMark = f.StopMark / 2
+	}
+	switch {
+	case limit < 1:
+		d.fail("flow_control", "buffer_flits", "%d is too small for stopgo with the layout's cables (links of up to %d cycles)", f.BufferFlits, lat)
+	case f.StopMark > limit:
+		d.fail("flow_control", "stop_mark", "%d lets the buffer overflow on the layout's longest link of %d cycles (expected ≤ %d)", f.StopMark, lat, limit)
+	case f.GoMark >= f.StopMark || f.GoMark < 0:
+		d.fail("flow_control", "go_mark", "%d must be below stop_mark %d", f.GoMark, f.StopMark)
+	}
 }

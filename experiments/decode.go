@@ -365,6 +365,17 @@ func (d *decoder) switchSection(e *Experiment, t map[string]any) {
 	if _, ok := t["host_link_latency"]; ok {
 		s.HostLinkLatency = int(d.intKey(t, sec, "host_link_latency"))
 	}
+	if p, ok := d.str(t, sec, "layout"); ok {
+		if p == "" {
+			d.fail(sec, "layout", "empty (expected a CSV file of switch,x,y[,z] lines in meters, relative to the experiment file's directory)")
+		} else if !filepath.IsAbs(p) {
+			p = filepath.Join(d.src.dirOf(sec, "layout"), p)
+		}
+		s.Layout = p
+		s.CyclesPerMeter = d.numberKey(t, sec, "cycles_per_meter")
+	} else if _, ok := t["cycles_per_meter"]; ok {
+		d.fail(sec, "cycles_per_meter", "only used with layout (the switches' floorplan)")
+	}
 	s.RoutingDelay = int(d.intKey(t, sec, "routing_delay"))
 	s.CrossbarDelay = int(d.intKey(t, sec, "crossbar_delay"))
 	s.Selection, _ = switching.ParseSelection(d.choiceKey(t, sec, "selection"))
@@ -426,6 +437,7 @@ func (d *decoder) flowControl(e *Experiment, t map[string]any) {
 	}
 	f.StopMark = int(d.intKeyOr(t, sec, "stop_mark", int64(limit)))
 	f.GoMark = int(d.intKeyOr(t, sec, "go_mark", int64(f.StopMark/2)))
+	f.stopSet, f.goSet = hasStop, hasGo
 	if f.StopMark > limit {
 		d.fail(sec, "stop_mark", "%d lets the buffer overflow (expected ≤ buffer_flits − (sw_alloc_delay + crossbar_delay + 2·link_latency − 1) = %d)", f.StopMark, limit)
 	}

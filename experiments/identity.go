@@ -30,6 +30,7 @@ func configHash(e *Experiment) string {
 		topo.Path = fileKey(e.Topology.Path) // the same file from another directory; an edited one is another
 	}
 	sw := e.Switch // the default selection is left out: the hash of files without the key is unchanged
+	sw.Layout = fileKey(sw.Layout)
 	routingKey := e.Routing
 	if e.RoutingPath != "" || e.RoutingFormat != "" {
 		// "vl=sl": tables read from a file travel on their SLs' VLs, no

@@ -50,6 +50,7 @@ func (e *Experiment) hardware() fabric.Config {
 		LinkLatency:     e.Switch.LinkLatency,
 		LinkLatencies:   e.Switch.LinkLatencies,
 		HostLinkLatency: e.Switch.HostLinkLatency,
+		Floorplan:       e.floorplan,
 		RoutingDelay:    e.Switch.RoutingDelay,
 		CrossbarDelay:   e.Switch.CrossbarDelay,
 		VLAllocDelay:    e.Switch.VLAllocDelay,

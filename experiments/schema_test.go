@@ -121,7 +121,7 @@ func TestSectionKeysOrder(t *testing.T) {
 		"":             "name description seed include topology routing flow_control switch nic traffic sim sweep congestion",
 		"routing":      "algorithm path format sl2vl unreachable roots path_sls lmc compute_nodes io_nodes max_reverse_hops torus_config",
 		"flow_control": "kind vls buffer_flits stop_mark go_mark",
-		"switch":       "switching speedup link_latency routing_delay crossbar_delay selection vl_alloc_delay sw_alloc_delay allocator allocator_iterations buffers shared_reserve shared_alpha shared_limit vl_choice link_latencies host_link_latency",
+		"switch":       "switching speedup link_latency routing_delay crossbar_delay selection vl_alloc_delay sw_alloc_delay allocator allocator_iterations buffers shared_reserve shared_alpha shared_limit vl_choice link_latencies host_link_latency layout cycles_per_meter",
 		"nic":          "dispersion threshold probability max_probes receive_rate route_lag",
 		"traffic":      "patterns pattern packet_flits kind messages message_bytes mtu_bytes flit_bytes bisections ranks placement placement_file halo_grid trace repeat link_gbps hotspot_fraction hotspot_hosts burst idle message_size outstanding reply_flits matrix",
 		"sim":          "warmup measure drain deadlock_window max_measure replications latency_distribution timeline link_stats stop_early threads",

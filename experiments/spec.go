@@ -121,6 +121,8 @@ type Experiment struct {
 	patterns []traffic.Pattern
 	// patternOpts are the patterns' options (hotspot's, the matrix).
 	patternOpts traffic.Options
+	// floorplan is the Layout read, nil without one.
+	floorplan *topologies.Floorplan
 	// trace is the trace of workload pattern trace, read.
 	trace *workload.Workload
 	// active[i] marks the hosts that send under pattern i when the
@@ -145,6 +147,9 @@ type FlowControl struct {
 	BufferFlits int
 	// StopMark and GoMark are the STOP/GO watermarks in flits (stopgo).
 	StopMark, GoMark int
+	// stopSet and goSet say the file gave the watermarks: a floorplan
+	// lengthens links after decoding, and the defaults follow it.
+	stopSet, goSet bool
 }
 
 // Switch is the [switch] section.
@@ -161,6 +166,11 @@ type Switch struct {
 	// LinkLatency and left out of the hash.
 	LinkLatencies   []int `json:",omitempty"`
 	HostLinkLatency int   `json:",omitempty"`
+	// Layout is the floorplan file of the switches (made absolute; hashed
+	// by its contents), CyclesPerMeter its cables' delay; absent, "" and
+	// 0.
+	Layout         string  `json:",omitempty"`
+	CyclesPerMeter float64 `json:",omitempty"`
 	// VLAllocDelay and SwAllocDelay are the allocation stages' cycles
 	// (fabric.Config); 0, the default, leaves them out of the
 	// configuration hash.

@@ -209,7 +209,7 @@ func assemble(cfg *Config) (*point, error) {
 				if a, b := of[si], of[port.Peer]; a != b {
 					to = crossReceiver{to: peer, out: &p.parts[a].out[b]}
 				}
-				lat := cfg.switchLatency(port.Dim)
+				lat := cfg.linkLatency(si, port)
 				fc, err := peer.ConnectIn(int(port.PeerPort), cfg.linkParams(cfg.flitDelay(lat), lat), from)
 				if err != nil {
 					return nil, err

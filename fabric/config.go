@@ -71,6 +71,9 @@ type Config struct {
 	// LinkLatency; HostLinkLatency, when positive, that of host links.
 	LinkLatencies   []int
 	HostLinkLatency int
+	// Floorplan, when not nil, places the switches: each switch-to-switch
+	// link's latency grows by its cable's (topologies.Floorplan.Cable).
+	Floorplan *topologies.Floorplan
 	// VLAllocDelay and SwAllocDelay are the cycles of the VL and switch
 	// allocation stages: a head may first be granted VLAllocDelay cycles
 	// after its routing, and a granted flit reaches the crossbar

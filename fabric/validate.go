@@ -88,11 +88,30 @@ func (c *Config) hostLatency() int {
 	return c.LinkLatency
 }
 
+// linkLatency returns the latency of the link from port of switch s:
+// its class's, plus its cable's under a floorplan.
+func (c *Config) linkLatency(s int, port topologies.Port) int {
+	return c.switchLatency(port.Dim) + c.Floorplan.Cable(s, int(port.Peer))
+}
+
+// MaxLatency returns the longest link latency of the configuration:
+// of a class, of host links, or with its cable under a floorplan.
+func (c *Config) MaxLatency() int { return c.maxLatency() }
+
 // maxLatency returns the longest link latency.
 func (c *Config) maxLatency() int {
 	m := max(c.LinkLatency, c.hostLatency())
 	for _, l := range c.LinkLatencies {
 		m = max(m, l)
+	}
+	if c.Floorplan != nil && c.Net != nil {
+		for s, sw := range c.Net.Switches {
+			for _, port := range sw.Ports {
+				if port.Kind == topologies.SwitchPort {
+					m = max(m, c.linkLatency(s, port))
+				}
+			}
+		}
 	}
 	return m
 }
@@ -214,6 +233,9 @@ func (c *Config) ValidateHardware() error {
 	if c.Switching == switching.CutThrough && c.BufferFlits < c.PacketFlits {
 		return keyerr.New("buffer_flits", "virtual cut-through needs room for a whole packet (packet_flits = %d), got %d",
 			c.PacketFlits, c.BufferFlits)
+	}
+	if f := c.Floorplan; f != nil && c.Net != nil && (len(f.Pos) != len(c.Net.Switches) || !(f.CyclesPerMeter >= 0)) {
+		return keyerr.New("layout", "%d switch positions for %d switches, %v cycles per meter", len(f.Pos), len(c.Net.Switches), f.CyclesPerMeter)
 	}
 	if err := c.checkLinkClasses(); err != nil {
 		return err
