@@ -98,6 +98,29 @@ func TestCollectivesCLI(t *testing.T) {
 	}
 }
 
+// TestWorkloadShards runs a sweep of workloads in two shards, each
+// writing its table and charts (one with a single message size for some
+// workloads: a chart of one point), and merges them: the lines of an
+// unsharded run, byte for byte.
+func TestWorkloadShards(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "c.toml", strings.Replace(strings.Replace(collectivesFile, "%s", "random", 1),
+		"message_bytes = 32768", "message_bytes = [1024, 8192]", 1))
+	for _, args := range [][]string{{"-o", "full"}, {"-o", "s0", "--shard", "0/2"}, {"-o", "s1", "--shard", "1/2"}} {
+		args[1] = filepath.Join(dir, args[1])
+		if code, _, errs := netsim(t, append([]string{"run", "-q", path}, args...)...); code != exitOK {
+			t.Fatalf("run %v: exit %d: %s", args, code, errs)
+		}
+	}
+	merged := filepath.Join(dir, "merged.jsonl")
+	if code, _, errs := netsim(t, "merge", filepath.Join(dir, "s0", "results.jsonl"), filepath.Join(dir, "s1", "results.jsonl"), "-o", merged, "--check", path); code != exitOK {
+		t.Fatalf("merge: exit %d: %s", code, errs)
+	}
+	if a, b := string(readOut(t, dir, "merged.jsonl")), string(readOut(t, filepath.Join(dir, "full"), "results.jsonl")); a != b || strings.Count(a, "\n") != 10 {
+		t.Errorf("merged shards differ from the unsharded run, or not 10 lines:\n%s\nwant\n%s", a, b)
+	}
+}
+
 // TestTraceReplayCLI replays the shipped ring-exchange traces, converted
 // DUMPI included, from TOML: each completes, and the 64 KiB ring takes
 // longer than the 4 KiB one by about the flits added.

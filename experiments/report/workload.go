@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -45,6 +46,7 @@ func workloadFigures(all []Result) ([]*Figure, error) {
 		f := newFigure("workload-"+slug(g.keys[0]), "Completion time — "+g.keys[0])
 		f.Plot.X.Label.Text, f.Plot.Y.Label.Text = xLabel, "completion time (µs)"
 		var xs []float64
+		lo, hi := math.Inf(1), 0.0
 		for i, r := range g.rows {
 			s := rowSeries(t, r, seriesName(t, r, 1), true)
 			if len(s.X) == 0 {
@@ -57,6 +59,9 @@ func workloadFigures(all []Result) ([]*Figure, error) {
 					xs = append(xs, x)
 				}
 			}
+			for _, y := range s.Y {
+				lo, hi = min(lo, y), max(hi, y)
+			}
 		}
 		if len(f.Series) == 0 {
 			continue
@@ -66,6 +71,9 @@ func workloadFigures(all []Result) ([]*Figure, error) {
 		f.Plot.X.Tick.Marker = valueTicks(xs)
 		f.Plot.Y.Tick.Marker = logTicks{}
 		f.Plot.X.Min, f.Plot.X.Max = xs[0]/1.25, xs[len(xs)-1]*1.25
+		// Set, not found from the data: one point would give a log axis
+		// of zero height.
+		f.Plot.Y.Min, f.Plot.Y.Max = lo/1.25, hi*1.25
 		figs = append(figs, f)
 	}
 	return figs, nil
