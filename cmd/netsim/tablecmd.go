@@ -57,7 +57,7 @@ func (f *tableFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&f.cols, "cols", "", "the field (`KEY`) whose values make the columns (default: pattern "+
 		`for saturation, offered for points; "load" = offered)`)
 	fs.StringVar(&f.value, "value", "", "what the cells hold (`VALUE`): "+strings.Join(report.Values(), ", ")+
-		" (default: saturation if the files have saturation results, else accepted, else avg)")
+		" (default: saturation if the files have saturation results, else accepted if they have points, else avg for exchanges, else completion_us for workloads)")
 	fs.StringVar(&f.format, "format", "", "the output format, `md or csv`: md (markdown) by default, csv "+
 		"when -o ends in .csv")
 	fs.StringVar(&f.out, "o", "", "write the table to `FILE` instead of stdout")
