@@ -72,6 +72,7 @@ var docContexts = map[string]string{
 	`receive_rate = 0.91`:         "[topology]\npreset = \"myrinet512\"\n[routing]\nalgorithm = \"source\"",
 	`route_lag = 4`:               "[topology]\npreset = \"myrinet512\"\n[routing]\nalgorithm = \"source\"\n[traffic]\nkind = \"bisection_exchange\"\npatterns = [\"bisection\"]\n[sim]\n[sweep]",
 	`kind = "bisection_exchange"`: "[sim]\n[sweep]",
+	`kind = "workload"`:           "[sim]\n[sweep]",
 	`torus_config = "torus-2QoS.conf"   # torus 4 4 1 / xp_link 0x… 0x… / xm_link … / yp_link … / ym_link …`: "[topology]\nkind = \"torus\"\ndims = [4, 4]\nhosts_per_switch = 1",
 }
 
@@ -200,6 +201,13 @@ func writeDocFixtures(t *testing.T, dir string) {
 		fmt.Fprintf(&step, "%d,%d,1\n", i, (i+1)%32)
 	}
 	files["allreduce-step.csv"] = []byte(step.String())
+	// A trace: a ring exchange on docBase's 32 hosts.
+	var trace strings.Builder
+	trace.WriteString("netsim-trace 1\nranks 32\n")
+	for i := range 32 {
+		fmt.Fprintf(&trace, "rank %d\nirecv 1 %d 4096\nisend 2 %d 4096\nwaitall\n", i, (i+31)%32, (i+1)%32)
+	}
+	files["app.trace"] = []byte(trace.String())
 	// A torus-2QoS.conf for the 4×4 torus, naming its switches.
 	torus, err := topologies.Build(topologies.Spec{Kind: "torus", Dims: []int{4, 4}, HostsPerSwitch: 1})
 	if err != nil {

@@ -63,7 +63,7 @@ func (r Record) line() (results.Line, error) {
 	switch r.Kind {
 	case KindPoint:
 		l.Measures = r.Stats.Measures
-		if rtt := r.Stats.RTTAvg; e.Traffic.Outstanding > 0 && !math.IsNaN(rtt) {
+		if rtt := r.Stats.RTTAvg; e.Traffic.Outstanding > 0 && rtt > 0 {
 			rtt = results.Round(rtt, 3)
 			l.RTTAvg = &rtt
 		}

@@ -121,7 +121,7 @@ func (l *ResultLine) record(e *Experiment) Record {
 		r.Stable = v.Stable
 		r.Hosts, r.Sources, r.Unreachable = v.Hosts, v.Sources, v.Unreachable
 		r.Verdict = v.Verdict
-		r.Stats = fabric.Stats{Offered: l.Offered, Measures: v.Measures, DrainSkipped: v.DrainSkipped, RTTAvg: math.NaN()}
+		r.Stats = fabric.Stats{Offered: l.Offered, Measures: v.Measures, DrainSkipped: v.DrainSkipped}
 		if v.RTTAvg != nil {
 			r.Stats.RTTAvg = *v.RTTAvg
 		}

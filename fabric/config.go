@@ -250,7 +250,8 @@ type Stats struct {
 	// at the start and end of the measurement window.
 	QueueStart, QueueEnd int64
 	// RTTAvg is the mean round trip of the measured requests answered,
-	// with Outstanding (NaN otherwise, or when none was).
+	// with Outstanding (0 otherwise, or when none was: a round trip takes
+	// at least a cycle).
 	RTTAvg float64
 	// InjectedFlits and EjectedFlits count all flits over the whole run;
 	// InFlight is what remained inside the network at the end.

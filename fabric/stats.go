@@ -1,7 +1,6 @@
 package fabric
 
 import (
-	"math"
 	"strconv"
 
 	"netsim/kernel"
@@ -57,7 +56,7 @@ func (p *point) fill(st *Stats) {
 	if m.Timeline != nil {
 		st.Timeline = timeline(m, p.now(), hosts)
 	}
-	st.RTTAvg = math.NaN()
+	st.RTTAvg = 0
 	if m.RTTCount > 0 {
 		st.RTTAvg = float64(m.RTTSum) / float64(m.RTTCount)
 	}
