@@ -10,11 +10,13 @@ import (
 	"strings"
 
 	"netsim/flowctl"
+	"netsim/internal/fileio"
 	"netsim/keyerr"
 	"netsim/routing"
 	switching "netsim/switch"
 	"netsim/topologies"
 	"netsim/traffic"
+	"netsim/workload"
 )
 
 // buildCache holds the networks and routings built for the variants of
@@ -23,6 +25,15 @@ import (
 type buildCache struct {
 	nets     map[string]builtNetwork
 	routings map[string]builtRouting
+	traces   map[string]builtTrace
+}
+
+// builtTrace is a trace read, with the key that identifies its contents
+// in the configuration hash, or why it could not be read.
+type builtTrace struct {
+	w   *workload.Workload
+	key string
+	err error
 }
 
 // builtNetwork is a network built, or why it could not be.
@@ -39,7 +50,7 @@ type builtRouting struct {
 
 // newBuildCache returns an empty cache.
 func newBuildCache() *buildCache {
-	return &buildCache{nets: map[string]builtNetwork{}, routings: map[string]builtRouting{}}
+	return &buildCache{nets: map[string]builtNetwork{}, routings: map[string]builtRouting{}, traces: map[string]builtTrace{}}
 }
 
 // build builds the network, the routing and the patterns of e, recording
@@ -117,7 +128,7 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 			return
 		}
 		if e.IsWorkload() {
-			d.buildWorkload(e)
+			d.buildWorkload(e, cache)
 		}
 		d.buildCongestion(e) // one file may serve netsim run and netsim congestion
 		e.config = configHash(e)
@@ -343,14 +354,18 @@ func joinInts(xs []int, sep string) string {
 	return strings.Join(s, sep)
 }
 
+// maxLayoutBytes bounds a floorplan file: a line per switch.
+const maxLayoutBytes = 256 << 20
+
 // buildFloorplan reads e's switch layout on its network and, under
 // STOP/GO, fits the watermarks the file left to their defaults to the
 // longest link, cables included (a watermark the file gave that lets a
 // buffer overflow is an error).
 func (d *decoder) buildFloorplan(e *Experiment) {
-	data, err := readFileCapped(e.Switch.Layout)
+	data, err := fileio.ReadFile(e.Switch.Layout, maxLayoutBytes)
 	if err == nil {
 		e.floorplan, err = topologies.ReadFloorplan(data, e.Switch.Layout, e.net, e.Switch.CyclesPerMeter)
+		e.layoutKey = dataKey(e.Switch.Layout, data)
 	}
 	if err != nil {
 		d.fail("switch", "layout", "%v", err)

@@ -18,15 +18,19 @@ type ExchangeSimulator func(ctx context.Context, cfg fabric.Config, kind string,
 // runExchange runs the exchange of gr, or takes it from the resumed
 // results.
 func (gr *group) runExchange(ctx context.Context, rn *run) (Record, error) {
-	e := gr.exp
-	pattern := e.Traffic.Patterns[gr.pattern]
-	key := e.ebbKey(pattern)
-	if rec, ok := rn.Resume.take(e, key); ok {
+	p := gr.exp.Traffic.Patterns[gr.pattern]
+	return gr.runClosed(ctx, rn, gr.exp.ebbKey(p), func() (Record, error) { return runExchange(ctx, rn.exch, gr.exp, p) })
+}
+
+// runClosed runs the task of gr whose result is key, an exchange or a
+// workload, by run, or takes it from the resumed results.
+func (gr *group) runClosed(_ context.Context, rn *run, key string, run func() (Record, error)) (Record, error) {
+	if rec, ok := rn.Resume.take(gr.exp, key); ok {
 		rn.update(func(p *Progress) { p.Done++; p.Resumed++ })
 		return rec, nil
 	}
 	rn.update(func(p *Progress) { p.Running++; p.Current = key })
-	rec, err := runExchange(ctx, rn.exch, e, pattern)
+	rec, err := run()
 	if err != nil {
 		rn.update(func(p *Progress) { p.Running-- })
 		return rec, err

@@ -29,8 +29,8 @@ func configHash(e *Experiment) string {
 	if e.Topology.Path != "" {
 		topo.Path = fileKey(e.Topology.Path) // the same file from another directory; an edited one is another
 	}
-	sw := e.Switch // the default selection is left out: the hash of files without the key is unchanged
-	sw.Layout = fileKey(sw.Layout)
+	sw := e.Switch          // the default selection is left out: the hash of files without the key is unchanged
+	sw.Layout = e.layoutKey // the bytes read (buildFloorplan)
 	routingKey := e.Routing
 	if e.RoutingPath != "" || e.RoutingFormat != "" {
 		// "vl=sl": tables read from a file travel on their SLs' VLs, no
@@ -124,6 +124,11 @@ func fileKey(path string) string {
 	if err != nil {
 		return filepath.Base(path) // unreadable: loading it has failed already
 	}
+	return dataKey(path, data)
+}
+
+// dataKey is fileKey of the contents data read from path.
+func dataKey(path string, data []byte) string {
 	h := fnv.New64a()
 	h.Write(data)
 	return fmt.Sprintf("%s@%016x", filepath.Base(path), h.Sum64())

@@ -121,10 +121,16 @@ type Experiment struct {
 	patterns []traffic.Pattern
 	// patternOpts are the patterns' options (hotspot's, the matrix).
 	patternOpts traffic.Options
-	// floorplan is the Layout read, nil without one.
+	// floorplan is the Layout read, nil without one, and layoutKey
+	// identifies the bytes read in the hash.
 	floorplan *topologies.Floorplan
-	// trace is the trace of workload pattern trace, read.
-	trace *workload.Workload
+	layoutKey string
+	// trace is the trace of workload pattern trace, read, and traceKey
+	// identifies the bytes read in the hash; placementData and
+	// placementKey are the placement file's.
+	trace                  *workload.Workload
+	traceKey, placementKey string
+	placementData          []byte
 	// active[i] marks the hosts that send under pattern i when the
 	// routing leaves pairs unreachable (restrictPatterns); nil otherwise.
 	active [][]bool

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"netsim/fabric"
+	"netsim/internal/fileio"
 	"netsim/results"
 	"netsim/workload"
 )
@@ -164,28 +164,42 @@ func workloadKeys() []string {
 	return names
 }
 
-// buildWorkload checks e's workloads against its network: reads the trace
-// and places each pattern's ranks (a placement file is read here), so
-// a bad file is reported when the experiment loads.
-func (d *decoder) buildWorkload(e *Experiment) {
+// buildWorkload checks e's workloads against its network: reads the
+// trace (once for the variants that share it, through cache) and the
+// placement file, and places each pattern's ranks, so a bad file is
+// reported when the experiment loads. The configuration hash identifies
+// the very bytes read.
+func (d *decoder) buildWorkload(e *Experiment, cache *buildCache) {
 	w := &e.Traffic.Workload
 	if w.Trace != "" {
-		data, err := readFileCapped(w.Trace)
-		if err == nil {
-			e.trace, err = workload.ReadTrace(bytes.NewReader(data), w.Trace)
+		bt, ok := cache.traces[w.Trace]
+		if !ok {
+			var data []byte
+			data, bt.err = fileio.ReadFile(w.Trace, workload.MaxTraceBytes)
+			if bt.err == nil {
+				bt.w, bt.err = workload.ReadTrace(bytes.NewReader(data), w.Trace)
+				bt.key = dataKey(w.Trace, data)
+			}
+			cache.traces[w.Trace] = bt
 		}
-		if err != nil {
-			d.fail("traffic", "trace", "%v", err)
+		if bt.err != nil {
+			d.fail("traffic", "trace", "%v", bt.err)
 			return
 		}
+		e.trace, e.traceKey = bt.w, bt.key
+	}
+	if w.Placement == workload.PlaceFile {
+		data, err := fileio.ReadFile(w.PlacementFile, maxPlacementBytes)
+		if err != nil {
+			d.fail("traffic", "placement_file", "%v", err)
+			return
+		}
+		e.placementData, e.placementKey = data, dataKey(w.PlacementFile, data)
 	}
 	for _, p := range e.Traffic.Patterns {
-		ranks, err := e.workloadRanks(p)
-		if err == nil {
-			_, err = e.placement(ranks)
-		}
-		if err == nil && p == workload.Halo3DName && w.HaloGrid != nil && w.HaloGrid[0]*w.HaloGrid[1]*w.HaloGrid[2] != ranks {
-			err = fmt.Errorf("halo_grid %v has %d ranks, not %d", w.HaloGrid, w.HaloGrid[0]*w.HaloGrid[1]*w.HaloGrid[2], ranks)
+		x, _, err := e.workload(p)
+		if err == nil && p == PatternTrace {
+			err = x.CheckMessages()
 		}
 		if err != nil {
 			d.fail("traffic", "patterns", "%s: %v", p, err)
@@ -193,29 +207,8 @@ func (d *decoder) buildWorkload(e *Experiment) {
 	}
 }
 
-// maxTraceBytes bounds the trace file an experiment reads.
-const maxTraceBytes = 1 << 30
-
-// readFileCapped reads a regular file of at most maxTraceBytes.
-func readFileCapped(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxTraceBytes+1))
-	if err == nil && len(data) > maxTraceBytes {
-		err = fmt.Errorf("%s: larger than %d bytes", path, maxTraceBytes)
-	}
-	return data, err
-}
+// maxPlacementBytes bounds a placement file: a line per rank.
+const maxPlacementBytes = 256 << 20
 
 // workloadRanks returns the ranks of workload pattern p: the trace's, or
 // [traffic] ranks (every host by default).
@@ -244,14 +237,7 @@ func (e *Experiment) workloadRanks(p string) (int, error) {
 // placement returns the host of each of ranks ranks.
 func (e *Experiment) placement(ranks int) ([]int, error) {
 	w := e.Traffic.Workload
-	var data []byte
-	if w.Placement == workload.PlaceFile {
-		var err error
-		if data, err = readFileCapped(w.PlacementFile); err != nil {
-			return nil, err
-		}
-	}
-	return workload.Place(w.Placement, ranks, e.net, e.Seed, data, w.PlacementFile)
+	return workload.Place(w.Placement, ranks, e.net, e.Seed, e.placementData, w.PlacementFile)
 }
 
 // workloadHash returns what a workload experiment runs beyond its
@@ -261,7 +247,7 @@ func (e *Experiment) workloadHash() any {
 		return nil
 	}
 	w := e.Traffic.Workload
-	w.PlacementFile, w.Trace = fileKey(w.PlacementFile), fileKey(w.Trace)
+	w.PlacementFile, w.Trace = e.placementKey, e.traceKey
 	return struct {
 		MessageBytes, MTUBytes, FlitBytes int
 		Workload                          WorkloadSpec
@@ -280,20 +266,8 @@ func (e *Experiment) cycleNS() float64 {
 // runWorkload runs the workload of gr, or takes it from the resumed
 // results.
 func (gr *group) runWorkload(ctx context.Context, rn *run) (Record, error) {
-	e := gr.exp
-	pattern := e.Traffic.Patterns[gr.pattern]
-	key := e.workloadKey(pattern)
-	if rec, ok := rn.Resume.take(e, key); ok {
-		rn.update(func(p *Progress) { p.Done++; p.Resumed++ })
-		return rec, nil
-	}
-	rn.update(func(p *Progress) { p.Running++; p.Current = key })
-	rec, err := runWorkload(ctx, rn.work, e, pattern)
-	if err != nil {
-		rn.update(func(p *Progress) { p.Running-- })
-		return rec, err
-	}
-	return rec, rn.finished(rec, func(p *Progress) { p.Running--; p.Done++ })
+	p := gr.exp.Traffic.Patterns[gr.pattern]
+	return gr.runClosed(ctx, rn, gr.exp.workloadKey(p), func() (Record, error) { return runWorkload(ctx, rn.work, gr.exp, p) })
 }
 
 // runWorkload runs workload pattern p of e and returns its record:
@@ -336,7 +310,7 @@ func (e *Experiment) workload(p string) (fabric.Workload, int64, error) {
 	if err != nil {
 		return fabric.Workload{}, 0, err
 	}
-	x := fabric.Workload{Hosts: hosts, MTUBytes: tr.MTUBytes, FlitBytes: tr.FlitBytes, CycleNS: e.cycleNS()}
+	x := fabric.Workload{Hosts: hosts, Repeat: tr.Workload.Repeat, MTUBytes: tr.MTUBytes, FlitBytes: tr.FlitBytes, CycleNS: e.cycleNS()}
 	var bound int64
 	if p == PatternTrace {
 		x.W = e.trace
@@ -346,7 +320,6 @@ func (e *Experiment) workload(p string) (fabric.Workload, int64, error) {
 		}
 		bound = workload.Bound(p, ranks, int64(tr.MessageBytes), tr.Workload.HaloGrid, x.Flits) * int64(tr.Workload.Repeat)
 	}
-	x.W = workload.Repeat(x.W, tr.Workload.Repeat)
 	return x, bound, nil
 }
 

@@ -33,6 +33,20 @@ type Exchange struct {
 // entry per packet.
 const MaxMessagePackets = 1 << 20
 
+// checkPacketBytes checks the sizes of packets and flits of an exchange
+// or a workload.
+func checkPacketBytes(mtuBytes, flitBytes int) error {
+	switch {
+	case flitBytes < 1:
+		return keyerr.New("flit_bytes", "must be at least 1, got %d", flitBytes)
+	case mtuBytes < flitBytes:
+		return keyerr.New("mtu_bytes", "must be at least flit_bytes = %d, got %d", flitBytes, mtuBytes)
+	case (mtuBytes+flitBytes-1)/flitBytes > 1<<16-1:
+		return keyerr.New("mtu_bytes", "%d bytes are more than %d flits of %d bytes", mtuBytes, 1<<16-1, flitBytes)
+	}
+	return nil
+}
+
 // PacketFlits returns the flits of each packet of one message: full MTU
 // packets, then the rest.
 func (x *Exchange) PacketFlits() []int32 {
@@ -54,12 +68,11 @@ func (x *Exchange) validate(hosts int) error {
 		return keyerr.New("messages", "must be at least 1, got %d", x.Messages)
 	case x.MessageBytes < 1:
 		return keyerr.New("message_bytes", "must be at least 1, got %d", x.MessageBytes)
-	case x.FlitBytes < 1:
-		return keyerr.New("flit_bytes", "must be at least 1, got %d", x.FlitBytes)
-	case x.MTUBytes < x.FlitBytes:
-		return keyerr.New("mtu_bytes", "must be at least flit_bytes = %d, got %d", x.FlitBytes, x.MTUBytes)
-	case (x.MTUBytes+x.FlitBytes-1)/x.FlitBytes > 1<<16-1:
-		return keyerr.New("mtu_bytes", "%d bytes are more than %d flits of %d bytes", x.MTUBytes, 1<<16-1, x.FlitBytes)
+	}
+	if err := checkPacketBytes(x.MTUBytes, x.FlitBytes); err != nil {
+		return err
+	}
+	switch {
 	case (x.MessageBytes-1)/x.MTUBytes+1 > MaxMessagePackets:
 		return keyerr.New("message_bytes", "%d bytes are more than %d packets of %d bytes", x.MessageBytes, MaxMessagePackets, x.MTUBytes)
 	}
@@ -102,6 +115,7 @@ func RunExchange(ctx context.Context, cfg Config, x Exchange) (ExchangeStats, er
 	cfg.PacketFlits, cfg.shortest = int(slices.Max(pk)), int(slices.Min(pk))
 	cfg.Load = 1
 	cfg.Warmup, cfg.Measure, cfg.Drain = 0, maxCycles, 0
+	cfg.Outstanding = 0
 	if cfg.Net != nil && len(cfg.Net.Hosts) != len(x.Partner) {
 		return ExchangeStats{}, keyerr.New("pattern", "%d partners for %d hosts", len(x.Partner), len(cfg.Net.Hosts))
 	}

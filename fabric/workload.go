@@ -12,12 +12,14 @@ import (
 )
 
 // Workload is an application workload to run on a network: the programs
-// of its ranks (package workload), the host of each rank, and how its
-// messages are cut: into packets of at most MTUBytes, flits of
-// FlitBytes; a cycle lasts CycleNS nanoseconds (a flit's time on a link),
-// which turns computes into cycles.
+// of its ranks (package workload), run Repeat times over (0 or 1: once),
+// the host of each rank, and how its messages are cut: into packets of
+// at most MTUBytes, flits of FlitBytes; a cycle lasts CycleNS
+// nanoseconds (a flit's time on a link), which turns computes into
+// cycles.
 type Workload struct {
 	W                   *workload.Workload
+	Repeat              int
 	Hosts               []int
 	MTUBytes, FlitBytes int
 	CycleNS             float64
@@ -72,14 +74,11 @@ func (x *Workload) validate(hosts int) error {
 		return errors.New("workload: missing")
 	case len(x.Hosts) != len(x.W.Ranks):
 		return fmt.Errorf("workload %s: %d hosts for %d ranks", x.W.Name, len(x.Hosts), len(x.W.Ranks))
-	case x.FlitBytes < 1:
-		return keyerr.New("flit_bytes", "must be at least 1, got %d", x.FlitBytes)
-	case x.MTUBytes < x.FlitBytes:
-		return keyerr.New("mtu_bytes", "must be at least flit_bytes = %d, got %d", x.FlitBytes, x.MTUBytes)
-	case (x.MTUBytes+x.FlitBytes-1)/x.FlitBytes > 1<<16-1:
-		return keyerr.New("mtu_bytes", "%d bytes are more than %d flits of %d bytes", x.MTUBytes, 1<<16-1, x.FlitBytes)
 	case !(x.CycleNS > 0):
 		return fmt.Errorf("workload: cycle of %v ns", x.CycleNS)
+	}
+	if err := checkPacketBytes(x.MTUBytes, x.FlitBytes); err != nil {
+		return err
 	}
 	seen := make(map[int]int, len(x.Hosts))
 	for r, h := range x.Hosts {
@@ -91,10 +90,21 @@ func (x *Workload) validate(hosts int) error {
 		}
 		seen[h] = r
 	}
-	for _, prog := range x.W.Ranks {
+	return x.CheckMessages()
+}
+
+// CheckMessages checks that every message of x cuts into at most
+// MaxMessagePackets packets, naming the first that does not (and its
+// trace line).
+func (x *Workload) CheckMessages() error {
+	for r, prog := range x.W.Ranks {
 		for _, op := range prog {
 			if (op.Kind == workload.Isend || op.Kind == workload.Send) && (op.Bytes-1)/int64(x.MTUBytes)+1 > MaxMessagePackets {
-				return keyerr.New("mtu_bytes", "a message of %d bytes is more than %d packets of %d bytes", op.Bytes, MaxMessagePackets, x.MTUBytes)
+				where := fmt.Sprintf("rank %d", r)
+				if op.Line > 0 {
+					where = fmt.Sprintf("%s:%d: %s", x.W.Name, op.Line, where)
+				}
+				return keyerr.New("mtu_bytes", "%s sends %d bytes, more than %d packets of mtu_bytes = %d", where, op.Bytes, MaxMessagePackets, x.MTUBytes)
 			}
 		}
 	}
@@ -131,27 +141,31 @@ func (w *workloadRun) Wake(rank int, at int64) {
 	w.p.parts[0].eng.Schedule(at, kernel.Event{Kind: kindRank, Target: int32(rank)})
 }
 
-// Departed implements nic.MessageSink.
+// Departed implements nic.MessageSink. A message is sent at the end of
+// the cycle its last flit leaves in: its rank sees it the cycle after, as
+// it sees the end of a compute.
 func (w *workloadRun) Departed(id int32, at kernel.Time) {
 	if w.departing[id]--; w.departing[id] == 0 {
-		w.exec.Sent(id, at)
+		w.exec.Sent(id, at+1)
 	}
 }
 
-// Arrived implements nic.MessageSink.
+// Arrived implements nic.MessageSink: a message has arrived the cycle
+// after its last flit did.
 func (w *workloadRun) Arrived(id int32, at kernel.Time) {
 	w.last[id] = max(w.last[id], at)
 	if w.arriving[id]--; w.arriving[id] == 0 {
-		w.exec.Arrived(id, w.last[id])
+		w.exec.Arrived(id, w.last[id]+1)
 	}
 }
 
 // RunWorkload runs the workload x on the network, routing, flow control,
-// switches and dispersion of cfg (its load, pattern, phases and packet
-// length are not used), on one thread, until every rank has finished. A
-// run whose ranks wait for messages that no rank will send ends with an
-// error naming them and what they wait for; a deadlocked network with
-// an error wrapping *kernel.DeadlockError.
+// switches and dispersion of cfg (its load, pattern, phases, packet
+// length and request–reply are not used), on one thread, until every
+// rank has finished. A run whose ranks wait for messages that no rank
+// will send ends with an error naming them and what they wait for, one
+// that leaves messages no receive took with an error naming them, and a
+// deadlocked network with an error wrapping *kernel.DeadlockError.
 func RunWorkload(ctx context.Context, cfg Config, x Workload) (WorkloadStats, error) {
 	if cfg.Net == nil {
 		return WorkloadStats{}, errors.New("topology: missing")
@@ -167,6 +181,7 @@ func RunWorkload(ctx context.Context, cfg Config, x Workload) (WorkloadStats, er
 	cfg.Load = 1
 	cfg.Warmup, cfg.Measure, cfg.Drain = 0, maxCycles, 0
 	cfg.Threads = 1
+	cfg.Outstanding = 0
 	if err := cfg.ValidateHardware(); err != nil {
 		return WorkloadStats{}, err
 	}
@@ -176,7 +191,7 @@ func RunWorkload(ctx context.Context, cfg Config, x Workload) (WorkloadStats, er
 	}
 	st := WorkloadStats{Sent: x.W.Sent()}
 	w := &workloadRun{p: p, x: &x, stats: &st}
-	w.exec = workload.NewExecutor(x.W, w, x.CycleNS)
+	w.exec = workload.NewExecutor(x.W, w, x.CycleNS, x.Repeat)
 	p.work = w
 	for _, n := range p.nics {
 		n.SetSink(w)
@@ -195,6 +210,9 @@ func RunWorkload(ctx context.Context, cfg Config, x Workload) (WorkloadStats, er
 		return st, fmt.Errorf("workload %s: %w", x.W.Name, err)
 	}
 	if err := w.exec.Err(); err != nil {
+		return st, err
+	}
+	if err := w.exec.Unmatched(); err != nil && w.exec.Done() {
 		return st, err
 	}
 	if !w.exec.Done() {

@@ -72,13 +72,7 @@ func (n *NIC) newExchange(now kernel.Time) int32 {
 	x := &n.xch
 	flits := x.Packets[int(n.xSeq)%len(x.Packets)]
 	dlid, sl, vl := n.route.Source(int(n.host), x.Dst)
-	pi := n.pool.New()
-	p := n.pool.Get(pi)
-	p.Src, p.Dst, p.DLID, p.SL, p.VL = n.host, int32(x.Dst), dlid, uint8(sl), uint8(vl)
-	p.Flits = uint16(flits)
-	p.Seq = n.xSeq
-	p.Created = now
-	p.Measured = n.meter.generated(now, flits)
+	pi := n.newPacket(int32(x.Dst), dlid, sl, vl, flits, n.xSeq, now)
 	n.xSeq++
 	n.xLeft--
 	return pi

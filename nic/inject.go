@@ -25,12 +25,7 @@ func (n *NIC) Generate(now kernel.Time) {
 	for left > 0 {
 		flits := min(left, n.flits)
 		left -= flits
-		pi := n.pool.New()
-		p := n.pool.Get(pi)
-		p.Src, p.Dst, p.DLID, p.SL, p.VL = n.host, int32(dst), dlid, uint8(sl), uint8(vl)
-		p.Flits = uint16(flits)
-		p.Created = now
-		p.Measured = n.meter.generated(now, flits)
+		pi := n.newPacket(int32(dst), dlid, sl, vl, flits, 0, now)
 		if n.rrLimit > 0 {
 			n.request(pi)
 			continue
@@ -43,6 +38,20 @@ func (n *NIC) Generate(now kernel.Time) {
 	if gap := n.process.Gap(&n.rng); gap != kernel.Never {
 		n.eng.Schedule(now+gap, kernel.Event{Kind: n.genKind, Target: n.host})
 	}
+}
+
+// newPacket returns a data packet of flits flits from the NIC to dst, on
+// the route dlid, sl, vl, with sequence number seq, created at now and
+// counted as generated.
+func (n *NIC) newPacket(dst, dlid int32, sl, vl int, flits, seq int32, now kernel.Time) int32 {
+	pi := n.pool.New()
+	p := n.pool.Get(pi)
+	p.Src, p.Dst, p.DLID, p.SL, p.VL = n.host, dst, dlid, uint8(sl), uint8(vl)
+	p.Flits = uint16(flits)
+	p.Seq = seq
+	p.Created = now
+	p.Measured = n.meter.generated(now, flits)
+	return pi
 }
 
 func (n *NIC) push(pi int32) {

@@ -42,13 +42,7 @@ func (n *NIC) nextMessage(now kernel.Time) {
 		flits = m.LastFlits
 	}
 	dlid, sl, vl := n.route.Source(int(n.host), int(m.Dst))
-	pi := n.pool.New()
-	p := n.pool.Get(pi)
-	p.Src, p.Dst, p.DLID, p.SL, p.VL = n.host, m.Dst, dlid, uint8(sl), uint8(vl)
-	p.Flits = uint16(flits)
-	p.Seq = m.ID
-	p.Created = now
-	p.Measured = n.meter.generated(now, flits)
+	pi := n.newPacket(m.Dst, dlid, sl, vl, flits, m.ID, now)
 	if m.Packets--; m.Packets == 0 {
 		n.outMsgs.Pop()
 	}

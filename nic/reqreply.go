@@ -97,12 +97,5 @@ func (n *NIC) answer(now kernel.Time) {
 // reply queues at now the reply to request a.
 func (n *NIC) reply(a rrArrival, now kernel.Time) {
 	dlid, sl, vl := n.route.Source(int(n.host), int(a.src))
-	pi := n.pool.New()
-	p := n.pool.Get(pi)
-	p.Src, p.Dst, p.DLID, p.SL, p.VL = n.host, a.src, dlid, uint8(sl), uint8(vl)
-	p.Flits = uint16(n.rrReplyFlits)
-	p.Seq = -a.seq
-	p.Created = now
-	p.Measured = n.meter.generated(now, n.rrReplyFlits)
-	n.push(pi)
+	n.push(n.newPacket(a.src, dlid, sl, vl, n.rrReplyFlits, -a.seq, now))
 }

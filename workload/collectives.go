@@ -44,12 +44,12 @@ func Collective(name string, n int, bytes int64, grid []int) (*Workload, error) 
 	if bytes < 0 || bytes > MaxBytes {
 		return nil, fmt.Errorf("%s: %d bytes (expected 0 to %d)", name, bytes, int64(MaxBytes))
 	}
+	if ops := int64(n) * collectiveOps(name, n); ops > MaxOps {
+		return nil, fmt.Errorf("%s on %d ranks makes %d operations, more than the %d a workload may have", name, n, ops, MaxOps)
+	}
 	var build func(c *coll)
 	switch name {
 	case AllToAllName:
-		if int64(n)*int64(n) > MaxOps/3 {
-			return nil, fmt.Errorf("%s: %d ranks make more than %d operations", name, n, MaxOps)
-		}
 		build = (*coll).allToAll
 	case AllreduceRingName:
 		build = (*coll).allreduceRing
@@ -78,6 +78,21 @@ func Collective(name string, n int, bytes int64, grid []int) (*Workload, error) 
 		}
 	}
 	return w, nil
+}
+
+// collectiveOps returns the most operations one rank of a collective or
+// a trace's collective op on n ranks has.
+func collectiveOps(name string, n int) int64 {
+	steps := int64(bits.Len(uint(n))) + 2 // ⌈log₂ n⌉ and a fold and unfold
+	switch name {
+	case AllToAllName, "alltoallv", "allgather":
+		return 3 * int64(n)
+	case AllreduceRingName:
+		return 6 * int64(n)
+	case Halo3DName:
+		return 13
+	}
+	return 3 * steps
 }
 
 // coll builds the operations of one rank of a collective: rank r of n,
@@ -285,23 +300,6 @@ func (c *coll) halo3D(grid []int) {
 	if len(reqs) > 0 {
 		c.prog = append(c.prog, Op{Kind: Wait, Reqs: reqs})
 	}
-}
-
-// Repeat returns w run iterations times over, one iteration after the
-// other on each rank (a rank may start the next while others finish).
-func Repeat(w *Workload, iterations int) *Workload {
-	if iterations <= 1 {
-		return w
-	}
-	out := &Workload{Name: w.Name, Ranks: make([][]Op, len(w.Ranks))}
-	for r, prog := range w.Ranks {
-		rep := make([]Op, 0, len(prog)*iterations)
-		for range iterations {
-			rep = append(rep, prog...)
-		}
-		out.Ranks[r] = slices.Clip(rep)
-	}
-	return out
 }
 
 // Bound returns the least cycles the collective name on n ranks with

@@ -19,7 +19,8 @@ type DUMPIFile struct {
 	// (dumpi-…-0003.txt) gives its rank when the trace records no
 	// MPI_Comm_rank on MPI_COMM_WORLD.
 	Name string
-	R    io.Reader
+	// Open opens the dump; FromDUMPI reads one dump at a time.
+	Open func() (io.ReadCloser, error)
 }
 
 // DUMPI's handles (dumpi/common/constants.h).
@@ -35,7 +36,7 @@ const (
 // -X) take precedence.
 var dumpiTypeSizes = map[int]int64{
 	2: 1, 3: 1, 4: 1, 5: 1, 6: 4, 7: 2, 8: 2, 9: 4, 10: 4, 11: 8, 12: 8, 13: 4, 14: 8,
-	15: 16, 16: 8, 17: 8, 18: 8, 19: 1, 22: 8, 23: 12, 24: 12, 25: 6, 26: 8, 27: 32,
+	15: 16, 16: 8, 17: 8, 18: 8, 19: 1, 22: 8, 23: 12, 24: 12, 25: 6, 26: 8, 27: 20,
 }
 
 // dumpiIgnored are the calls that move no data: the converter keeps only
@@ -49,7 +50,25 @@ var dumpiIgnored = map[string]bool{
 	"MPI_Type_create_struct": true, "MPI_Type_struct": true, "MPI_Type_extent": true,
 	"MPI_Type_get_extent": true, "MPI_Comm_get_attr": true, "MPI_Attr_get": true, "MPI_Errhandler_set": true,
 	"MPI_Comm_set_errhandler": true, "MPI_Op_create": true, "MPI_Op_free": true, "MPI_Pcontrol": true,
-	"MPI_Comm_group": true, "MPI_Group_free": true,
+	"MPI_Comm_group": true, "MPI_Comm_free": true, "MPI_Comm_dup": true, "MPI_Probe": true, "MPI_Iprobe": true,
+	"MPI_Pack_size": true, "MPI_Buffer_attach": true, "MPI_Buffer_detach": true,
+}
+
+// dumpiIgnoredPrefixes are the families of calls that move no data.
+var dumpiIgnoredPrefixes = []string{"MPI_Type_", "MPI_Group_", "MPI_Info_", "MPI_Errhandler_", "MPI_Attr_",
+	"MPI_Keyval_", "MPI_Comm_get_", "MPI_Comm_set_", "MPI_Get_", "MPI_Op_"}
+
+// dumpiMovesNothing reports whether call moves no data.
+func dumpiMovesNothing(call string) bool {
+	if dumpiIgnored[call] {
+		return true
+	}
+	for _, p := range dumpiIgnoredPrefixes {
+		if strings.HasPrefix(call, p) {
+			return true
+		}
+	}
+	return false
 }
 
 var (
@@ -79,31 +98,30 @@ type dumpiRank struct {
 
 // FromDUMPI converts the per-rank ASCII dumps of a DUMPI trace (the
 // output of dumpi2ascii, one file per rank) into a trace in netsim's
-// format written to out. Each call's point-to-point messages, waits and
-// collectives on MPI_COMM_WORLD become the trace's operations, in bytes
-// (count × the datatype's size); the time between one call's return and
-// the next call's entry becomes a compute. A call the converter does not
-// know, a communicator other than MPI_COMM_WORLD and MPI_COMM_SELF, a
-// user-defined datatype without a size, or a wait on a request no call
-// of the trace started is an error naming the file and line.
+// format written to out, a dump at a time. Each call's point-to-point
+// messages, waits and collectives on MPI_COMM_WORLD become the trace's
+// operations, in bytes (count × the datatype's size); point-to-point
+// messages on MPI_COMM_SELF stay on their rank; the time between one
+// call's return and the next call's entry becomes a compute. A call the
+// converter does not know, another communicator, a user-defined datatype
+// without a size, or a wait on a request no call of the trace started is
+// an error naming the file and line.
 func FromDUMPI(files []DUMPIFile, out io.Writer) error {
-	if len(files) == 0 {
+	n := len(files)
+	if n == 0 {
 		return errors.New("dumpi: no files")
 	}
-	if len(files) > MaxRanks {
-		return fmt.Errorf("dumpi: %d files, more than %d ranks", len(files), MaxRanks)
+	if n > MaxRanks {
+		return fmt.Errorf("dumpi: %d files, more than %d ranks", n, MaxRanks)
 	}
-	ranks := make([]*dumpiRank, len(files))
-	for i, f := range files {
-		d, err := convertDUMPI(f)
+	b := bufio.NewWriter(out)
+	fmt.Fprintf(b, "%s\n# converted from DUMPI by netsim\nranks %d\n", TraceHeader, n)
+	byRank := make([]string, n)
+	for _, f := range files {
+		d, err := convertDUMPIFile(f)
 		if err != nil {
 			return err
 		}
-		ranks[i] = d
-	}
-	n := len(files)
-	byRank := make([]*dumpiRank, n)
-	for _, d := range ranks {
 		if d.rank < 0 {
 			m := dumpiRankName.FindStringSubmatch(filepath.Base(d.file))
 			if m == nil {
@@ -111,23 +129,18 @@ func FromDUMPI(files []DUMPIFile, out io.Writer) error {
 			}
 			d.rank, _ = strconv.Atoi(m[1])
 		}
-		if d.rank >= n {
+		switch {
+		case d.rank >= n:
 			return fmt.Errorf("%s: rank %d, but only %d files were given (one per rank)", d.file, d.rank, n)
-		}
-		if d.size != 0 && d.size != n {
+		case d.size != 0 && d.size != n:
 			return fmt.Errorf("%s: MPI_Comm_size gives %d ranks, but %d files were given (one per rank)", d.file, d.size, n)
+		case byRank[d.rank] != "":
+			return fmt.Errorf("%s: rank %d again (also %s)", d.file, d.rank, byRank[d.rank])
 		}
-		if prev := byRank[d.rank]; prev != nil {
-			return fmt.Errorf("%s: rank %d again (also %s)", d.file, d.rank, prev.file)
-		}
-		byRank[d.rank] = d
-	}
-	b := bufio.NewWriter(out)
-	fmt.Fprintf(b, "%s\n# converted from DUMPI by netsim\nranks %d\n", TraceHeader, n)
-	for r, d := range byRank {
-		fmt.Fprintf(b, "rank %d # %s\n", r, filepath.Base(d.file))
+		byRank[d.rank] = d.file
+		fmt.Fprintf(b, "rank %d # %s\n", d.rank, filepath.Base(d.file))
 		for _, op := range d.ops {
-			line, err := op.text(d)
+			line, err := op.text(d, n)
 			if err != nil {
 				return err
 			}
@@ -138,10 +151,30 @@ func FromDUMPI(files []DUMPIFile, out io.Writer) error {
 	return b.Flush()
 }
 
-// text returns op's trace line, its sizes in bytes.
-func (op *dumpiOp) text(d *dumpiRank) (string, error) {
+// convertDUMPIFile opens and converts one dump.
+func convertDUMPIFile(f DUMPIFile) (*dumpiRank, error) {
+	r, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return convertDUMPI(f.Name, r)
+}
+
+// text returns op's trace line, its sizes in bytes, for a trace of n
+// ranks.
+func (op *dumpiOp) text(d *dumpiRank, n int) (string, error) {
+	words := slices.Clone(op.words)
+	for i, w := range words {
+		if w == dumpiSelf {
+			words[i] = strconv.Itoa(d.rank)
+		}
+	}
 	if op.counts == nil {
-		return strings.Join(op.words, " "), nil
+		return strings.Join(words, " "), nil
+	}
+	if words[0] == "alltoallv" && len(op.counts) != n {
+		return "", fmt.Errorf("%s:%d: MPI_Alltoallv with %d send counts for %d ranks", d.file, op.line, len(op.counts), n)
 	}
 	size, ok := d.sizes[op.dtype]
 	if !ok {
@@ -158,7 +191,6 @@ func (op *dumpiOp) text(d *dumpiRank) (string, error) {
 		}
 		bs = append(bs, strconv.FormatInt(bytes, 10))
 	}
-	words := slices.Clone(op.words)
 	for i, w := range words {
 		if w == "%s" {
 			words[i] = strings.Join(bs, " ")
@@ -176,10 +208,15 @@ type dumpiCallText struct {
 	args        map[string]string
 }
 
-// convertDUMPI converts one rank's dump.
-func convertDUMPI(f DUMPIFile) (*dumpiRank, error) {
+// dumpiSelf stands for the dump's own rank in a converted line, until the
+// rank is known.
+const dumpiSelf = "%self"
+
+// convertDUMPI converts the dump of one rank, read from r.
+func convertDUMPI(name string, r io.Reader) (*dumpiRank, error) {
+	f := DUMPIFile{Name: name}
 	d := &dumpiRank{file: f.Name, rank: -1, sizes: map[int]int64{}}
-	sc := bufio.NewScanner(f.R)
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxTraceLine)
 	line := 0
 	fail := func(format string, args ...any) error {
@@ -191,9 +228,13 @@ func convertDUMPI(f DUMPIFile) (*dumpiRank, error) {
 	nextReq := 1 << 29     // the converter's own requests
 	for sc.Scan() {
 		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
+		raw := sc.Text()
+		text := strings.TrimSpace(raw)
+		if text == "" || strings.HasPrefix(text, "Perfcounters:") {
 			continue
+		}
+		if call == nil && strings.HasPrefix(raw, "    ") {
+			continue // a counter's name, under "Performance counters: N"
 		}
 		if m := dumpiCall.FindStringSubmatch(text); m != nil {
 			t := walltime(m[3], m[4])
@@ -219,13 +260,13 @@ func convertDUMPI(f DUMPIFile) (*dumpiRank, error) {
 			if err := d.convert(call, open, &nextReq); err != nil {
 				return nil, err
 			}
+			if len(d.ops) > MaxOps {
+				return nil, fail("more than %d operations", MaxOps)
+			}
 			call = nil
 			continue
 		}
 		if call != nil {
-			if strings.HasPrefix(text, "Perfcounters:") {
-				continue
-			}
 			name, value, ok := dumpiArg(text)
 			if !ok {
 				return nil, fail("expected an argument line (TYPE NAME=VALUE) of %s, got %q", call.name, text)
@@ -354,18 +395,32 @@ func (d *dumpiRank) convert(c *dumpiCallText, open map[int]bool, next *int) erro
 		}
 		return false, fail("communicator %s is not supported (netsim replays MPI_COMM_WORLD and MPI_COMM_SELF)", c.args["comm"])
 	}
-	peer := func(key string) (string, error) {
+	// peer returns the rank of argument key, on MPI_COMM_SELF (self)
+	// the dump's own.
+	peer := func(key string, self bool) (string, error) {
 		p, err := num(key)
 		if err != nil {
 			return "", err
 		}
-		if p == dumpiAny && key == "source" {
+		switch {
+		case p == dumpiAny && key == "source":
 			return "any", nil
-		}
-		if p < 0 {
+		case p < 0:
 			return "", fail("%s %s is not a rank (MPI_PROC_NULL and MPI_ROOT are not supported)", key, c.args[key])
+		case self && p != 0:
+			return "", fail("%s %d on MPI_COMM_SELF, which has rank 0 only", key, p)
+		case self:
+			return dumpiSelf, nil
 		}
 		return strconv.FormatInt(p, 10), nil
+	}
+	// env returns the envelope words after the size: the tag, and the
+	// communicator 1 that keeps MPI_COMM_SELF's messages apart.
+	env := func(tag string, self bool) []string {
+		if self {
+			return []string{tag, "1"}
+		}
+		return []string{tag}
 	}
 	tag := func(key string) (string, error) {
 		t, err := num(key)
@@ -465,7 +520,8 @@ func (d *dumpiRank) convert(c *dumpiCallText, open map[int]bool, next *int) erro
 		return nil
 	case "MPI_Send", "MPI_Ssend", "MPI_Rsend", "MPI_Bsend", "MPI_Isend", "MPI_Issend", "MPI_Irsend", "MPI_Ibsend",
 		"MPI_Recv", "MPI_Irecv":
-		if _, err := comm(); err != nil {
+		self, err := comm()
+		if err != nil {
 			return err
 		}
 		recv := strings.Contains(c.name, "ecv")
@@ -473,7 +529,7 @@ func (d *dumpiRank) convert(c *dumpiCallText, open map[int]bool, next *int) erro
 		if recv {
 			key = "source"
 		}
-		p, err := peer(key)
+		p, err := peer(key, self)
 		if err != nil {
 			return err
 		}
@@ -487,18 +543,19 @@ func (d *dumpiRank) convert(c *dumpiCallText, open map[int]bool, next *int) erro
 			if err != nil {
 				return err
 			}
-			return sized("count", "datatype", "i"+op, q, p, "%s", t)
+			return sized("count", "datatype", append([]string{"i" + op, q, p, "%s"}, env(t, self)...)...)
 		}
-		return sized("count", "datatype", op, p, "%s", t)
+		return sized("count", "datatype", append([]string{op, p, "%s"}, env(t, self)...)...)
 	case "MPI_Sendrecv":
-		if _, err := comm(); err != nil {
-			return err
-		}
-		dst, err := peer("dest")
+		self, err := comm()
 		if err != nil {
 			return err
 		}
-		src, err := peer("source")
+		dst, err := peer("dest", self)
+		if err != nil {
+			return err
+		}
+		src, err := peer("source", self)
 		if err != nil {
 			return err
 		}
@@ -515,10 +572,10 @@ func (d *dumpiRank) convert(c *dumpiCallText, open map[int]bool, next *int) erro
 		if *next > math.MaxInt32-2 {
 			*next = 1 << 29
 		}
-		if err := sized("recvcount", "recvtype", "irecv", rq, src, "%s", rt); err != nil {
+		if err := sized("recvcount", "recvtype", append([]string{"irecv", rq, src, "%s"}, env(rt, self)...)...); err != nil {
 			return err
 		}
-		if err := sized("sendcount", "sendtype", "isend", sq, dst, "%s", st); err != nil {
+		if err := sized("sendcount", "sendtype", append([]string{"isend", sq, dst, "%s"}, env(st, self)...)...); err != nil {
 			return err
 		}
 		d.ops = append(d.ops, dumpiOp{words: []string{"wait", rq, sq}, line: c.line})
@@ -613,7 +670,7 @@ func (d *dumpiRank) convert(c *dumpiCallText, open map[int]bool, next *int) erro
 		d.ops = append(d.ops, dumpiOp{words: []string{"alltoallv", "%s"}, counts: counts, dtype: int(dt), line: c.line})
 		return nil
 	}
-	if dumpiIgnored[c.name] {
+	if dumpiMovesNothing(c.name) {
 		return nil
 	}
 	return fail("unsupported MPI call (netsim replays point-to-point calls, waits, tests, MPI_Barrier, MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Alltoall, MPI_Alltoallv and MPI_Allgather on MPI_COMM_WORLD)")

@@ -29,6 +29,7 @@ type Executor struct {
 	w       *Workload
 	net     Network
 	cycleNS float64
+	repeat  int
 	ranks   []rankState
 	msgs    []message
 	// pairs holds, per ordered pair of ranks that exchanged a message,
@@ -68,6 +69,7 @@ type request struct {
 // rankState is the progress of one rank.
 type rankState struct {
 	pc   int
+	iter int                // iterations of the program done (NewExecutor's repeat)
 	reqs map[int32]*request // started, not waited for
 	// waiting lists the requests the rank waits for (Wait, blocking
 	// send and receive, the program's end); busyUntil is the end of a
@@ -117,9 +119,11 @@ func (h *eventHeap) Pop() any {
 }
 
 // NewExecutor returns an executor of w (which must pass Check) over net,
-// a compute of d nanoseconds taking ⌈d / cycleNS⌉ cycles.
-func NewExecutor(w *Workload, net Network, cycleNS float64) *Executor {
-	x := &Executor{w: w, net: net, cycleNS: cycleNS, ranks: make([]rankState, len(w.Ranks)),
+// a compute of d nanoseconds taking ⌈d / cycleNS⌉ cycles. Each rank runs
+// its program repeat times (at least once), the next iteration starting
+// once every request of the last has completed.
+func NewExecutor(w *Workload, net Network, cycleNS float64, repeat int) *Executor {
+	x := &Executor{w: w, net: net, cycleNS: cycleNS, repeat: max(repeat, 1), ranks: make([]rankState, len(w.Ranks)),
 		pairs: map[uint64]*pairOrder{}, running: len(w.Ranks), Completion: make([]int64, len(w.Ranks))}
 	for r := range x.ranks {
 		x.ranks[r].wakeAt = Never
@@ -231,6 +235,10 @@ func (x *Executor) step(r int, now int64) {
 		if rs.pc == len(prog) {
 			if len(rs.reqs) > 0 {
 				rs.waiting = x.allRequests(rs)
+				continue
+			}
+			if rs.iter++; rs.iter < x.repeat {
+				rs.pc = 0
 				continue
 			}
 			x.Completion[r] = now
@@ -389,6 +397,38 @@ func (x *Executor) Err() error {
 	m := &x.msgs[q.msg]
 	return x.opErr(int(m.dst), q.op, fmt.Errorf("a message of %d bytes from rank %d (tag %d) is larger than the receive's %d bytes (MPI_ERR_TRUNCATE)",
 		m.bytes, m.src, m.tag, q.op.Bytes))
+}
+
+// Unmatched returns an error naming the messages that arrived and that no
+// receive took (at most 3), nil if there are none: a workload that ends
+// with such messages is wrong (MPI calls it erroneous), not finished.
+func (x *Executor) Unmatched() error {
+	var b strings.Builder
+	n := 0
+	note := func(id int32) {
+		if n < 3 {
+			m := &x.msgs[id]
+			if n > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(&b, "rank %d got %d bytes from rank %d (tag %d, comm %d)", m.dst, m.bytes, m.src, m.tag, m.comm)
+		}
+		n++
+	}
+	for r := range x.ranks {
+		for _, id := range x.ranks[r].unexpected {
+			note(id)
+		}
+	}
+	for _, p := range x.pairs {
+		for _, id := range p.early {
+			note(id)
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: %d messages no receive took: %s", x.w.Name, n, b.String())
 }
 
 // opErr names op of rank r (and its trace line) in err.

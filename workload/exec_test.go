@@ -58,12 +58,17 @@ func (n *idealNet) Wake(rank int, at int64) {
 // runIdeal runs w on an ideal network and returns the executor, or the
 // error that ended it (a stuck run: nothing left to do, ranks unfinished).
 func runIdeal(t *testing.T, w *Workload, latency int64) (*Executor, error) {
+	return runIdealRepeat(t, w, latency, 1)
+}
+
+// runIdealRepeat is runIdeal with each program run repeat times.
+func runIdealRepeat(t *testing.T, w *Workload, latency int64, repeat int) (*Executor, error) {
 	t.Helper()
 	if err := w.Check(); err != nil {
 		t.Fatal(err)
 	}
 	n := &idealNet{free: make([]int64, len(w.Ranks)), latency: latency, flit: 64}
-	n.x = NewExecutor(w, n, 1)
+	n.x = NewExecutor(w, n, 1, repeat)
 	n.x.Start(0)
 	for n.wakes.Len() > 0 {
 		wk := heap.Pop(&n.wakes).(wake)
@@ -76,7 +81,7 @@ func runIdeal(t *testing.T, w *Workload, latency int64) (*Executor, error) {
 	if !n.x.Done() {
 		return n.x, &stuckError{n.x.Blocked(3)}
 	}
-	return n.x, nil
+	return n.x, n.x.Unmatched()
 }
 
 type stuckError struct{ msg string }
@@ -186,9 +191,11 @@ func TestExecutorErrors(t *testing.T) {
 			"t.trace:4: rank 0, recv: a message of 128 bytes from rank 1 (tag 0) is larger than the receive's 64 bytes"},
 		{"unmatched receive", "netsim-trace 1\nranks 2\nrank 0\nrecv 1 64 3\nrank 1\nsend 0 64 4\n",
 			"stuck: rank 0 (line 4, recv) waits for a receive from rank 1, tag 3, comm 0"},
-		{"wait for a send to a rank that never receives is fine, a receive never sent is not",
+		{"a receive never sent",
 			"netsim-trace 1\nranks 2\nrank 0\nirecv 1 1 64\nisend 2 1 64\nwait 2 1\nrank 1\n",
 			"stuck: rank 0 (line 6, wait) waits for a receive from rank 1, tag 0, comm 0"},
+		{"a message never received", "netsim-trace 1\nranks 2\nrank 0\nsend 1 64 3\nrank 1\n",
+			"t.trace: 1 messages no receive took: rank 1 got 64 bytes from rank 0 (tag 3, comm 0)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -227,6 +234,25 @@ func TestCollectivesIdeal(t *testing.T) {
 				t.Errorf("%s on %d ranks: %d cycles, bound %d", name, n, end, bound)
 			}
 		}
+	}
+}
+
+// TestRepeat runs a program three times over: its requests may stay open
+// to the end of an iteration (the next starts once they completed).
+func TestRepeat(t *testing.T) {
+	w := read(t, "netsim-trace 1\nranks 2\nrank 0\nisend 1 1 640\nrank 1\nirecv 1 0 640\n")
+	once, err := runIdealRepeat(t, w, 10, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	thrice, err := runIdealRepeat(t, w, 10, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Rank 0's next send starts as soon as its last flit left: each
+	// iteration adds the 10 flits of a message.
+	if a, b := once.Completion[1], thrice.Completion[1]; b != a+2*10 {
+		t.Errorf("three iterations end at %d, one at %d: want 20 cycles more", b, a)
 	}
 }
 

@@ -118,7 +118,7 @@ func placeFile(ranks int, net *topologies.Network, data []byte, file string) ([]
 		at = append(at, h)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, topologies.FileErrorf(file, line+1, "%v", err)
 	}
 	if len(at) < ranks {
 		return nil, topologies.FileErrorf(file, line, "%d hosts for %d ranks", len(at), ranks)

@@ -16,6 +16,9 @@ const TraceHeader = "netsim-trace 1"
 // MaxTraceLine bounds the length of a line of a trace.
 const MaxTraceLine = 4 << 20
 
+// MaxTraceBytes bounds the size of a trace file netsim reads.
+const MaxTraceBytes = 1 << 30
+
 // collComm marks the communicator of the messages a collective of a
 // trace expands into, apart from the trace's own point-to-point traffic;
 // collReq the requests it numbers.
@@ -50,6 +53,11 @@ var traceCollectives = []string{"barrier", "bcast", "reduce", "allreduce", "allt
 // dissemination, alltoall pairwise, allgather round a ring). '#' starts a
 // comment.
 func ReadTrace(r io.Reader, name string) (*Workload, error) {
+	return readTrace(r, name, MaxOps)
+}
+
+// readTrace is ReadTrace with at most maxOps operations.
+func readTrace(r io.Reader, name string, maxOps int) (*Workload, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxTraceLine)
 	w := &Workload{Name: name}
@@ -58,8 +66,11 @@ func ReadTrace(r io.Reader, name string) (*Workload, error) {
 		return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, args...))
 	}
 	cur, ops := -1, 0
+	header := false
 	seen := []bool(nil)
-	collectives := []int(nil) // collectives per rank, to check they agree
+	// colls holds each rank's collectives, to check that every rank calls
+	// the same ones in the same order.
+	var colls [][]collCall
 	for sc.Scan() {
 		line++
 		text := sc.Text()
@@ -71,17 +82,15 @@ func ReadTrace(r io.Reader, name string) (*Workload, error) {
 			continue
 		}
 		switch {
-		case w.Ranks == nil && f[0] != "netsim-trace" && f[0] != "ranks":
-			return nil, fail("expected %q and a ranks line first, got %q", TraceHeader, f[0])
-		case f[0] == "netsim-trace":
-			if strings.Join(f, " ") != TraceHeader || line != 1 {
+		case !header:
+			if line != 1 || strings.Join(f, " ") != TraceHeader {
 				return nil, fail("expected %q on the first line", TraceHeader)
 			}
+			header = true
 			continue
+		case w.Ranks == nil && f[0] != "ranks":
+			return nil, fail("expected a ranks line after the header, got %q", f[0])
 		case f[0] == "ranks":
-			if line == 1 {
-				return nil, fail("expected %q on the first line", TraceHeader)
-			}
 			if w.Ranks != nil {
 				return nil, fail("ranks given twice")
 			}
@@ -91,7 +100,7 @@ func ReadTrace(r io.Reader, name string) (*Workload, error) {
 			}
 			w.Ranks = make([][]Op, n)
 			seen = make([]bool, n)
-			collectives = make([]int, n)
+			colls = make([][]collCall, n)
 			continue
 		case f[0] == "rank":
 			n, err := count(f, 0, len(w.Ranks)-1)
@@ -107,19 +116,22 @@ func ReadTrace(r io.Reader, name string) (*Workload, error) {
 			return nil, fail("%q before the first rank line", f[0])
 		}
 		before := len(w.Ranks[cur])
-		prog, err := parseOp(w.Ranks[cur], f, cur, len(w.Ranks), collectives[cur])
+		if isCollective(f[0]) {
+			if ops+int(collectiveOps(f[0], len(w.Ranks))) > maxOps {
+				return nil, fail("more than %d operations", maxOps)
+			}
+			colls[cur] = append(colls[cur], collCall{words: strings.Join(f, " "), line: line})
+		}
+		prog, err := parseOp(w.Ranks[cur], f, cur, len(w.Ranks), len(colls[cur])-1)
 		if err != nil {
 			return nil, fail("%v", err)
-		}
-		if isCollective(f[0]) {
-			collectives[cur]++
 		}
 		for i := before; i < len(prog); i++ {
 			prog[i].Line = line
 		}
 		w.Ranks[cur] = prog
-		if ops += len(prog) - before; ops > MaxOps {
-			return nil, fail("more than %d operations", MaxOps)
+		if ops += len(prog) - before; ops > maxOps {
+			return nil, fail("more than %d operations", maxOps)
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -135,15 +147,38 @@ func ReadTrace(r io.Reader, name string) (*Workload, error) {
 		if !ok {
 			w.Ranks[r] = []Op{}
 		}
-		if collectives[r] != collectives[0] {
-			return nil, fmt.Errorf("%s: rank %d calls %d collectives, rank 0 calls %d: every rank must call the same collectives in the same order",
-				name, r, collectives[r], collectives[0])
+		if err := sameCollectives(name, colls[0], colls[r], r); err != nil {
+			return nil, err
 		}
 	}
 	if err := w.Check(); err != nil {
 		return nil, err
 	}
 	return w, nil
+}
+
+// collCall is a collective a rank of a trace calls: its line's words and
+// number.
+type collCall struct {
+	words string
+	line  int32
+}
+
+// sameCollectives checks that rank r calls the collectives rank 0 does,
+// in the same order, naming the first that differs.
+func sameCollectives(name string, zero, calls []collCall, r int) error {
+	for i := range max(len(zero), len(calls)) {
+		switch {
+		case i >= len(calls):
+			return fmt.Errorf("%s:%d: rank 0 calls %q, rank %d no collective more: every rank must call the same collectives in the same order", name, zero[i].line, zero[i].words, r)
+		case i >= len(zero):
+			return fmt.Errorf("%s:%d: rank %d calls %q, rank 0 no collective more: every rank must call the same collectives in the same order", name, calls[i].line, r, calls[i].words)
+		case zero[i].words != calls[i].words:
+			return fmt.Errorf("%s:%d: rank %d calls %q where rank 0 calls %q (line %d): every rank must call the same collectives in the same order",
+				name, calls[i].line, r, calls[i].words, zero[i].words, zero[i].line)
+		}
+	}
+	return nil
 }
 
 func isCollective(op string) bool {
@@ -328,9 +363,18 @@ func parseOp(prog []Op, f []string, r, n, k int) ([]Op, error) {
 	return c.prog, nil
 }
 
-// WriteTrace writes w in netsim's trace format. Collectives come out as
-// the messages they expand into.
+// WriteTrace writes w, a workload built by Collective or by hand, in
+// netsim's trace format: as the messages of its collectives. The
+// operations a trace's collectives expand into (their communicator and
+// requests are reserved) cannot be written.
 func WriteTrace(out io.Writer, w *Workload) error {
+	for r, prog := range w.Ranks {
+		for i, op := range prog {
+			if op.Comm >= collComm || op.Req < 0 {
+				return w.opError(r, i, errors.New("an operation of a trace's collective: not writable as a trace line"))
+			}
+		}
+	}
 	b := bufio.NewWriter(out)
 	fmt.Fprintf(b, "%s\nranks %d\n", TraceHeader, len(w.Ranks))
 	for r, prog := range w.Ranks {

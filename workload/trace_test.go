@@ -2,6 +2,7 @@ package workload
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +14,8 @@ func TestReadTraceErrors(t *testing.T) {
 	const head = "netsim-trace 1\nranks 2\n"
 	cases := []struct{ name, trace, want string }{
 		{"no header", "ranks 2\n", "t.trace:1: expected \"netsim-trace 1\" on the first line"},
+		{"header after a comment", "# a trace\nnetsim-trace 1\nranks 2\n", "t.trace:2: expected \"netsim-trace 1\" on the first line"},
+		{"no ranks", "netsim-trace 1\nrank 0\n", "t.trace:2: expected a ranks line after the header, got \"rank\""},
 		{"wrong version", "netsim-trace 2\n", "t.trace:1: expected \"netsim-trace 1\" on the first line"},
 		{"empty", "", "not a netsim trace"},
 		{"op before rank", head + "send 1 8\n", "t.trace:3: \"send\" before the first rank line"},
@@ -26,7 +29,8 @@ func TestReadTraceErrors(t *testing.T) {
 		{"request reused", head + "rank 0\nisend 1 1 8\nisend 1 1 8\n", "t.trace:5: rank 0, isend: request 1 is already in use"},
 		{"wait unknown", head + "rank 0\nwait 4\n", "t.trace:4: rank 0, wait: request 4 was not started"},
 		{"bad compute", head + "rank 0\ncompute -1\n", "t.trace:4: compute: bad duration \"-1\""},
-		{"collectives differ", head + "rank 0\nbarrier\nrank 1\n", "rank 1 calls 0 collectives, rank 0 calls 1"},
+		{"collectives missing", head + "rank 0\nbarrier\nrank 1\n", "t.trace:4: rank 0 calls \"barrier\", rank 1 no collective more"},
+		{"collectives differ", head + "rank 0\nbcast 0 8\nrank 1\nreduce 0 8\n", "t.trace:6: rank 1 calls \"reduce 0 8\" where rank 0 calls \"bcast 0 8\" (line 4)"},
 		{"alltoallv sizes", head + "rank 0\nalltoallv 8\n", "t.trace:4: alltoallv: expected 2 arguments, got 1"},
 		{"ranks twice", head + "ranks 2\n", "t.trace:3: ranks given twice"},
 	}
@@ -37,6 +41,13 @@ func TestReadTraceErrors(t *testing.T) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
 		})
+	}
+	// The operations are counted before a collective expands: with a
+	// cap of 1,000, the second alltoall on 200 ranks (597 operations
+	// each) is refused.
+	many := "netsim-trace 1\nranks 200\nrank 0\n" + strings.Repeat("alltoall 0\n", 3)
+	if _, err := readTrace(strings.NewReader(many), "t.trace", 1000); err == nil || !strings.Contains(err.Error(), "t.trace:5: more than 1000 operations") {
+		t.Errorf("too many operations: err = %v", err)
 	}
 	long := head + "rank 0\n# " + strings.Repeat("x", MaxTraceLine) + "\n"
 	if _, err := ReadTrace(strings.NewReader(long), "t.trace"); err == nil || !strings.Contains(err.Error(), "t.trace:4: line longer than") {
@@ -106,13 +117,14 @@ func dumpiFiles(t *testing.T) []DUMPIFile {
 	var fs []DUMPIFile
 	for r := range 4 {
 		name := filepath.Join("testdata", "dumpi-ring-000"+string(rune('0'+r))+".txt")
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fs = append(fs, DUMPIFile{Name: name, R: bytes.NewReader(data)})
+		fs = append(fs, DUMPIFile{Name: name, Open: func() (io.ReadCloser, error) { return os.Open(name) }})
 	}
 	return fs
+}
+
+// dumpiText is a dump named name holding text.
+func dumpiText(name, text string) DUMPIFile {
+	return DUMPIFile{Name: name, Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(text)), nil }}
 }
 
 // TestFromDUMPI converts the shipped DUMPI dump of a 4-rank ring exchange
@@ -167,25 +179,62 @@ func TestFromDUMPIErrors(t *testing.T) {
 		{"garbage", "hello world\n", "d-0000.txt:1: expected a line of dumpi2ascii's output"},
 		{"unfinished", "MPI_Barrier entering at walltime 1.000000000, cputime 0.000000000 seconds in thread 0.\nMPI_Comm comm=2 (MPI_COMM_WORLD)\n",
 			"d-0000.txt:1: MPI_Barrier never returns"},
+		{"alltoallv counts", call("MPI_Alltoallv", "int commsize=2", "int sendcounts[2]=[1, 2]", "int senddispls[2]=[0, 1]", "MPI_Datatype sendtype=2 (MPI_CHAR)",
+			"int recvcounts[2]=[1, 2]", "int recvdispls[2]=[0, 1]", "MPI_Datatype recvtype=2 (MPI_CHAR)", "MPI_Comm comm=2 (MPI_COMM_WORLD)"),
+			"d-0000.txt:1: MPI_Alltoallv with 2 send counts for 1 ranks"},
+		{"self rank", call("MPI_Send", "int count=1", "MPI_Datatype datatype=9 (MPI_INT)", "int dest=1", "int tag=0", "MPI_Comm comm=3 (MPI_COMM_SELF)"),
+			"d-0000.txt:1: MPI_Send: dest 1 on MPI_COMM_SELF, which has rank 0 only"},
 		{"threads", call("MPI_Barrier", "MPI_Comm comm=2 (MPI_COMM_WORLD)") + strings.ReplaceAll(call("MPI_Barrier", "MPI_Comm comm=2 (MPI_COMM_WORLD)"), "thread 0", "thread 1"),
 			"only single-threaded traces are supported"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			err := FromDUMPI([]DUMPIFile{{Name: "d-0000.txt", R: strings.NewReader(tc.text)}}, &bytes.Buffer{})
+			err := FromDUMPI([]DUMPIFile{dumpiText("d-0000.txt", tc.text)}, &bytes.Buffer{})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
 		})
 	}
 	// A rank from the file name when the dump has no MPI_Comm_rank.
-	fs := []DUMPIFile{{Name: "x-0001.txt", R: strings.NewReader("")}, {Name: "x-0000.txt", R: strings.NewReader("")}}
+	fs := []DUMPIFile{dumpiText("x-0001.txt", ""), dumpiText("x-0000.txt", "")}
 	var out bytes.Buffer
 	if err := FromDUMPI(fs, &out); err != nil || !strings.Contains(out.String(), "rank 0 # x-0000.txt") {
 		t.Errorf("ranks from file names: err %v, trace:\n%s", err, out.String())
 	}
-	fs = []DUMPIFile{{Name: "x-0003.txt", R: strings.NewReader("")}}
+	fs = []DUMPIFile{dumpiText("x-0003.txt", "")}
 	if err := FromDUMPI(fs, &out); err == nil || !strings.Contains(err.Error(), "x-0003.txt: rank 3, but only 1 files were given") {
 		t.Errorf("a rank beyond the files: err %v", err)
+	}
+}
+
+// TestFromDUMPISelfAndCounters: point-to-point on MPI_COMM_SELF stays on
+// the dump's rank, apart from MPI_COMM_WORLD's messages; performance
+// counter lines, calls that move no data and dumpi2ascii's other
+// sections are passed over.
+func TestFromDUMPISelfAndCounters(t *testing.T) {
+	call := func(name string, args ...string) string {
+		return name + " entering at walltime 1.000000000, cputime 0.000000000 seconds in thread 0.\nPerfcounters: [PAPI_TOT_CYC=1]\n" +
+			strings.Join(args, "\n") + "\n" + name + " returning at walltime 1.000000100, cputime 0.000000000 seconds in thread 0.\nPerfcounters: [PAPI_TOT_CYC=2]\n"
+	}
+	rank1 := call("MPI_Type_contiguous", "int count=2", "MPI_Datatype oldtype=9 (MPI_INT)", "MPI_Datatype newtype=28 (user-defined-datatype)") +
+		call("MPI_Isend", "int count=2", "MPI_Datatype datatype=9 (MPI_INT)", "int dest=0", "int tag=4", "MPI_Comm comm=3 (MPI_COMM_SELF)", "MPI_Request request=[2]") +
+		call("MPI_Recv", "int count=2", "MPI_Datatype datatype=9 (MPI_INT)", "int source=0", "int tag=4", "MPI_Comm comm=3 (MPI_COMM_SELF)", "MPI_Status status=<IGNORED>") +
+		call("MPI_Wait", "MPI_Request request=[2]", "MPI_Status status=<IGNORED>") +
+		"Performance counters: 1\n    PAPI_TOT_CYC\nMPI_Isend called 1 times and ignored 0 times\n"
+	var out bytes.Buffer
+	if err := FromDUMPI([]DUMPIFile{dumpiText("d-0000.txt", ""), dumpiText("d-0001.txt", rank1)}, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"isend 2 1 8 4 1\n", "recv 1 8 4 1\n", "wait 2\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("converted trace lacks %q:\n%s", want, out.String())
+		}
+	}
+	w, err := ReadTrace(&out, "self")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runIdeal(t, w, 10); err != nil {
+		t.Fatal(err)
 	}
 }

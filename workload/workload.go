@@ -69,6 +69,7 @@ const (
 
 // Op is one operation of a rank.
 type Op struct {
+	// Kind is what the operation does; the fields below it uses.
 	Kind OpKind
 	// Peer is the destination rank of a send, the source of a receive
 	// (or AnySource).
@@ -104,8 +105,9 @@ const MaxRanks = 1 << 22
 // MaxBytes bounds the size of one message.
 const MaxBytes = 1 << 40
 
-// MaxOps bounds the operations of a workload, all ranks together.
-const MaxOps = 1 << 27
+// MaxOps bounds the operations of a workload, all ranks together (an
+// operation takes about 70 bytes).
+const MaxOps = 1 << 24
 
 // Check checks that every operation names ranks of the workload, sizes
 // and durations in range, and that a rank's requests are started once

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"netsim/internal/fileio"
 	"netsim/workload"
 )
 
@@ -28,28 +29,12 @@ DUMPI's ASCII dumps.
 	}
 }
 
-// maxDumpBytes bounds one DUMPI dump netsim trace convert reads.
-const maxDumpBytes = 16 << 30
-
-// openRegular opens a regular file for reading, for at most limit bytes.
-func openRegular(path string, limit int64) (io.ReadCloser, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	st, err := f.Stat()
-	if err == nil && !st.Mode().IsRegular() {
-		err = fmt.Errorf("%s: not a regular file", path)
-	}
-	if err == nil && st.Size() > limit {
-		err = fmt.Errorf("%s: %d bytes, more than the %d netsim reads", path, st.Size(), limit)
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
-}
+// maxDumpBytes bounds one DUMPI dump netsim trace convert reads, and
+// maxTraceBytes a trace netsim trace info reads.
+const (
+	maxDumpBytes  = 16 << 30
+	maxTraceBytes = workload.MaxTraceBytes
+)
 
 // traceConvertCmd returns netsim trace convert.
 func traceConvertCmd() *Command {
@@ -84,13 +69,7 @@ dump does not give (-X prints them) is an error naming the file and line.
 			}
 			var dumps []workload.DUMPIFile
 			for _, name := range files {
-				f, err := openRegular(name, maxDumpBytes)
-				if err != nil {
-					fmt.Fprintf(ev.stderr, "netsim trace convert: %v\n", err)
-					return exitUsage
-				}
-				defer f.Close()
-				dumps = append(dumps, workload.DUMPIFile{Name: name, R: bufio.NewReader(f)})
+				dumps = append(dumps, workload.DUMPIFile{Name: name, Open: func() (io.ReadCloser, error) { return fileio.Open(name, maxDumpBytes) }})
 			}
 			tmp := out + ".tmp"
 			w, err := os.Create(tmp)
@@ -135,7 +114,7 @@ ranks, operations, messages and bytes sent, and its computing time.
 			}
 			code := exitOK
 			for _, name := range files {
-				f, err := openRegular(name, 1<<30)
+				f, err := fileio.Open(name, maxTraceBytes)
 				var w *workload.Workload
 				if err == nil {
 					w, err = workload.ReadTrace(bufio.NewReader(f), name)
