@@ -112,6 +112,10 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 	} else {
 		e.routing = br.r
 	}
+	if pr, ok := e.routing.(routing.Partial); ok && pr.UnreachablePairs() > 0 && e.Traffic.Outstanding > 0 {
+		d.fail("traffic", "outstanding", "the tables leave %d pairs of hosts unreachable, and a reply goes back the way its request came (expected tables that connect every pair for request–reply traffic)", pr.UnreachablePairs())
+		return
+	}
 	if pr, ok := e.routing.(routing.Partial); ok && pr.UnreachablePairs() > 0 && e.closed() {
 		d.fail("routing", "unreachable", "the tables leave %d pairs of hosts unreachable, and %s needs every pair its messages use (expected tables that connect every pair, or load traffic)", pr.UnreachablePairs(), closedWhat(e))
 		return
