@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"netsim/experiments"
 )
@@ -91,7 +92,7 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, err
+			return nil, asTyped(err, args)
 		}
 		if fs.NArg() == 0 {
 			break
@@ -109,6 +110,34 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		return nil, err
 	}
 	return append(pos, tail...), nil
+}
+
+// asTyped rewrites the flag package's error err so that it names the
+// flag as the command line args gave it (--bogus, not -bogus), and says
+// "unknown flag" rather than "flag provided but not defined".
+func asTyped(err error, args []string) error {
+	msg := err.Error()
+	given := func(name string) string {
+		for _, a := range args {
+			bare, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			if strings.HasPrefix(a, "-") && bare == name {
+				dashes := a[:len(a)-len(strings.TrimLeft(a, "-"))]
+				return dashes + name
+			}
+		}
+		return flagName(name)
+	}
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return fmt.Errorf("unknown flag %s", given(name))
+	}
+	if i := strings.Index(msg, " flag -"); i >= 0 {
+		rest := msg[i+len(" flag -"):]
+		name, tail, _ := strings.Cut(rest, ":")
+		if !strings.ContainsAny(name, " ") {
+			return fmt.Errorf("%s flag %s:%s", msg[:i], given(name), tail)
+		}
+	}
+	return err
 }
 
 // flagName writes the flag name as the messages of netsim do: -o for a

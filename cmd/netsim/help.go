@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 )
 
 // helpCmd returns netsim help.
@@ -14,11 +15,14 @@ func helpCmd() *Command {
 		Long: `Prints the help of COMMAND: what it does, its flags and its exit status.
 The help of a command with subcommands (topo) lists them and is followed
 by theirs; one may be named after it (netsim help topo describe). Without
-COMMAND, prints the list of every command, netsim's exit statuses and the
-help of netsim run.
+COMMAND (or with -h), prints the list of every command and netsim's exit
+statuses.
 `,
 		CustomFlags: true,
 		Run: func(_ context.Context, _ *Command, ev env, args []string) int {
+			if len(args) == 1 && slices.Contains([]string{"-h", "-help", "--help"}, args[0]) {
+				args = nil
+			}
 			return netsimCmd().helpTopic(ev, args)
 		},
 	}

@@ -66,7 +66,7 @@ pattern = "complement"
 		{"-h", []string{"load", "-h"}, exitOK, helpOf("load"), ""},
 		{"help load", []string{"help", "load"}, exitOK, helpOf("load"), ""},
 		{"no file", []string{"load"}, exitUsage, "", "netsim load: need at least one experiment file"},
-		{"bad flag", []string{"load", "--runs", "3", ring}, exitUsage, "", "netsim load: flag provided but not defined: -runs"},
+		{"bad flag", []string{"load", "--runs", "3", ring}, exitUsage, "", "netsim load: unknown flag --runs"},
 		{"negative -j", []string{"load", "-j", "-1", ring}, exitUsage, "", "netsim load: -j: -1 is not a valid number of jobs"},
 		{"bad key", []string{"load", ring, bad}, exitUsage, "", bad + ":4: [topology] switchez: unknown key"},
 		{"exchange", []string{"load", ring, exchange}, exitUsage, "", exchange + ": experiment seed001-fig6 has no traffic patterns to load the links with (an exchange, a workload or a congestion study; expected [traffic] pattern or patterns)\n"},

@@ -109,13 +109,13 @@ func TestCommands(t *testing.T) {
 		{"version", []string{"version"}, exitOK, "netsim " + version + " (go", "", true},
 		{"version with argument", []string{"version", "x"}, exitUsage, "", "version takes no arguments", true},
 		{"unknown command", []string{"fly"}, exitUsage, "", `unknown command "fly"`, true},
-		{"unknown flag", []string{"run", "--fast"}, exitUsage, "", "flag provided but not defined: -fast", true},
+		{"unknown flag", []string{"run", "--fast"}, exitUsage, "", "unknown flag --fast", true},
 		{"bad -j", []string{"run", "-j", "x"}, exitUsage, "", `invalid value "x" for flag -j`, true},
 		{"negative -j", []string{"run", "-j", "-1"}, exitUsage, "", "-j: -1 is not a valid number of jobs", true},
 		{"empty -o", []string{"run", "-o", "", "x.toml"}, exitUsage, "", "netsim run: -o: empty value (expected DIR)", true},
 		{"empty --rows", []string{"table", "--rows=", "r.jsonl"}, exitUsage, "", "netsim table: --rows: empty value (expected KEYS)", true},
 		{"empty --format", []string{"table", "--format", "", "r.jsonl"}, exitUsage, "", "netsim table: --format: empty value (expected md or csv)", true},
-		{"empty --check", []string{"merge", "r.jsonl", "--check="}, exitUsage, "", `invalid value "" for flag -check: empty value (expected FILE.toml)`, true},
+		{"empty --check", []string{"merge", "r.jsonl", "--check="}, exitUsage, "", `invalid value "" for flag --check: empty value (expected FILE.toml)`, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -41,7 +41,7 @@ func TestTopoCommands(t *testing.T) {
 		{"export preset routes", []string{"topo", "export", "--preset", "myrinet512", "--routes"}, exitUsage, "", "--routes needs an experiment file with a [routing] section, not --preset"},
 		{"export unknown preset", []string{"topo", "export", "--preset", "myrinet"}, exitUsage, "",
 			`netsim topo export: --preset: unknown preset "myrinet" (known: torus3d, torus4d, flatfly, hypercube, dragonfly, sfxff1, sfxff2, myrinet512, deimos)`},
-		{"export unknown flag", []string{"topo", "export", "--json", file}, exitUsage, "", "flag provided but not defined: -json"},
+		{"export unknown flag", []string{"topo", "export", "--json", file}, exitUsage, "", "unknown flag --json"},
 		{"export missing file", []string{"topo", "export", filepath.Join(dir, "none.toml")}, exitUsage, "", "none.toml: cannot read"},
 		{"export bad -o", []string{"topo", "export", file, "-o", filepath.Join(dir, "no", "such", "x.dot")}, exitUsage, "", "netsim topo export: -o: open"},
 	}

@@ -183,7 +183,7 @@ func TestTopoRecoverErrors(t *testing.T) {
 		{"no file", nil, exitUsage, "need one link-list file, got 0"},
 		{"two files", []string{good, good}, exitUsage, "need one link-list file, got 2"},
 		{"bad --as", []string{"--as", "torus", good}, exitUsage, `--as: unknown family "torus"`},
-		{"unknown flag", []string{"--fast", good}, exitUsage, "flag provided but not defined: -fast"},
+		{"unknown flag", []string{"--fast", good}, exitUsage, "unknown flag --fast"},
 		{"missing file", []string{filepath.Join(dir, "none.links")}, exitUsage, "none.links: no such file"},
 		{"bad line", []string{bad}, exitUsage, "bad.links:3: want \"SWITCH PORT SWITCH PORT\""},
 		{"neither family", []string{ring}, exitFailed, "not recognised"},

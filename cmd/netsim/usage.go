@@ -25,7 +25,7 @@ func (c *Command) help() string {
 	case c.isRoot():
 		b.WriteString(c.Short + "\n\nUsage:\n\n")
 		writeList(&b, c.Commands)
-		b.WriteString("\n" + c.Long + "\n" + c.Commands[0].help())
+		b.WriteString("\nRun \"netsim help COMMAND\" or \"netsim COMMAND -h\" for a command's flags\nand details.\n\n" + c.Long)
 	case len(c.Commands) > 0:
 		b.WriteString(c.UsageLine + "\n\n" + c.Long + "\n")
 		writeList(&b, c.Commands)

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"slices"
 )
 
 // version is netsim's release version.
 const version = "0.1.0"
 
-// versionCmd returns netsim version. It takes no argument, not even -h.
+// versionCmd returns netsim version. It takes no argument but -h (its
+// help, as every command's).
 func versionCmd() *Command {
 	return &Command{
 		Name:      "version",
@@ -20,7 +22,11 @@ func versionCmd() *Command {
 the module version and VCS revision.
 `,
 		CustomFlags: true,
-		Run: func(_ context.Context, _ *Command, ev env, args []string) int {
+		Run: func(_ context.Context, cmd *Command, ev env, args []string) int {
+			if len(args) == 1 && slices.Contains([]string{"-h", "-help", "--help"}, args[0]) {
+				fmt.Fprint(ev.stdout, cmd.help())
+				return exitOK
+			}
 			if len(args) > 0 {
 				fmt.Fprintf(ev.stderr, "netsim: version takes no arguments, got %q\n", args)
 				return exitUsage
