@@ -64,7 +64,10 @@ routing returned an invalid answer; 2 bad command line or experiment file.
 
 // checkCommand implements netsim check of files with -j jobs.
 func checkCommand(ctx context.Context, files []string, sets []experiments.Override, jobs int, stdout, stderr io.Writer) int {
-	exps, err := loadExperiments(files, sets)
+	exps, err := loadExperiments(ctx, files, sets)
+	if code, ok := interruptedLoading(stderr, "netsim check", err); ok {
+		return code
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitUsage

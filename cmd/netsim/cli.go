@@ -61,10 +61,64 @@ func defineSet(fs *flag.FlagSet, sets *[]experiments.Override) {
 	})
 }
 
+// errInterrupted is the error of work a signal interrupted (a SIGINT,
+// SIGTERM or SIGHUP cancels a command's context).
+var errInterrupted = errors.New("netsim: interrupted")
+
+// interruptible returns what load returns, or errInterrupted as soon as
+// ctx ends first: loading experiment files (building networks, routing
+// tables) does not look at ctx, and a signal must still end the command
+// at once. The load goes on in the background until the process exits.
+func interruptible[T any](ctx context.Context, load func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := load()
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, errInterrupted
+	}
+}
+
+// untilSignal runs command, a command that reads files without looking at
+// ctx, and returns its exit status; a signal ends it at once with the
+// interrupted message and exit status 1.
+func untilSignal(ctx context.Context, ev env, name string, command func() int) int {
+	code, err := interruptible(ctx, func() (int, error) { return command(), nil })
+	if err != nil {
+		fmt.Fprintf(ev.stderr, "%s: interrupted\n", name)
+		return exitFailed
+	}
+	return code
+}
+
+// interruptedLoading reports err if a signal interrupted loading for the
+// command name, and returns its exit status.
+func interruptedLoading(stderr io.Writer, name string, err error) (int, bool) {
+	if !errors.Is(err, errInterrupted) {
+		return 0, false
+	}
+	fmt.Fprintf(stderr, "%s: interrupted while loading the experiment files\n", name)
+	return exitFailed, true
+}
+
 // loadExperiments loads the experiment files with the overrides sets,
 // reporting every problem; the experiments are those of the files that
-// loaded.
-func loadExperiments(files []string, sets []experiments.Override) ([]*experiments.Experiment, error) {
+// loaded. A signal ends it with errInterrupted.
+func loadExperiments(ctx context.Context, files []string, sets []experiments.Override) ([]*experiments.Experiment, error) {
+	return interruptible(ctx, func() ([]*experiments.Experiment, error) { return loadFiles(files, sets) })
+}
+
+// loadFiles is loadExperiments without the context.
+func loadFiles(files []string, sets []experiments.Override) ([]*experiments.Experiment, error) {
 	var exps []*experiments.Experiment
 	var errs []error
 	if err := experiments.DistinctFiles(files); err != nil {

@@ -96,7 +96,10 @@ type congestionLine struct {
 
 // congestionCommand implements netsim congestion with the flags and file f.
 func congestionCommand(ctx context.Context, f congestionFlags, stdout, stderr io.Writer) int {
-	exps, err := experiments.LoadFile(f.file, f.sets...)
+	exps, err := interruptible(ctx, func() ([]*experiments.Experiment, error) { return experiments.LoadFile(f.file, f.sets...) })
+	if code, ok := interruptedLoading(stderr, "netsim congestion", err); ok {
+		return code
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return exitUsage

@@ -88,7 +88,10 @@ type loadLine struct {
 // loadCommand implements netsim load of files with -j jobs (≥ 1) and
 // --json asJSON.
 func loadCommand(ctx context.Context, files []string, sets []experiments.Override, jobs int, asJSON bool, stdout, stderr io.Writer) int {
-	exps, err := loadExperiments(files, sets)
+	exps, err := loadExperiments(ctx, files, sets)
+	if code, ok := interruptedLoading(stderr, "netsim load", err); ok {
+		return code
+	}
 	noPatterns := map[string]bool{}
 	for _, e := range exps {
 		if (len(e.Traffic.Patterns) == 0 || e.IsExchange() || e.IsWorkload()) && !noPatterns[e.File] {

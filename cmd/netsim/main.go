@@ -39,9 +39,10 @@ import (
 )
 
 func main() {
-	// Ctrl-C, or a batch scheduler's SIGTERM, stops a run cleanly: the
-	// finished points stay in results.jsonl.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// Ctrl-C, a batch scheduler's SIGTERM, or the terminal's SIGHUP stops
+	// a run cleanly, loading included: the finished points stay in
+	// results.jsonl.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

@@ -134,7 +134,10 @@ func runCommand(ctx context.Context, cmd *Command, ev env, f runFlags) int {
 		}
 		exps = []*experiments.Experiment{e}
 	} else {
-		exps, err = experiments.LoadAll(f.files, f.sets...)
+		exps, err = interruptible(ctx, func() ([]*experiments.Experiment, error) { return experiments.LoadAll(f.files, f.sets...) })
+		if code, ok := interruptedLoading(stderr, "netsim", err); ok {
+			return code
+		}
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return exitUsage
