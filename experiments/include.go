@@ -3,11 +3,14 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"netsim/internal/fileio"
 )
 
 // source is one file of an experiment: its name as reported in errors and
@@ -118,7 +121,30 @@ const includeKey = "include"
 type includer struct {
 	src  *sources
 	errs []error
+	// read holds each file read, by its resolved path, so that a file
+	// included twice (a diamond, a repeated include) is read and decoded
+	// once.
+	read map[string]decoded
 }
+
+// decoded is a file decoded and merged with its includes, and where its
+// keys come from.
+type decoded struct {
+	tree   map[string]any
+	origin map[string]int
+}
+
+// Limits of an experiment file and its includes, checked before a file is
+// decoded, so a hostile file cannot exhaust memory.
+const (
+	// MaxFileBytes bounds an experiment file or an included one.
+	MaxFileBytes = 16 << 20
+	// MaxIncludedFiles bounds the distinct files a file includes, all
+	// levels together.
+	MaxIncludedFiles = 1024
+	// MaxNesting bounds the nesting of tables and arrays in a file.
+	MaxNesting = 64
+)
 
 // readTree decodes the experiment file called file, whose contents are
 // data, merged with the files it includes (see mergeTree), and returns the
@@ -126,7 +152,7 @@ type includer struct {
 // that cannot be read, cycles) are returned joined, each an *InputError.
 // The overrides are merged last, over the file and its includes.
 func readTree(file string, data []byte, overrides []Override) (map[string]any, *sources, error) {
-	in := &includer{src: &sources{origin: map[string]int{}}}
+	in := &includer{src: &sources{origin: map[string]int{}}, read: map[string]decoded{}}
 	root, origin := in.load(file, data, nil)
 	if len(in.errs) > 0 {
 		return nil, nil, errors.Join(in.errs...)
@@ -144,6 +170,10 @@ func (in *includer) load(file string, data []byte, stack []string) (map[string]a
 	idx := len(in.src.files)
 	in.src.files = append(in.src.files, source{file: file, lines: newKeyLines(text)})
 	var own map[string]any
+	if line, err := checkNesting(text); err != nil {
+		in.errs = append(in.errs, &InputError{File: file, Line: line, Msg: err.Error()})
+		return nil, nil
+	}
 	if _, err := toml.Decode(text, &own); err != nil {
 		in.errs = append(in.errs, syntaxError(file, text, err))
 		return nil, nil
@@ -159,12 +189,22 @@ func (in *includer) load(file string, data []byte, stack []string) (map[string]a
 			in.fail(idx, "cycle: %s (a file may not include itself, directly or not)", cycle)
 			continue
 		}
-		incData, err := os.ReadFile(path)
-		if err != nil {
-			in.fail(idx, "cannot read %s: %v", path, errors.Unwrap(err))
-			continue
+		key := resolved(path)
+		d, done := in.read[key]
+		if !done {
+			if len(in.read) == MaxIncludedFiles {
+				in.fail(idx, "more than %d files included", MaxIncludedFiles)
+				return nil, nil
+			}
+			incData, err := fileio.ReadFile(path, MaxFileBytes)
+			if err != nil {
+				in.fail(idx, "cannot read %s", readError(path, err))
+				continue
+			}
+			d.tree, d.origin = in.load(path, incData, stack)
+			in.read[key] = d
 		}
-		tree, treeOrigin := in.load(path, incData, stack)
+		tree, treeOrigin := d.tree, d.origin
 		if tree == nil {
 			continue
 		}
@@ -176,6 +216,74 @@ func (in *includer) load(file string, data []byte, stack []string) (map[string]a
 	markOrigin(own, "", idx, ownOrigin)
 	mergeTree(merged, own, origin, ownOrigin, "")
 	return merged, origin
+}
+
+// resolved returns the path that identifies the file path names: absolute,
+// with symbolic links resolved (path as it is when it cannot be).
+func resolved(path string) string {
+	p, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	if q, err := filepath.EvalSymlinks(p); err == nil {
+		return q
+	}
+	return p
+}
+
+// readError describes why path could not be read: the reason alone for a
+// system error (the message names the file), else err.
+func readError(path string, err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Sprintf("%s: %v", path, pe.Err)
+	}
+	return err.Error()
+}
+
+// checkNesting checks that the TOML text nests tables and arrays at most
+// MaxNesting deep, outside strings and comments, and returns the line of
+// the first bracket too deep: the decoder would build every level before
+// failing.
+func checkNesting(text string) (int, error) {
+	depth, line := 0, 1
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '\n':
+			line++
+		case '#':
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+			line++
+		case '"', '\'':
+			quote := string(c)
+			if strings.HasPrefix(text[i:], strings.Repeat(quote, 3)) {
+				end := strings.Index(text[i+3:], strings.Repeat(quote, 3))
+				if end < 0 {
+					return 0, nil // unterminated: the decoder reports it
+				}
+				line += strings.Count(text[i:i+3+end], "\n")
+				i += 3 + end + 2
+				continue
+			}
+			for i++; i < len(text) && text[i] != c && text[i] != '\n'; i++ {
+				if c == '"' && text[i] == '\\' {
+					i++
+				}
+			}
+			if i < len(text) && text[i] == '\n' {
+				line++
+			}
+		case '{', '[':
+			if depth++; depth > MaxNesting {
+				return line, fmt.Errorf("tables and arrays nested more than %d deep", MaxNesting)
+			}
+		case '}', ']':
+			depth = max(depth-1, 0)
+		}
+	}
+	return 0, nil
 }
 
 // includes returns the files listed by the include key of the tree of file

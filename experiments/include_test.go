@@ -1,10 +1,12 @@
 package experiments
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	switching "netsim/switch"
 )
@@ -118,6 +120,18 @@ func TestIncludeErrors(t *testing.T) {
 			"base.toml": "[topology\n",
 			"exp.toml":  "include = [\"base.toml\"]\n"},
 			[]string{"base.toml:1: invalid TOML"}},
+		{"nesting too deep", map[string]string{"exp.toml": "seed = 1\na = " + strings.Repeat("{b = ", 100) + "1" + strings.Repeat("}", 100) + "\n"},
+			[]string{"exp.toml:2: tables and arrays nested more than 64 deep"}},
+		{"nesting too deep in an include", map[string]string{"exp.toml": "include = [\"deep.toml\"]\n", "deep.toml": "\n\na = " + strings.Repeat("[", 65) + strings.Repeat("]", 65) + "\n"},
+			[]string{"deep.toml:3: tables and arrays nested more than 64 deep"}},
+		{"brackets in strings and comments do not nest", map[string]string{"exp.toml": strings.Replace(hardware, "seed = 9", "seed = 9\ndescription = \"" + strings.Repeat("[", 100) + "\" # " + strings.Repeat("{", 100) + "\nx = '''" + strings.Repeat("[", 100) + "'''", 1)},
+			[]string{"exp.toml: [routing] missing section", "exp.toml:4: x: unknown key"}},
+		{"a device", map[string]string{"exp.toml": "include = [\"/dev/zero\"]\n"},
+			[]string{"exp.toml:1: include: cannot read /dev/zero: not a regular file (a device)"}},
+		{"a directory", map[string]string{"exp.toml": "include = [\".\"]\n"},
+			[]string{"exp.toml:1: include: cannot read DIR: not a regular file (a directory)"}},
+		{"too large", map[string]string{"exp.toml": "include = [\"big.toml\"]\n", "big.toml": "# " + strings.Repeat("x", MaxFileBytes) + "\n"},
+			[]string{"exp.toml:1: include: cannot read DIR/big.toml: file too large: more than the 16 MiB netsim reads"}},
 		{"sweep error in the base", map[string]string{
 			"base.toml": strings.Replace(hardware, "vls = 2", "vls = [2, 2]", 1),
 			"exp.toml":  "include = [\"base.toml\"]\n[routing]\nalgorithm = \"dor\"\n"},
@@ -147,6 +161,33 @@ func TestIncludeErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestIncludeOnce: files that each include the next one twice, 40 levels
+// deep (2⁴⁰ includes if each were read again), load at once, every file
+// read and decoded once.
+func TestIncludeOnce(t *testing.T) {
+	files := map[string]string{}
+	for k := range 40 {
+		next := fmt.Sprintf("l%d.toml", k+1)
+		files[fmt.Sprintf("l%d.toml", k)] = fmt.Sprintf("include = [%q, %q]\n", next, next)
+	}
+	files["l40.toml"] = hardware + "[routing]\nalgorithm = \"minhop\"\n"
+	files["exp.toml"] = "name = \"deep\"\ninclude = [\"l0.toml\"]\n"
+	dir := writeFiles(t, t.TempDir(), files)
+	done := make(chan error, 1)
+	go func() {
+		_, err := LoadFile(filepath.Join(dir, "exp.toml"))
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("40 levels of double includes did not load in 20 s")
 	}
 }
 

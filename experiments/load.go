@@ -3,10 +3,13 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"netsim/internal/fileio"
 )
 
 // Load reads, decodes, validates and builds the experiment file at path,
@@ -63,11 +66,19 @@ func ParseFile(file string, data []byte, overrides ...Override) ([]*Experiment, 
 	return expand(file, root, src, true)
 }
 
-// readFile reads an experiment file, reporting failure as an *InputError.
+// readFile reads an experiment file, a regular file of at most
+// MaxFileBytes, reporting failure as an *InputError.
 func readFile(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileio.ReadFile(path, MaxFileBytes)
 	if err != nil {
-		return nil, &InputError{File: path, Msg: fmt.Sprintf("cannot read: %v", errors.Unwrap(err))}
+		msg := err.Error()
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			msg = pe.Err.Error()
+		} else {
+			msg = strings.TrimPrefix(msg, path+": ")
+		}
+		return nil, &InputError{File: path, Msg: "cannot read: " + msg}
 	}
 	return data, nil
 }
