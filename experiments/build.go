@@ -3,7 +3,6 @@ package experiments
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -166,7 +165,7 @@ func (d *decoder) buildPatterns(e *Experiment, net *topologies.Network, clean fu
 	if !e.closed() && clean("traffic") {
 		e.patternOpts = traffic.Options{HotspotFraction: e.Traffic.HotspotFraction, HotspotHosts: e.Traffic.HotspotHosts}
 		if e.Traffic.Matrix != "" {
-			data, err := os.ReadFile(e.Traffic.Matrix)
+			data, err := fileio.ReadFile(e.Traffic.Matrix, fileio.MaxLarge)
 			if err == nil {
 				e.patternOpts.Matrix, err = traffic.ReadMatrix(data, e.Traffic.Matrix, net)
 			}

@@ -4,8 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
+	"unicode"
+	"unicode/utf8"
 
 	"netsim/fabric"
 	"reflect"
@@ -15,6 +16,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"netsim/flowctl"
+	"netsim/internal/fileio"
 	"netsim/keyerr"
 	"netsim/routing"
 	switching "netsim/switch"
@@ -79,6 +81,13 @@ func (d *decoder) decodeTree(file string, root map[string]any) *Experiment {
 		} else {
 			e.Name = s
 		}
+	}
+	if bad := strings.IndexFunc(e.Name, func(r rune) bool { return r == '|' || unicode.IsControl(r) }); bad >= 0 {
+		what := "name"
+		if _, ok := root["name"]; !ok {
+			what = "the file's name, the default name,"
+		}
+		d.fail("", "name", "%q: %s must not hold %q (a result's key is EXPERIMENT|VARIANT|PATTERN|…, and table headers are lines)", e.Name, what, e.Name[bad:bad+utf8.RuneLen([]rune(e.Name[bad:])[0])])
 	}
 	e.Description, _ = d.str(root, "", "description")
 	e.Seed = uint64(d.intKey(root, "", "seed"))
@@ -511,7 +520,7 @@ func (d *decoder) traffic(e *Experiment, t map[string]any) {
 			if !filepath.IsAbs(p) {
 				p = filepath.Join(dir, p)
 			}
-			return os.ReadFile(p)
+			return fileio.ReadFile(p, fileio.MaxSmall)
 		})
 		if err != nil {
 			d.fail(sec, "message_size", "%v", err)

@@ -134,6 +134,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad list element", edit(t, "loads = [0.25, 0.5]", `loads = [0.25, "x"]`), `f.toml:22: [sweep] loads: element 2: expected a number, got string "x"`},
 		{"negative seed", edit(t, "seed = 7", "seed = -1"), "f.toml:2: seed: -1 is out of range (expected ≥ 0)"},
 		{"empty name", edit(t, `name = "small"`, `name = " "`), "f.toml:1: name: must not be empty"},
+		{"name with a bar", edit(t, `name = "small"`, `name = "a|b"`), `f.toml:1: name: "a|b": name must not hold "|"`},
+		{"name with a newline", edit(t, `name = "small"`, `name = "a\nb"`), `f.toml:1: name: "a\nb": name must not hold "\n"`},
 		{"missing topology", edit(t, "[topology]\nkind = \"crossbar\"\nhosts = 16\n", ""), "f.toml: [topology] missing section"},
 		{"missing kind", edit(t, "kind = \"crossbar\"\n", ""), "f.toml:3: [topology] kind: missing"},
 		{"unknown topology", edit(t, `kind = "crossbar"`, `kind = "torus9"`), `f.toml:4: [topology] kind: unknown topology "torus9"`},

@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"netsim/internal/fileio"
 	"netsim/internal/numfmt"
 	"netsim/routing"
 	"netsim/topologies"
@@ -120,7 +120,7 @@ func fileKey(path string) string {
 	if path == "" {
 		return ""
 	}
-	data, err := os.ReadFile(path)
+	data, err := fileio.ReadFile(path, fileio.MaxTables)
 	if err != nil {
 		return filepath.Base(path) // unreadable: loading it has failed already
 	}

@@ -124,7 +124,7 @@ func TestIncludeErrors(t *testing.T) {
 			[]string{"exp.toml:2: tables and arrays nested more than 64 deep"}},
 		{"nesting too deep in an include", map[string]string{"exp.toml": "include = [\"deep.toml\"]\n", "deep.toml": "\n\na = " + strings.Repeat("[", 65) + strings.Repeat("]", 65) + "\n"},
 			[]string{"deep.toml:3: tables and arrays nested more than 64 deep"}},
-		{"brackets in strings and comments do not nest", map[string]string{"exp.toml": strings.Replace(hardware, "seed = 9", "seed = 9\ndescription = \"" + strings.Repeat("[", 100) + "\" # " + strings.Repeat("{", 100) + "\nx = '''" + strings.Repeat("[", 100) + "'''", 1)},
+		{"brackets in strings and comments do not nest", map[string]string{"exp.toml": strings.Replace(hardware, "seed = 9", "seed = 9\ndescription = \""+strings.Repeat("[", 100)+"\" # "+strings.Repeat("{", 100)+"\nx = '''"+strings.Repeat("[", 100)+"'''", 1)},
 			[]string{"exp.toml: [routing] missing section", "exp.toml:4: x: unknown key"}},
 		{"a device", map[string]string{"exp.toml": "include = [\"/dev/zero\"]\n"},
 			[]string{"exp.toml:1: include: cannot read /dev/zero: not a regular file (a device)"}},

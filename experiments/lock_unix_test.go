@@ -54,3 +54,35 @@ func TestResultsFileLock(t *testing.T) {
 	}
 	first.Close()
 }
+
+// TestResultsFileLeavesNothing: a run leaves its results file only: the
+// lock file goes with the lock, and the files a run killed while
+// rewriting left behind go when the next run opens the results.
+func TestResultsFileLeavesNothing(t *testing.T) {
+	exps := testExperiments(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "results.jsonl")
+	for _, stale := range []string{".results-123.jsonl", ".results.jsonl-456.tmp"} {
+		if err := os.WriteFile(filepath.Join(dir, stale), []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rf, err := OpenResults(path, exps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rf.Finish(nil); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, " ") != "results.jsonl" {
+		t.Errorf("the directory holds %q, want results.jsonl only", names)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"netsim/internal/fileio"
 	"os"
 	"path/filepath"
 )
@@ -38,7 +39,8 @@ func OpenResults(path string, exps []*Experiment) (_ *ResultsFile, err error) {
 			rf.unlock()
 		}
 	}()
-	data, err := os.ReadFile(path)
+	removeStale(path)
+	data, err := fileio.ReadFile(path, fileio.MaxTables)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("reading results: %w", err)
 	}
@@ -71,11 +73,29 @@ func lockPath(path string) string {
 	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
 }
 
-// unlock releases the lock; closing its file does.
+// unlock releases the lock and removes its file.
 func (rf *ResultsFile) unlock() {
 	if rf.lock != nil {
-		rf.lock.Close()
+		unlockResults(rf.path, rf.lock)
 		rf.lock = nil
+	}
+}
+
+// tempPattern is the name of the files Finish writes before it renames
+// them over the results: hidden, beside them.
+func tempPattern(path string) string { return "." + filepath.Base(path) + "-*.tmp" }
+
+// removeStale removes what runs killed before their end left of the
+// results file at path: the files Finish wrote and did not rename (under
+// tempPattern, and .results-*.jsonl, their earlier name). The caller
+// holds the lock, so no run is writing them.
+func removeStale(path string) {
+	dir := filepath.Dir(path)
+	for _, pattern := range []string{tempPattern(path), ".results-*.jsonl"} {
+		stale, _ := filepath.Glob(filepath.Join(dir, pattern))
+		for _, f := range stale {
+			os.Remove(f)
+		}
 	}
 }
 
@@ -121,7 +141,7 @@ func (rf *ResultsFile) Finish(records []Record) error {
 		b.Write(l.Text)
 		b.WriteByte('\n')
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(rf.path), ".results-*.jsonl")
+	tmp, err := os.CreateTemp(filepath.Dir(rf.path), tempPattern(rf.path))
 	if err != nil {
 		return fmt.Errorf("rewriting %s: %w", rf.path, err)
 	}

@@ -2,10 +2,10 @@ package routing
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"netsim/internal/fileio"
 	"netsim/keyerr"
 	"netsim/topologies"
 )
@@ -30,7 +30,7 @@ func readTables(s Spec, net *topologies.Network, vls int) (Routing, error) {
 	if err := tablesFit("file", net); err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(s.Path)
+	data, err := fileio.ReadFile(s.Path, fileio.MaxTables)
 	if err != nil {
 		return nil, keyerr.New("path", "%w", err)
 	}
@@ -66,7 +66,7 @@ func readTables(s Spec, net *topologies.Network, vls int) (Routing, error) {
 		}
 	}
 	if s.SL2VL != "" {
-		data, err := os.ReadFile(s.SL2VL)
+		data, err := fileio.ReadFile(s.SL2VL, fileio.MaxSmall)
 		if err != nil {
 			return nil, keyerr.New("sl2vl", "%w", err)
 		}
@@ -91,7 +91,7 @@ func applyPathSLs(t *Tables, file string, net *topologies.Network) error {
 	if t.layer != nil {
 		return keyerr.New("path_sls", "the tables' file gives SLs already (its \"SL of paths from\" blocks); expected one source of SLs")
 	}
-	data, err := os.ReadFile(file)
+	data, err := fileio.ReadFile(file, fileio.MaxTables)
 	if err != nil {
 		return keyerr.New("path_sls", "%w", err)
 	}

@@ -2,10 +2,10 @@ package routing
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
+	"netsim/internal/fileio"
 	"netsim/keyerr"
 	"netsim/topologies"
 )
@@ -57,7 +57,7 @@ func ReadHostList(data []byte, file string, net *topologies.Network) ([]bool, er
 
 // readHostListFile reads the host list of TOML key key from path.
 func readHostListFile(key, path string, net *topologies.Network) ([]bool, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileio.ReadFile(path, fileio.MaxSmall)
 	if err != nil {
 		return nil, keyerr.New(key, "%w", err)
 	}

@@ -70,7 +70,9 @@ func readLFT(r io.Reader, file string, net *topologies.Network, vls int, partial
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", file, line, err)
+		// The line that failed is the one after the last read (a line
+		// longer than the scanner's buffer: bufio.ErrTooLong).
+		return nil, topologies.FileErrorf(file, line+1, "%v (a line may hold at most 1 MiB)", err)
 	}
 	return lr.finish()
 }

@@ -291,6 +291,8 @@ func TestReadLFTErrors(t *testing.T) {
 			`x.lft:5: switch "S1" has LID 0x0004 here, but 0x0009 at line 1 (expected one LID per node)`},
 		{"header Lid of a host without names", bareRing, map[int]string{5: strings.Replace(bareRing[4], "Lid 5", "Lid 1", 1)},
 			`x.lft:6: switch "S2" sends its own LID 0x0001 to port 3 (expected port 0)`},
+		{"line too long", ringLFT, map[int]string{4: "0x0003 003 : (Channel Adapter portguid 0x0002c90400000003: '" + strings.Repeat("H", 1<<20) + "')"},
+			`x.lft:4: bufio.Scanner: token too long (a line may hold at most 1 MiB)`},
 		{"LID 0", ringLFT, map[int]string{4: "0x0000 003"},
 			`x.lft:4: LID 0x0000 is out of range (expected 0x0001-0xffff)`},
 		{"LID beyond 16 bits", ringLFT, map[int]string{4: "0x10000 003"},

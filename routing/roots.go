@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
+	"netsim/internal/fileio"
 	"netsim/keyerr"
 	"netsim/topologies"
 )
@@ -64,7 +64,7 @@ func readNodeList(data []byte, file, kind, empty string, find func(word string) 
 
 // readRootsFile reads the roots of Spec.Roots.
 func readRootsFile(path string, net *topologies.Network) ([]int, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileio.ReadFile(path, fileio.MaxSmall)
 	if err != nil {
 		return nil, keyerr.New("roots", "%w", err)
 	}

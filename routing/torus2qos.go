@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 
+	"netsim/internal/fileio"
 	"netsim/keyerr"
 	"netsim/topologies"
 )
@@ -500,7 +500,7 @@ func newTorus2QoS(net *topologies.Network, vls int, conf string) (*Tables, error
 			return nil, err
 		}
 	} else {
-		data, err := os.ReadFile(conf)
+		data, err := fileio.ReadFile(conf, fileio.MaxSmall)
 		if err != nil {
 			return nil, keyerr.New("torus_config", "%w", err)
 		}

@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"netsim/experiments"
+	"netsim/internal/fileio"
 )
 
 // StateFile is the name of the job's description in its directory.
@@ -129,7 +130,7 @@ func (j *Job) Experiments() ([]*experiments.Experiment, error) {
 // Load reads the job of directory dir.
 func Load(dir string) (*Job, error) {
 	path := filepath.Join(dir, StateFile)
-	data, err := os.ReadFile(path)
+	data, err := fileio.ReadFile(path, fileio.MaxTables)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("%s: no job here (netsim slurm submit -o %s writes it)", path, dir)
@@ -483,7 +484,7 @@ func (j *Job) Status(ctx context.Context, run Exec) (Status, error) {
 
 // doneKeys reads the points of a results file, none when it is missing.
 func doneKeys(path string, exps []*experiments.Experiment) (*experiments.Store, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileio.ReadFile(path, fileio.MaxTables)
 	if errors.Is(err, os.ErrNotExist) {
 		return experiments.NewStore(exps, nil)
 	}

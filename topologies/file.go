@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
+	"netsim/internal/fileio"
 	"netsim/keyerr"
 )
 
@@ -69,7 +69,7 @@ func buildFile(s Spec) (*Network, error) {
 	default:
 		return nil, keyerr.New("format", "unknown format %q (expected %q or %q)", format, FormatDot, FormatIBNetDiscover)
 	}
-	data, err := os.ReadFile(s.Path)
+	data, err := fileio.ReadFile(s.Path, fileio.MaxLarge)
 	if err != nil {
 		return nil, keyerr.New("path", "cannot read the topology file: %w", err)
 	}

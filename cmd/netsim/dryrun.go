@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"text/tabwriter"
 
 	"netsim/experiments"
+	"netsim/internal/fileio"
 )
 
 // dryRun implements netsim run --dry-run: it lists the tasks of the run
@@ -20,7 +20,7 @@ func dryRun(f runFlags, exps []*experiments.Experiment, stdout, stderr io.Writer
 	var store *experiments.Store
 	if f.outDir != "" {
 		path := filepath.Join(f.outDir, "results.jsonl")
-		data, err := os.ReadFile(path)
+		data, err := fileio.ReadFile(path, fileio.MaxTables)
 		if err == nil {
 			lines, _, err := experiments.ReadResults(bytes.NewReader(data), path)
 			if err == nil {

@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"netsim/experiments"
+	"netsim/internal/fileio"
 )
 
 // maxListed bounds the points listed per kind of problem in merge's report.
@@ -80,7 +81,7 @@ func mergeCommand(opts mergeFlags, inputs []string, stdout, stderr io.Writer) in
 	problems := false
 	var lines []experiments.ResultLine
 	for _, in := range inputs {
-		f, err := os.Open(in)
+		f, err := fileio.Open(in, fileio.MaxTables)
 		if err != nil {
 			fmt.Fprintf(stderr, "netsim merge: %v\n", err)
 			return exitUsage

@@ -6,11 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
+	"netsim/internal/fileio"
 	"netsim/topologies/structure"
 )
 
@@ -134,7 +134,7 @@ func topoRecover(f recoverFlags, stdout, stderr io.Writer) int {
 
 // readLinkList reads the link list in file.
 func readLinkList(file string) (*structure.Graph, error) {
-	fh, err := os.Open(file)
+	fh, err := fileio.Open(file, fileio.MaxLarge)
 	if err != nil {
 		return nil, err
 	}

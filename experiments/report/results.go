@@ -7,8 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
+	"netsim/internal/fileio"
 	"netsim/results"
 )
 
@@ -76,7 +76,7 @@ func Read(r io.Reader, name string) (results []Result, notes []string, err error
 // ReadFiles reads every file in turn (see Read).
 func ReadFiles(paths []string) (results []Result, notes []string, err error) {
 	for _, p := range paths {
-		f, err := os.Open(p)
+		f, err := fileio.Open(p, fileio.MaxTables)
 		if err != nil {
 			return nil, nil, fmt.Errorf("reading results: %w", err)
 		}

@@ -13,6 +13,18 @@ import (
 	"os"
 )
 
+// Caps of the kinds of files netsim reads.
+const (
+	// MaxSmall bounds small inputs: host, root and node lists, OpenSM's
+	// configurations, histograms, placements, floorplans, Slurm state.
+	MaxSmall = 256 << 20
+	// MaxLarge bounds topologies, traffic matrices and traces.
+	MaxLarge = 1 << 30
+	// MaxTables bounds forwarding tables, path records and results files,
+	// which grow with the square of a fabric's hosts.
+	MaxTables = 4 << 30
+)
+
 // ErrTooLarge is wrapped by the error of a file larger than its cap.
 var ErrTooLarge = errors.New("file too large")
 
@@ -26,6 +38,10 @@ var ErrNotRegular = errors.New("not a regular file")
 func Open(path string, limit int64) (io.ReadCloser, error) {
 	st, err := os.Stat(path)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Op = "open" // as os.Open says it, which the caller asked for
+		}
 		return nil, err
 	}
 	if err := check(path, st, limit); err != nil {
