@@ -232,6 +232,38 @@ func NewStore(exps []*Experiment, lines []ResultLine) (*Store, error) {
 // Len returns the number of distinct results the store holds.
 func (s *Store) Len() int { return len(s.lines) }
 
+// Describe says what the store holds, as a run counts it: "26 points and
+// 1 saturation result" (failed points count as points), "" when empty.
+func (s *Store) Describe() string {
+	counts := map[string]int{}
+	for _, l := range s.lines {
+		k := l.Kind
+		if k == KindError {
+			k = KindPoint
+		}
+		counts[k]++
+	}
+	var parts []string
+	for _, k := range []struct{ kind, one, many string }{
+		{KindPoint, "point", "points"}, {KindSaturation, "saturation result", "saturation results"},
+		{KindEBB, "exchange", "exchanges"}, {KindWorkload, "workload", "workloads"},
+	} {
+		switch n := counts[k.kind]; {
+		case n == 1:
+			parts = append(parts, "1 "+k.one)
+		case n > 1:
+			parts = append(parts, fmt.Sprintf("%d %s", n, k.many))
+		}
+	}
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
 // Has reports whether the store holds a result under key.
 func (s *Store) Has(key string) bool {
 	if s == nil {

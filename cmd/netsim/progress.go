@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -88,8 +89,8 @@ func (pr *progress) draw(now time.Time) {
 
 // status describes the progress: points done / total, resumed points,
 // elapsed time, ETA and the point started last, separated by sep. With
-// width ≥ 0 the text is kept within width columns by cutting the start of
-// the point's key, or leaving it out.
+// width ≥ 0 the text is kept within width columns by cutting the middle
+// of the point's key (shorten), or leaving it out.
 func (pr *progress) status(now time.Time, sep string, width int) string {
 	p := pr.p
 	elapsed := now.Sub(pr.start)
@@ -112,11 +113,24 @@ func (pr *progress) status(now time.Time, sep string, width int) string {
 		if room < 8 {
 			return text
 		}
-		if len(key) > room {
-			key = append([]rune("…"), key[len(key)-room+1:]...)
-		}
+		key = shorten(key, room)
 	}
 	return text + sep + "running " + string(key)
+}
+
+// shorten cuts key (EXPERIMENT|VARIANT|PATTERN|LOAD) to room runes, room
+// ≥ 8, by an ellipsis in its middle: the experiment's name and the end of
+// the variant, the pattern and the load, which tell points apart, stay.
+func shorten(key []rune, room int) []rune {
+	if len(key) <= room {
+		return key
+	}
+	head := room / 3
+	if i := slices.Index(key, '|'); i >= 0 && i < head {
+		head = i + 1 // the name and its bar
+	}
+	tail := room - head - 1
+	return append(append(slices.Clip(key[:head]), '…'), key[len(key)-tail:]...)
 }
 
 // clock renders d as H:MM:SS.

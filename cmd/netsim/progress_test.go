@@ -80,7 +80,7 @@ func TestProgressBar(t *testing.T) {
 		}
 	}
 	long := frames[len(want)]
-	if !strings.HasPrefix(long, "[######......] 4/8 points  0:00:02 elapsed  ETA 0:00:02  running …999") ||
+	if !strings.HasPrefix(long, "[######......] 4/8 points  0:00:02 elapsed  ETA 0:00:02  running x|…999") ||
 		len([]rune(long)) != lineWidth || !strings.HasSuffix(long, "999") {
 		t.Errorf("long frame %q (%d columns)", long, len([]rune(long)))
 	}
@@ -108,5 +108,18 @@ func TestRunQuietAndProgress(t *testing.T) {
 		if quiet && errb.Len() != 0 || !quiet && (lines < 3 || !strings.HasSuffix(errb.String(), "netsim: 9/9 points, 0:01:24 elapsed\n")) {
 			t.Errorf("quiet %v: stderr\n%s", quiet, errb.String())
 		}
+	}
+}
+
+// TestShorten: a long point key loses its middle, keeping the
+// experiment's name and the end of the variant, the pattern and the load.
+func TestShorten(t *testing.T) {
+	key := "sweep|routing.algorithm=dor flow_control.vls=4 traffic.message_bytes=65536|uniform|0.35"
+	got := string(shorten([]rune(key), 40))
+	if want := "sweep|….message_bytes=65536|uniform|0.35"; got != want {
+		t.Errorf("shorten = %q, want %q", got, want)
+	}
+	if got := string(shorten([]rune("a|b|c|0.5"), 40)); got != "a|b|c|0.5" {
+		t.Errorf("a short key changed: %q", got)
 	}
 }

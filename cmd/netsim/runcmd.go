@@ -267,8 +267,8 @@ func openResults(dir string, exps []*experiments.Experiment, pr *progress) (*exp
 	if rf.Torn != nil {
 		pr.logf("netsim: %s: cut off a half-written last line (%d bytes); its point runs again", rf.Path(), len(rf.Torn))
 	}
-	if n := rf.Store.Len(); n > 0 {
-		pr.logf("netsim: %s: resuming from %d result(s)", rf.Path(), n)
+	if what := rf.Store.Describe(); what != "" {
+		pr.logf("netsim: %s: resuming from %s", rf.Path(), what)
 	}
 	return rf, nil
 }

@@ -100,7 +100,7 @@ func TestSeed001Scaled(t *testing.T) {
 		torn := strings.Join([]string{lines[5], lines[0], lines[20], lines[31][:40]}, "\n")
 		writeFile(t, dir2, "results.jsonl", torn)
 		code, _, errOut := netsim(t, append([]string{"run", "-j", "1", "-o", dir2}, files...)...)
-		if code != exitOK || !strings.Contains(errOut, "resuming from 3 result(s)") || !strings.Contains(errOut, "half-written") {
+		if code != exitOK || !strings.Contains(errOut, "resuming from 3 exchanges") || !strings.Contains(errOut, "half-written") {
 			t.Fatalf("resume: exit %d: %s", code, errOut)
 		}
 		if got := readFile(t, filepath.Join(dir2, "results.jsonl")); got != want {

@@ -92,7 +92,7 @@ func TestCollectivesCLI(t *testing.T) {
 			}
 		}
 		code, _, errs := netsim(t, "run", path, "-o", filepath.Join(dir, "out"))
-		if code != exitOK || !strings.Contains(errs, "resuming from 5 result(s)") {
+		if code != exitOK || !strings.Contains(errs, "resuming from 5 workloads") {
 			t.Errorf("%s: rerun: exit %d, stderr %q, want 5 results resumed", place, code, errs)
 		}
 	}
