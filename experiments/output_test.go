@@ -98,3 +98,24 @@ func TestTextWriter(t *testing.T) {
 		t.Errorf("text:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
+
+// TestTextNoDelivered: a point with no measured packet delivered shows
+// "—" for its latencies and hops on stdout, as table.md does, not 0.
+func TestTextNoDelivered(t *testing.T) {
+	e := testExperiments(t)[0]
+	var b strings.Builder
+	w := NewTextWriter(&b)
+	rec := Record{Kind: KindPoint, Experiment: e, Pattern: e.Traffic.Patterns[0], Offered: 0.9,
+		Stats: fabric.Stats{Offered: 0.9}, Verdict: results.Verdict{Outcome: results.VerdictUnstable}}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	last := strings.Fields(lines[len(lines)-1])
+	// pattern offered accepted ±95% lat-avg ±95% lat-p99 hops medium low verdict window
+	for i, want := range map[int]string{4: "—", 6: "—", 7: "—", 8: "—", 9: "—"} {
+		if last[i] != want {
+			t.Errorf("field %d = %q, want %q in %q", i, last[i], want, lines[len(lines)-1])
+		}
+	}
+}

@@ -63,9 +63,19 @@ func (t *TextWriter) Write(r Record) error {
 				verdict = results.VerdictStable
 			}
 		}
-		_, err = fmt.Fprintf(t.w, "  %-12s %9.4f %9.4f %7s %9.1f %7s %9.1f %7.3f %7.3f %7.3f  %-9s %s\n",
-			r.Pattern, r.Offered, s.Accepted, orDash(v.AcceptedCI, 4), s.LatencyAvg, orDash(v.LatencyCI, 1),
-			s.LatencyP99, s.HopsAvg, s.HopsMedium, s.HopsLow, verdict, windowText(s.Window))
+		// Latencies and hops average over the measured packets
+		// delivered: without any, there is nothing to show (as table.md
+		// shows it).
+		sample := func(x float64) float64 {
+			if s.Delivered == 0 {
+				return math.NaN()
+			}
+			return x
+		}
+		_, err = fmt.Fprintf(t.w, "  %-12s %9.4f %9.4f %7s %9s %7s %9s %7s %7s %7s  %-9s %s\n",
+			r.Pattern, r.Offered, s.Accepted, orDash(v.AcceptedCI, 4), orDash(sample(s.LatencyAvg), 1), orDash(v.LatencyCI, 1),
+			orDash(sample(s.LatencyP99), 1), orDash(sample(s.HopsAvg), 3), orDash(sample(s.HopsMedium), 3), orDash(sample(s.HopsLow), 3),
+			verdict, windowText(s.Window))
 	case KindSaturation:
 		_, err = fmt.Fprintf(t.w, "  %-12s saturation %s (%.1f%% of link bandwidth, resolution 1/%d)%s\n",
 			r.Pattern, numfmt.Decimal(r.Saturation, -1), 100*r.Saturation, r.Experiment.Sweep.Resolution, saturationNotes(r))
