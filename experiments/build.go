@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 
+	"netsim/fabric"
 	"netsim/flowctl"
 	"netsim/internal/fileio"
 	"netsim/keyerr"
@@ -130,6 +132,9 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 			d.builderError("switch", err)
 			return
 		}
+		if !d.checkMemory(e) {
+			return
+		}
 		if e.IsWorkload() {
 			d.buildWorkload(e, cache)
 		}
@@ -149,6 +154,9 @@ func (d *decoder) build(e *Experiment, cache *buildCache) {
 	cfg := e.Config(0, 1)
 	if err := cfg.Validate(); err != nil {
 		d.builderError("switch", err)
+		return
+	}
+	if !d.checkMemory(e) {
 		return
 	}
 	for i := range e.patterns {
@@ -395,4 +403,38 @@ func (d *decoder) buildFloorplan(e *Experiment) {
 	case f.GoMark >= f.StopMark || f.GoMark < 0:
 		d.fail("flow_control", "go_mark", "%d must be below stop_mark %d", f.GoMark, f.StopMark)
 	}
+}
+
+// PointMemory returns the memory a point of e allocates when it is
+// simulated (fabric.EstimateMemory): its switches, NICs, packets and
+// kernel, beyond the network and routing already built.
+func (e *Experiment) PointMemory() fabric.Memory {
+	if e.closed() {
+		return fabric.EstimateMemory(e.exchangeConfig())
+	}
+	return fabric.EstimateMemory(e.Config(0, 1))
+}
+
+// HeapInUse returns the bytes the process's heap holds now: the networks
+// and routings loaded, before any point runs.
+func HeapInUse() int64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapInuse)
+}
+
+// checkMemory refuses e when what is loaded and one of its points would
+// need more than [sim] max_memory, before the point allocates anything.
+func (d *decoder) checkMemory(e *Experiment) bool {
+	limit := e.Sim.MaxMemory
+	if limit <= 0 {
+		return true
+	}
+	m := e.PointMemory()
+	if loaded := HeapInUse(); loaded+m.Total() > limit {
+		d.fail("sim", "max_memory", "a point of this network needs about %s, and %s is loaded (the network and its routing): more than the %s netsim may use (raise [sim] max_memory if the machine has more, or simulate a smaller network)",
+			m, fabric.GiB(loaded), fabric.GiB(limit))
+		return false
+	}
+	return true
 }

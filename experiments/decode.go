@@ -17,6 +17,7 @@ import (
 
 	"netsim/flowctl"
 	"netsim/internal/fileio"
+	"netsim/internal/sysmem"
 	"netsim/keyerr"
 	"netsim/routing"
 	switching "netsim/switch"
@@ -594,6 +595,10 @@ func (d *decoder) sim(e *Experiment, t map[string]any) {
 		s.LinkStats = *b
 	}
 	s.Threads = int(d.intKey(t, sec, "threads"))
+	s.MaxMemory = sysmem.Limit()
+	if _, ok := t["max_memory"]; ok {
+		s.MaxMemory = int64(d.numberKey(t, sec, "max_memory") * (1 << 30))
+	}
 	if b := d.boolean(t, sec, "stop_early"); b != nil {
 		s.StopEarly = *b
 		if s.StopEarly && s.Measure > 0 && s.Measure < fabric.BinsPerMeasure {

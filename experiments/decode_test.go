@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"netsim/internal/sysmem"
 	"netsim/nic"
 	switching "netsim/switch"
 )
@@ -104,7 +105,7 @@ pattern = "uniform"
 	if e.Sweep.Mode != ModeSaturation || e.Sweep.Resolution != DefaultResolution || e.Sweep.Tolerance != DefaultTolerance {
 		t.Errorf("sweep %+v, want saturation defaults", e.Sweep)
 	}
-	if e.Sim != (Sim{DefaultWarmup, DefaultMeasure, DefaultMeasure, DefaultDeadlockWindow, DefaultMaxMeasure * DefaultMeasure, DefaultReplications, false, 0, false, false, DefaultThreads}) {
+	if e.Sim != (Sim{DefaultWarmup, DefaultMeasure, DefaultMeasure, DefaultDeadlockWindow, DefaultMaxMeasure * DefaultMeasure, DefaultReplications, false, 0, false, false, DefaultThreads, sysmem.Limit()}) {
 		t.Errorf("sim %+v, want defaults", e.Sim)
 	}
 	if e.Traffic.Patterns[0] != "uniform" || e.Traffic.PacketFlits != DefaultPacketFlits {
@@ -195,7 +196,7 @@ func TestParseErrors(t *testing.T) {
 		{"stop_early not a boolean", edit(t, "measure = 1000", "measure = 1000\nstop_early = \"yes\""), "f.toml:20: [sim] stop_early: expected a boolean"},
 		{"bound with loads", edit(t, "loads = [0.25, 0.5]", "loads = [0.25, 0.5]\nbound = true"), "f.toml:23: [sweep] bound: only used with mode = \"saturation\""},
 		{"bound not a boolean", edit(t, `mode = "loads"`, "mode = \"saturation\"\nbound = 1", "loads = [0.25, 0.5]", ""), "f.toml:22: [sweep] bound: expected a boolean"},
-		{"unknown sim key", edit(t, "warmup = 100", "warmup = 100\ncycles = 5"), "f.toml:19: [sim] cycles: unknown key (accepted: warmup, measure, drain, deadlock_window, max_measure, replications, latency_distribution, timeline, link_stats, stop_early, threads)"},
+		{"unknown sim key", edit(t, "warmup = 100", "warmup = 100\ncycles = 5"), "f.toml:19: [sim] cycles: unknown key (accepted: warmup, measure, drain, deadlock_window, max_measure, replications, latency_distribution, timeline, link_stats, stop_early, threads, max_memory)"},
 		{"load above 1", edit(t, "loads = [0.25, 0.5]", "loads = [0.25, 1.5]"), "f.toml:22: [sweep] loads: element 2: 1.5 is out of range (expected 0 < load ≤ 1)"},
 		{"zero load", edit(t, "loads = [0.25, 0.5]", "loads = [0, 0.5]"), "f.toml:22: [sweep] loads: element 1: 0 is out of range"},
 		{"duplicate load", edit(t, "loads = [0.25, 0.5]", "loads = [0.25, 0.25]"), "f.toml:22: [sweep] loads: element 2: load 0.25 appears twice"},

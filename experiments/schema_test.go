@@ -124,7 +124,7 @@ func TestSectionKeysOrder(t *testing.T) {
 		"switch":       "switching speedup link_latency routing_delay crossbar_delay selection vl_alloc_delay sw_alloc_delay allocator allocator_iterations buffers shared_reserve shared_alpha shared_limit vl_choice link_latencies host_link_latency layout cycles_per_meter",
 		"nic":          "dispersion threshold probability max_probes receive_rate route_lag",
 		"traffic":      "patterns pattern packet_flits kind messages message_bytes mtu_bytes flit_bytes bisections ranks placement placement_file halo_grid trace repeat link_gbps hotspot_fraction hotspot_hosts burst idle message_size outstanding reply_flits matrix",
-		"sim":          "warmup measure drain deadlock_window max_measure replications latency_distribution timeline link_stats stop_early threads",
+		"sim":          "warmup measure drain deadlock_window max_measure replications latency_distribution timeline link_stats stop_early threads max_memory",
 		"sweep":        "mode loads resolution tolerance search guide bound",
 		"congestion":   "patterns pattern runs commsize subset metrics level first second part_commsize paths",
 	}
@@ -164,7 +164,7 @@ func TestUnknownKeyHints(t *testing.T) {
 		{"[switch]\nspeedpu = 2\n", "f.toml:10: [switch] speedpu: unknown key (did you mean speedup? accepted: switching, "},
 		{"[switch]\nvls = 2\n", "f.toml:10: [switch] vls: unknown key (vls is a key of [flow_control]; accepted: switching, "},
 		{"warmup = 5\n", "f.toml:1: warmup: unknown key (warmup is a key of [sim]; accepted: name, "},
-		{"[sim]\nwarmpu = 5\n", "f.toml:10: [sim] warmpu: unknown key (did you mean warmup? accepted: warmup, measure, drain, deadlock_window, max_measure, replications, latency_distribution, timeline, link_stats, stop_early, threads)"},
+		{"[sim]\nwarmpu = 5\n", "f.toml:10: [sim] warmpu: unknown key (did you mean warmup? accepted: warmup, measure, drain, deadlock_window, max_measure, replications, latency_distribution, timeline, link_stats, stop_early, threads, max_memory)"},
 	}
 	for _, tc := range tests {
 		text := base + tc.extra

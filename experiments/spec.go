@@ -297,6 +297,9 @@ type Sim struct {
 	// (fabric.Config.Threads); not hashed: the results do not depend on
 	// it.
 	Threads int `json:"-"`
+	// MaxMemory is the bytes the simulation may use ([sim] max_memory,
+	// by default sysmem.Limit; 0: unknown, no check); not hashed.
+	MaxMemory int64 `json:"-"`
 }
 
 // Sweep is the [sweep] section.

@@ -141,32 +141,7 @@ func assemble(cfg *Config) (*point, error) {
 		}
 	}
 	p.switches = make([]*switching.Switch, len(net.Switches))
-	params := make([]switching.Params, len(net.Switches))
-	for i := range net.Switches {
-		params[i] = switching.Params{
-			ID:             i,
-			Ports:          len(net.Switches[i].Ports),
-			VLs:            cfg.VLs,
-			Buffer:         cfg.BufferFlits,
-			Mode:           mode,
-			Speedup:        cfg.Speedup,
-			RoutingDelay:   cfg.RoutingDelay + cfg.VLAllocDelay,
-			FlitDelay:      cfg.flitDelay(cfg.LinkLatency),
-			TickKind:       kindSwitchTick,
-			MaxRun:         cfg.maxRun,
-			Selection:      sel,
-			NoPark:         cfg.noPark,
-			Allocator:      cfg.Allocator,
-			Buffers:        cfg.Buffers,
-			ShortestPacket: shortest,
-			LongestPacket:  cfg.PacketFlits,
-			Reserve:        cfg.SharedReserve,
-			Alpha:          cfg.SharedAlpha,
-			Limit:          cfg.SharedLimit,
-			Iterations:     cfg.AllocIterations,
-			Classes:        classes,
-		}
-	}
+	params := cfg.allSwitchParams(mode, sel, shortest, classes)
 	// All switches' ports, lanes and buffers live in a few huge-page slabs.
 	st := switching.NewStorage(params)
 	for i := range net.Switches {
@@ -254,6 +229,37 @@ func assemble(cfg *Config) (*point, error) {
 		q.eng.SetWatchdog(kernel.Time(cfg.deadlockWindow()), func() bool { return p.inFlight() > 0 })
 	}
 	return p, nil
+}
+
+// allSwitchParams returns the parameters of every switch of cfg's network.
+func (cfg *Config) allSwitchParams(mode switching.Mode, sel switching.Selection, shortest int, classes *routing.Classes) []switching.Params {
+	params := make([]switching.Params, len(cfg.Net.Switches))
+	for i := range cfg.Net.Switches {
+		params[i] = switching.Params{
+			ID:             i,
+			Ports:          len(cfg.Net.Switches[i].Ports),
+			VLs:            cfg.VLs,
+			Buffer:         cfg.BufferFlits,
+			Mode:           mode,
+			Speedup:        cfg.Speedup,
+			RoutingDelay:   cfg.RoutingDelay + cfg.VLAllocDelay,
+			FlitDelay:      cfg.flitDelay(cfg.LinkLatency),
+			TickKind:       kindSwitchTick,
+			MaxRun:         cfg.maxRun,
+			Selection:      sel,
+			NoPark:         cfg.noPark,
+			Allocator:      cfg.Allocator,
+			Buffers:        cfg.Buffers,
+			ShortestPacket: shortest,
+			LongestPacket:  cfg.PacketFlits,
+			Reserve:        cfg.SharedReserve,
+			Alpha:          cfg.SharedAlpha,
+			Limit:          cfg.SharedLimit,
+			Iterations:     cfg.AllocIterations,
+			Classes:        classes,
+		}
+	}
+	return params
 }
 
 // holdCrossCredits makes every switch hold the credits of its input

@@ -165,6 +165,10 @@ func runCommand(ctx context.Context, cmd *Command, ev env, f runFlags) int {
 	if f.dryRun {
 		return dryRun(f, exps, stdout, stderr)
 	}
+	if jobs, note := jobsInMemory(exps, f.jobs); jobs < f.jobs {
+		fmt.Fprintln(stderr, note)
+		f.jobs = jobs
+	}
 	for _, e := range exps {
 		if e.Sim.LinkStats && f.outDir == "" {
 			fmt.Fprintf(stderr, "%s: [sim] link_stats needs -o DIR: the links' files go into DIR/links/\n", e.File)
@@ -350,4 +354,25 @@ func linkWriter(dir string) func(experiments.Record, *fabric.LinkStats) error {
 		_, err := report.WriteLinks(dir, report.Slug(r.Key()), title, r.Experiment.Network(), ls)
 		return err
 	}
+}
+
+// jobsInMemory returns how many of jobs points of exps may run at once
+// within the least [sim] max_memory of exps, what is loaded and each
+// point's estimate (experiments.Experiment.PointMemory) counted, and a
+// note saying why when that is fewer than jobs.
+func jobsInMemory(exps []*experiments.Experiment, jobs int) (int, string) {
+	var limit, point int64
+	for _, e := range exps {
+		if m := e.Sim.MaxMemory; m > 0 && (limit == 0 || m < limit) {
+			limit = m
+		}
+		point = max(point, e.PointMemory().Total())
+	}
+	loaded := experiments.HeapInUse()
+	if limit <= 0 || point <= 0 || loaded+int64(jobs)*point <= limit {
+		return jobs, ""
+	}
+	fit := max(int((limit-loaded)/point), 1)
+	return fit, fmt.Sprintf("netsim: running %d point(s) at once, not %d: each needs about %s of the %s netsim may use ([sim] max_memory)",
+		fit, jobs, fabric.GiB(point), fabric.GiB(limit))
 }
