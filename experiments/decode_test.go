@@ -39,7 +39,7 @@ loads = [0.25, 0.5]
 `
 
 // edit returns base with each old line replaced by new (old must exist).
-func edit(t *testing.T, pairs ...string) string {
+func edit(t testing.TB, pairs ...string) string {
 	t.Helper()
 	s := base
 	for i := 0; i < len(pairs); i += 2 {

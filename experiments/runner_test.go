@@ -79,7 +79,7 @@ func fakeStats(c fabric.Config, thr float64) fabric.Stats {
 }
 
 // mustParse parses text with base's defaults or fails the test.
-func mustParse(t *testing.T, name, text string) *Experiment {
+func mustParse(t testing.TB, name, text string) *Experiment {
 	t.Helper()
 	e, err := Parse(name, []byte(text))
 	if err != nil {
@@ -89,7 +89,7 @@ func mustParse(t *testing.T, name, text string) *Experiment {
 }
 
 // testExperiments returns a loads experiment and a saturation experiment.
-func testExperiments(t *testing.T) []*Experiment {
+func testExperiments(t testing.TB) []*Experiment {
 	loads := mustParse(t, "loads.toml", edit(t, `name = "small"`, `name = "loads"`,
 		"loads = [0.25, 0.5]", "loads = [0.75, 0.125, 0.5, 0.25]"))
 	sat := mustParse(t, "sat.toml", edit(t, `name = "small"`, `name = "sat"`,
