@@ -63,7 +63,7 @@ func TestParseValid(t *testing.T) {
 		Switch:      Switch{Switching: switching.CutThrough, Speedup: 1, LinkLatency: 1, RoutingDelay: 1, CrossbarDelay: 1, Selection: switching.SelectCredits},
 		NIC:         NIC{Dispersion: nic.Static, Threshold: 4, Probability: 0.5, MaxProbes: 32},
 		Traffic:     Traffic{Kind: "load", Patterns: []string{"uniform", "complement"}, PacketFlits: 8},
-		Sim:         Sim{Warmup: 100, Measure: 1000, Drain: 1000, DeadlockWindow: DefaultDeadlockWindow, MaxMeasure: DefaultMaxMeasure * 1000, Replications: 1, Threads: 1},
+		Sim:         Sim{Warmup: 100, Measure: 1000, Drain: 1000, DeadlockWindow: DefaultDeadlockWindow, MaxMeasure: DefaultMaxMeasure * 1000, Replications: 1, Threads: 1, MaxMemory: sysmem.Limit()},
 		Sweep:       Sweep{Mode: ModeLoads, Loads: []float64{0.25, 0.5}, Resolution: DefaultResolution, Tolerance: DefaultTolerance, Search: SearchBisect, Guide: GuideNone},
 	}
 	want.Topology.Kind, want.Topology.Hosts = "crossbar", 16

@@ -217,8 +217,8 @@ func TestReference(t *testing.T) {
 func TestCommittedFiles(t *testing.T) {
 	var files, lines int
 	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".jsonl") {
-			return err
+		if err != nil || !d.Type().IsRegular() || !strings.HasSuffix(path, ".jsonl") {
+			return err // directories, and the hostile corpus's link to /dev/zero
 		}
 		b, err := os.ReadFile(path)
 		if err != nil {

@@ -50,10 +50,11 @@ type benchFlags struct {
 func benchCmd() *Command {
 	var f benchFlags
 	return &Command{
-		Name:      "bench",
-		UsageLine: "netsim bench [--case NAME,...] [--scale X] [--threads N] [--json]\nnetsim bench --child NAME [--scale X] [--threads N]",
-		Short:     "measure netsim's speed on a fixed suite of points",
-		Long:      fmt.Sprintf(benchLong, bench.Doc()),
+		WatchesContext: true,
+		Name:           "bench",
+		UsageLine:      "netsim bench [--case NAME,...] [--scale X] [--threads N] [--json]\nnetsim bench --child NAME [--scale X] [--threads N]",
+		Short:          "measure netsim's speed on a fixed suite of points",
+		Long:           fmt.Sprintf(benchLong, bench.Doc()),
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&f.cases, "case", "", "run only the cases `NAMES` (comma-separated)")
 			fs.Float64Var(&f.scale, "scale", 1, "simulate `X` times each case's cycles")

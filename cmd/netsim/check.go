@@ -20,9 +20,10 @@ func checkCmd() *Command {
 		sets []experiments.Override
 	)
 	return &Command{
-		Name:      "check",
-		UsageLine: "netsim check FILE.toml ... [-j N] [--set SECTION.KEY=VALUE]...",
-		Short:     "check routings for deadlock freedom (channel dependency graph)",
+		WatchesContext: true,
+		Name:           "check",
+		UsageLine:      "netsim check FILE.toml ... [-j N] [--set SECTION.KEY=VALUE]...",
+		Short:          "check routings for deadlock freedom (channel dependency graph)",
 		Long: `Checks the routing of each experiment file for deadlock freedom: builds the
 channel dependency graph over (link, VL) channels from every candidate port
 the routing can return, for every pair of hosts, and looks for a cycle. An

@@ -37,6 +37,11 @@ type Command struct {
 	// CustomFlags tells that Run parses its arguments itself: they are
 	// passed as given, and -h is Run's to handle.
 	CustomFlags bool
+	// WatchesContext tells that Run ends soon after its context does (a
+	// signal), with its own message; the Run of other commands is left
+	// to finish in the background when a signal comes, and the command
+	// ends at once with the interrupted message (untilSignal).
+	WatchesContext bool
 	// Run runs the command with the arguments left after its flags (all of
 	// them with CustomFlags) and returns the exit status. It is nil for a
 	// command that only dispatches to its Commands.
@@ -100,14 +105,17 @@ func (c *Command) dispatch(ctx context.Context, ev env, args []string) int {
 	if c.Run == nil {
 		return c.dispatchSub(ctx, ev, args)
 	}
-	if c.CustomFlags {
+	if !c.CustomFlags {
+		var err error
+		args, err = parseArgs(c.flagSet(), args)
+		if code, done := flagsDone(err, c.LongName(), c.help(), ev.stdout, ev.stderr); done {
+			return code
+		}
+	}
+	if c.WatchesContext {
 		return c.Run(ctx, c, ev, args)
 	}
-	args, err := parseArgs(c.flagSet(), args)
-	if code, done := flagsDone(err, c.LongName(), c.help(), ev.stdout, ev.stderr); done {
-		return code
-	}
-	return c.Run(ctx, c, ev, args)
+	return untilSignal(ctx, ev, c.LongName(), func() int { return c.Run(ctx, c, ev, args) })
 }
 
 // dispatchSub is dispatch for a command with subcommands.

@@ -73,11 +73,12 @@ func (f *congestionFlags) check(fs *flag.FlagSet, files []string) error {
 func congestionCmd() *Command {
 	var f congestionFlags
 	return &Command{
-		Name:      "congestion",
-		UsageLine: "netsim congestion FILE.toml [--json] [--runs N] [-j N] [-o DIR] [--set SECTION.KEY=VALUE]...",
-		Short:     "congestion model of oblivious routings (ORCS): Λ, π, cable map",
-		Long:      congestionLong,
-		Flags:     f.define,
+		WatchesContext: true,
+		Name:           "congestion",
+		UsageLine:      "netsim congestion FILE.toml [--json] [--runs N] [-j N] [-o DIR] [--set SECTION.KEY=VALUE]...",
+		Short:          "congestion model of oblivious routings (ORCS): Λ, π, cable map",
+		Long:           congestionLong,
+		Flags:          f.define,
 		Run: func(ctx context.Context, cmd *Command, ev env, files []string) int {
 			if err := f.check(cmd.flagSet(), files); err != nil {
 				return cmd.usageError(ev, err)

@@ -46,10 +46,11 @@ func loadCmd() *Command {
 		sets   []experiments.Override
 	)
 	return &Command{
-		Name:      "load",
-		UsageLine: "netsim load FILE.toml ... [--json] [-j N] [--set SECTION.KEY=VALUE]...",
-		Short:     "channel load of routings under traffic patterns, and the saturation bound it sets",
-		Long:      loadLong,
+		WatchesContext: true,
+		Name:           "load",
+		UsageLine:      "netsim load FILE.toml ... [--json] [-j N] [--set SECTION.KEY=VALUE]...",
+		Short:          "channel load of routings under traffic patterns, and the saturation bound it sets",
+		Long:           loadLong,
 		Flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&asJSON, "json", false, "one JSON object per (experiment, pattern) per line: file, "+
 				"experiment, variant, routing, topology, pattern, max_load, bound, busiest_links (how many), "+

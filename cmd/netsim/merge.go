@@ -56,11 +56,11 @@ reported. Exits with status 1 on conflicting, missing or foreign points or
 a half-written line, 2 on a bad command line or unreadable input.
 `,
 		Flags: f.define,
-		Run: func(ctx context.Context, cmd *Command, ev env, inputs []string) int {
+		Run: func(_ context.Context, cmd *Command, ev env, inputs []string) int {
 			if len(inputs) == 0 {
 				return cmd.usageError(ev, errors.New("no results file given"))
 			}
-			return untilSignal(ctx, ev, "netsim merge", func() int { return mergeCommand(f, inputs, ev.stdout, ev.stderr) })
+			return mergeCommand(f, inputs, ev.stdout, ev.stderr)
 		},
 	}
 }

@@ -61,11 +61,12 @@ then runs over the reachable pairs only.
 func runCmd() *Command {
 	var f runFlags
 	return &Command{
-		Name:      "run",
-		UsageLine: "netsim run [FILE.toml ...] [-o DIR] [-j N] [--threads N|auto] [--json] [--dry-run] [-q] [--shard I/N] [--set SECTION.KEY=VALUE]... [--cpuprofile FILE]",
-		Short:     "run experiments (the embedded quick start when no file is given)",
-		Long:      runLong,
-		Flags:     f.define,
+		WatchesContext: true,
+		Name:           "run",
+		UsageLine:      "netsim run [FILE.toml ...] [-o DIR] [-j N] [--threads N|auto] [--json] [--dry-run] [-q] [--shard I/N] [--set SECTION.KEY=VALUE]... [--cpuprofile FILE]",
+		Short:          "run experiments (the embedded quick start when no file is given)",
+		Long:           runLong,
+		Flags:          f.define,
 		Run: func(ctx context.Context, cmd *Command, ev env, args []string) int {
 			f.files = args
 			return runCommand(ctx, cmd, ev, f)

@@ -31,3 +31,29 @@ func TestInterruptible(t *testing.T) {
 		t.Errorf("untilSignal: exit %d, stderr %q", code, stderr.String())
 	}
 }
+
+// TestSignalEndsCommands: a command that does not watch its context (validate
+// building a large network) ends at once when a signal has come, with
+// the interrupted message and exit status 1.
+func TestSignalEndsCommands(t *testing.T) {
+	file := writeFile(t, t.TempDir(), "big.toml", `name = "big"
+[topology]
+kind = "torus"
+dims = [256, 256]
+hosts_per_switch = 4
+[routing]
+algorithm = "dor"
+[flow_control]
+vls = 2
+[traffic]
+patterns = ["uniform"]
+`)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errs bytes.Buffer
+	start := time.Now()
+	code := run(ctx, []string{"validate", file}, &out, &errs)
+	if code != exitFailed || !strings.Contains(errs.String(), "netsim validate: interrupted") || time.Since(start) > 5*time.Second {
+		t.Errorf("exit %d after %v, stderr %q", code, time.Since(start), errs.String())
+	}
+}

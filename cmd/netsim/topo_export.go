@@ -65,12 +65,12 @@ switch port numbers as srcport/dstport attributes. Only [topology] is read,
 unless --routes is given. Flags may come before or after the file.
 `,
 		Flags: f.define,
-		Run: func(ctx context.Context, cmd *Command, ev env, files []string) int {
+		Run: func(_ context.Context, cmd *Command, ev env, files []string) int {
 			f.files = files
 			if err := f.check(); err != nil {
 				return cmd.usageError(ev, err)
 			}
-			return untilSignal(ctx, ev, "netsim topo export", func() int { return topoExport(f, ev.stdout, ev.stderr) })
+			return topoExport(f, ev.stdout, ev.stderr)
 		},
 	}
 }

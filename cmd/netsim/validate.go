@@ -28,11 +28,11 @@ keys; "a congestion study" for a file with [congestion] and no
 Exits with status 2 if any file has a problem.
 `,
 		Flags: func(fs *flag.FlagSet) { defineSet(fs, &sets) },
-		Run: func(ctx context.Context, cmd *Command, ev env, files []string) int {
+		Run: func(_ context.Context, cmd *Command, ev env, files []string) int {
 			if len(files) == 0 {
 				return cmd.usageError(ev, errors.New("no experiment file given"))
 			}
-			return untilSignal(ctx, ev, "netsim validate", func() int { return validateCommand(files, sets, ev.stdout, ev.stderr) })
+			return validateCommand(files, sets, ev.stdout, ev.stderr)
 		},
 	}
 }
