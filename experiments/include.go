@@ -123,8 +123,9 @@ type includer struct {
 	errs []error
 	// read holds each file read, by its resolved path, so that a file
 	// included twice (a diamond, a repeated include) is read and decoded
-	// once.
-	read map[string]decoded
+	// once; bytes counts what the included files hold.
+	read  map[string]decoded
+	bytes int
 }
 
 // decoded is a file decoded and merged with its includes, and where its
@@ -144,7 +145,34 @@ const (
 	MaxIncludedFiles = 1024
 	// MaxNesting bounds the nesting of tables and arrays in a file.
 	MaxNesting = 64
+	// MaxIncludedBytes bounds what the included files hold together.
+	MaxIncludedBytes = 64 << 20
 )
+
+// lastOfEach returns the files of an include list (relative to dir) each
+// once, at its last place: merging a file again over what came between
+// gives what merging it last once does.
+func lastOfEach(files []string, dir string) []string {
+	last := map[string]int{}
+	for i, f := range files {
+		p := f
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		last[resolved(p)] = i
+	}
+	var out []string
+	for i, f := range files {
+		p := f
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if last[resolved(p)] == i {
+			out = append(out, f)
+		}
+	}
+	return out
+}
 
 // readTree decodes the experiment file called file, whose contents are
 // data, merged with the files it includes (see mergeTree), and returns the
@@ -180,7 +208,7 @@ func (in *includer) load(file string, data []byte, stack []string) (map[string]a
 	}
 	merged, origin := map[string]any{}, map[string]int{}
 	stack = append(stack, file)
-	for _, inc := range in.includes(idx, own) {
+	for _, inc := range lastOfEach(in.includes(idx, own), filepath.Dir(file)) {
 		path := inc
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(filepath.Dir(file), inc)
@@ -200,6 +228,10 @@ func (in *includer) load(file string, data []byte, stack []string) (map[string]a
 			if err != nil {
 				in.fail(idx, "cannot read %s", readError(path, err))
 				continue
+			}
+			if in.bytes += len(incData); in.bytes > MaxIncludedBytes {
+				in.fail(idx, "the included files hold more than %s together", fileio.Size(MaxIncludedBytes))
+				return nil, nil
 			}
 			d.tree, d.origin = in.load(path, incData, stack)
 			in.read[key] = d
@@ -257,14 +289,35 @@ func checkNesting(text string) (int, error) {
 			}
 			line++
 		case '"', '\'':
-			quote := string(c)
-			if strings.HasPrefix(text[i:], strings.Repeat(quote, 3)) {
-				end := strings.Index(text[i+3:], strings.Repeat(quote, 3))
-				if end < 0 {
-					return 0, nil // unterminated: the decoder reports it
+			triple := strings.Repeat(string(c), 3)
+			if strings.HasPrefix(text[i:], triple) {
+				// A multi-line string: escapes (in basic strings) and up to
+				// two quotes before the closing three belong to it.
+				j := i + 3
+				for {
+					if j >= len(text) {
+						return 0, nil // unterminated: the decoder reports it
+					}
+					if c == '"' && text[j] == '\\' {
+						if j+1 < len(text) && text[j+1] == '\n' {
+							line++
+						}
+						j += 2
+						continue
+					}
+					if strings.HasPrefix(text[j:], triple) {
+						j += 3
+						for k := 0; k < 2 && j < len(text) && text[j] == c; k++ {
+							j++
+						}
+						break
+					}
+					if text[j] == '\n' {
+						line++
+					}
+					j++
 				}
-				line += strings.Count(text[i:i+3+end], "\n")
-				i += 3 + end + 2
+				i = j - 1
 				continue
 			}
 			for i++; i < len(text) && text[i] != c && text[i] != '\n'; i++ {
@@ -357,9 +410,11 @@ func mergeTree(dst, src map[string]any, origin, srcOrigin map[string]int, prefix
 				continue
 			}
 		}
-		forgetOrigin(origin, path)
+		if old, had := dst[k]; had {
+			forgetOrigin(origin, path, old)
+		}
 		dst[k] = copyValue(v)
-		copyOrigin(origin, srcOrigin, path)
+		copyOrigin(origin, srcOrigin, path, v)
 	}
 }
 
@@ -374,24 +429,27 @@ func markOrigin(tree map[string]any, prefix string, idx int, origin map[string]i
 	}
 }
 
-// forgetOrigin removes path and the keys below it from origin.
-func forgetOrigin(origin map[string]int, path string) {
+// forgetOrigin removes path and the keys below it from origin; old is
+// the value there, whose tables name the keys below (walking them costs
+// their size, not the whole map's).
+func forgetOrigin(origin map[string]int, path string, old any) {
 	delete(origin, path)
-	for p := range origin {
-		if strings.HasPrefix(p, path+".") {
-			delete(origin, p)
+	if m, ok := old.(map[string]any); ok {
+		for k, v := range m {
+			forgetOrigin(origin, joinPath(path, k), v)
 		}
 	}
 }
 
-// copyOrigin copies the origin of path and of the keys below it.
-func copyOrigin(dst, src map[string]int, path string) {
+// copyOrigin copies the origin of path and of the keys below it, v being
+// the value there.
+func copyOrigin(dst, src map[string]int, path string, v any) {
 	if i, ok := src[path]; ok {
 		dst[path] = i
 	}
-	for p, i := range src {
-		if strings.HasPrefix(p, path+".") {
-			dst[p] = i
+	if m, ok := v.(map[string]any); ok {
+		for k, x := range m {
+			copyOrigin(dst, src, joinPath(path, k), x)
 		}
 	}
 }

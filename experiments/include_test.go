@@ -132,6 +132,10 @@ func TestIncludeErrors(t *testing.T) {
 			[]string{"exp.toml:1: include: cannot read DIR: not a regular file (a directory)"}},
 		{"too large", map[string]string{"exp.toml": "include = [\"big.toml\"]\n", "big.toml": "# " + strings.Repeat("x", MaxFileBytes) + "\n"},
 			[]string{"exp.toml:1: include: cannot read DIR/big.toml: file too large: more than the 16 MiB netsim reads"}},
+		{"an escaped quote in a multi-line string", map[string]string{"exp.toml": "seed = 1\nq = \"\"\"a\\\"\"\"b\"\"\"\na = " + strings.Repeat("[", 70) + strings.Repeat("]", 70) + "\n"},
+			[]string{"exp.toml:3: tables and arrays nested more than 64 deep"}},
+		{"quotes before the closing ones", map[string]string{"exp.toml": "seed = 1\na = [\"\"\"x\"\"\"\", " + strings.Repeat("[", 70) + strings.Repeat("]", 70) + "]\n"},
+			[]string{"exp.toml:2: tables and arrays nested more than 64 deep"}},
 		{"sweep error in the base", map[string]string{
 			"base.toml": strings.Replace(hardware, "vls = 2", "vls = [2, 2]", 1),
 			"exp.toml":  "include = [\"base.toml\"]\n[routing]\nalgorithm = \"dor\"\n"},

@@ -3,7 +3,6 @@ package experiments
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -71,14 +70,7 @@ func ParseFile(file string, data []byte, overrides ...Override) ([]*Experiment, 
 func readFile(path string) ([]byte, error) {
 	data, err := fileio.ReadFile(path, MaxFileBytes)
 	if err != nil {
-		msg := err.Error()
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			msg = pe.Err.Error()
-		} else {
-			msg = strings.TrimPrefix(msg, path+": ")
-		}
-		return nil, &InputError{File: path, Msg: "cannot read: " + msg}
+		return nil, &InputError{File: path, Msg: "cannot read: " + strings.TrimPrefix(readError(path, err), path+": ")}
 	}
 	return data, nil
 }

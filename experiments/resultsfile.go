@@ -91,10 +91,12 @@ func tempPattern(path string) string { return "." + filepath.Base(path) + "-*.tm
 // holds the lock, so no run is writing them.
 func removeStale(path string) {
 	dir := filepath.Dir(path)
-	for _, pattern := range []string{tempPattern(path), ".results-*.jsonl"} {
-		stale, _ := filepath.Glob(filepath.Join(dir, pattern))
-		for _, f := range stale {
-			os.Remove(f)
+	entries, _ := os.ReadDir(dir) // not a glob of dir: its name may hold * or [
+	for _, e := range entries {
+		for _, pattern := range []string{tempPattern(path), ".results-*.jsonl"} {
+			if ok, _ := filepath.Match(pattern, e.Name()); ok && e.Type().IsRegular() {
+				os.Remove(filepath.Join(dir, e.Name()))
+			}
 		}
 	}
 }

@@ -175,7 +175,7 @@ func (d *decoder) buildWorkload(e *Experiment, cache *buildCache) {
 		bt, ok := cache.traces[w.Trace]
 		if !ok {
 			var data []byte
-			data, bt.err = fileio.ReadFile(w.Trace, workload.MaxTraceBytes)
+			data, bt.err = fileio.ReadFile(w.Trace, fileio.MaxLarge)
 			if bt.err == nil {
 				bt.w, bt.err = workload.ReadTrace(bytes.NewReader(data), w.Trace)
 				bt.key = dataKey(w.Trace, data)
@@ -189,7 +189,7 @@ func (d *decoder) buildWorkload(e *Experiment, cache *buildCache) {
 		e.trace, e.traceKey = bt.w, bt.key
 	}
 	if w.Placement == workload.PlaceFile {
-		data, err := fileio.ReadFile(w.PlacementFile, maxPlacementBytes)
+		data, err := fileio.ReadFile(w.PlacementFile, fileio.MaxSmall)
 		if err != nil {
 			d.fail("traffic", "placement_file", "%v", err)
 			return
@@ -206,9 +206,6 @@ func (d *decoder) buildWorkload(e *Experiment, cache *buildCache) {
 		}
 	}
 }
-
-// maxPlacementBytes bounds a placement file: a line per rank.
-const maxPlacementBytes = 256 << 20
 
 // workloadRanks returns the ranks of workload pattern p: the trace's, or
 // [traffic] ranks (every host by default).

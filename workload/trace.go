@@ -16,9 +16,6 @@ const TraceHeader = "netsim-trace 1"
 // MaxTraceLine bounds the length of a line of a trace.
 const MaxTraceLine = 4 << 20
 
-// MaxTraceBytes bounds the size of a trace file netsim reads.
-const MaxTraceBytes = 1 << 30
-
 // collComm marks the communicator of the messages a collective of a
 // trace expands into, apart from the trace's own point-to-point traffic;
 // collReq the requests it numbers.

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -59,6 +61,31 @@ func defineSet(fs *flag.FlagSet, sets *[]experiments.Override) {
 		}
 		return err
 	})
+}
+
+// isHelpFlag reports whether args is a lone -h, -help or --help.
+func isHelpFlag(args []string) bool {
+	return len(args) == 1 && slices.Contains([]string{"-h", "-help", "--help"}, args[0])
+}
+
+// writeAtomic writes data to path through a temporary file beside it,
+// renamed over path once written: a command a signal ends, or a crash,
+// leaves the old file or the new one, never half of one.
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*.tmp")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	if err := errors.Join(werr, tmp.Chmod(0o644), tmp.Close()); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
 }
 
 // errInterrupted is the error of work a signal interrupted (a SIGINT,
@@ -184,7 +211,10 @@ func asTyped(err error, args []string) error {
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
 		return fmt.Errorf("unknown flag %s", given(name))
 	}
-	if i := strings.Index(msg, " flag -"); i >= 0 {
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return fmt.Errorf("flag %s needs a value", given(name))
+	}
+	if i := strings.LastIndex(msg, " flag -"); i >= 0 {
 		rest := msg[i+len(" flag -"):]
 		name, tail, _ := strings.Cut(rest, ":")
 		if !strings.ContainsAny(name, " ") {

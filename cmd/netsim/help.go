@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"slices"
 )
 
 // helpCmd returns netsim help.
@@ -20,7 +19,7 @@ statuses.
 `,
 		CustomFlags: true,
 		Run: func(_ context.Context, _ *Command, ev env, args []string) int {
-			if len(args) == 1 && slices.Contains([]string{"-h", "-help", "--help"}, args[0]) {
+			if isHelpFlag(args) {
 				args = nil
 			}
 			return netsimCmd().helpTopic(ev, args)

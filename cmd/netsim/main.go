@@ -35,13 +35,21 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
+
+	"netsim/internal/sysmem"
 )
 
 func main() {
 	// Ctrl-C, a batch scheduler's SIGTERM, or the terminal's SIGHUP stops
 	// a run cleanly, loading included: the finished points stay in
 	// results.jsonl.
+	// The garbage collector works harder near what the process may use,
+	// rather than letting the heap grow past it.
+	if limit := sysmem.Limit(); limit > 0 {
+		debug.SetMemoryLimit(limit)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"netsim/experiments"
 	"netsim/internal/fileio"
@@ -111,7 +110,7 @@ func mergeCommand(opts mergeFlags, inputs []string, stdout, stderr io.Writer) in
 	if outPath == "" {
 		_, err = stdout.Write(b.Bytes())
 	} else {
-		err = os.WriteFile(outPath, b.Bytes(), 0o644)
+		err = writeAtomic(outPath, b.Bytes())
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "netsim merge: %v\n", err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"netsim/experiments/report"
@@ -24,14 +23,14 @@ func writeReport(dir string) error {
 	if err := report.WriteSummary(&md, results); err != nil {
 		errs = append(errs, err)
 	} else {
-		errs = append(errs, os.WriteFile(filepath.Join(dir, "table.md"), md.Bytes(), 0o644))
+		errs = append(errs, writeAtomic(filepath.Join(dir, "table.md"), md.Bytes()))
 	}
 	if t, err := report.Pivot(results, report.Spec{Extend: true}); err == nil {
 		var csv bytes.Buffer
 		if err := t.WriteCSV(&csv); err != nil {
 			errs = append(errs, err)
 		} else {
-			errs = append(errs, os.WriteFile(filepath.Join(dir, "table.csv"), csv.Bytes(), 0o644))
+			errs = append(errs, writeAtomic(filepath.Join(dir, "table.csv"), csv.Bytes()))
 		}
 	}
 	figs, err := report.Figures(results, "routing")

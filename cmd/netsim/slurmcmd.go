@@ -66,9 +66,10 @@ func (f *slurmSubmitFlags) define(fs *flag.FlagSet) {
 func slurmSubmitCmd() *Command {
 	var f slurmSubmitFlags
 	return &Command{
-		Name:      "submit",
-		UsageLine: "netsim slurm submit FILE.toml ... -o DIR --shards N [--partition P] [--time T] [--cpus-per-task C] [--mem M] [--account A] [--sbatch OPTION]... [--set SECTION.KEY=VALUE]... [--print] [--netsim EXECUTABLE]",
-		Short:     "write and submit a sweep's job array and merge job",
+		WatchesContext: true, // Slurm's commands run under the context
+		Name:           "submit",
+		UsageLine:      "netsim slurm submit FILE.toml ... -o DIR --shards N [--partition P] [--time T] [--cpus-per-task C] [--mem M] [--account A] [--sbatch OPTION]... [--set SECTION.KEY=VALUE]... [--print] [--netsim EXECUTABLE]",
+		Short:          "write and submit a sweep's job array and merge job",
 		Long: `Writes DIR/array.sbatch, a job array whose task I runs shard I of N of the
 experiment files into DIR/shards/I/ with -j its CPUs, and DIR/merge.sbatch,
 which merges the shards (netsim merge --check) into DIR/results.jsonl and
@@ -130,9 +131,10 @@ before or after the files.
 // slurmStatusCmd returns netsim slurm status.
 func slurmStatusCmd() *Command {
 	return &Command{
-		Name:      "status",
-		UsageLine: "netsim slurm status DIR",
-		Short:     "count a job's tasks pending, running, done and failed, and its points",
+		WatchesContext: true, // Slurm's commands run under the context
+		Name:           "status",
+		UsageLine:      "netsim slurm status DIR",
+		Short:          "count a job's tasks pending, running, done and failed, and its points",
 		Long: `Prints the state of each task of the job in DIR — pending, running, done
 (every point of its shard has a result) or failed (it ended without them:
 failed, cancelled, out of time or memory, preempted) — with Slurm's state
@@ -196,9 +198,10 @@ func printStatus(w io.Writer, j *slurm.Job, st slurm.Status) error {
 // slurmResubmitCmd returns netsim slurm resubmit.
 func slurmResubmitCmd() *Command {
 	return &Command{
-		Name:      "resubmit",
-		UsageLine: "netsim slurm resubmit DIR",
-		Short:     "submit a job's failed or timed-out tasks again, and a new merge job",
+		WatchesContext: true, // Slurm's commands run under the context
+		Name:           "resubmit",
+		UsageLine:      "netsim slurm resubmit DIR",
+		Short:          "submit a job's failed or timed-out tasks again, and a new merge job",
 		Long: `Submits again the tasks of the job in DIR that failed (see netsim slurm
 status): each resumes from its own results file, so a task killed at its
 time limit or preempted loses only the points it was simulating. The merge

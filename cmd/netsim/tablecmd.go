@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -125,7 +124,7 @@ func tableCommand(f tableFlags, stdout, stderr io.Writer) int {
 	}
 	if err == nil {
 		if f.out != "" {
-			err = os.WriteFile(f.out, b.Bytes(), 0o644)
+			err = writeAtomic(f.out, b.Bytes())
 		} else {
 			_, err = stdout.Write(b.Bytes())
 		}

@@ -2,12 +2,12 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"netsim/experiments"
 	"netsim/routing"
@@ -112,13 +112,9 @@ func topoExport(f topoExportFlags, stdout, stderr io.Writer) int {
 	}
 
 	w := stdout
-	var file *os.File
+	var buf bytes.Buffer
 	if f.out != "" {
-		if file, err = os.Create(f.out); err != nil {
-			fmt.Fprintf(stderr, "netsim topo export: -o: %v\n", err)
-			return exitUsage
-		}
-		w = file
+		w = &buf // written whole at the end (writeAtomic)
 	}
 	bw := bufio.NewWriter(w)
 	if tables != nil {
@@ -129,9 +125,9 @@ func topoExport(f topoExportFlags, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = bw.Flush()
 	}
-	if file != nil {
-		if cerr := file.Close(); err == nil {
-			err = cerr
+	if err == nil && f.out != "" {
+		if err = writeAtomic(f.out, buf.Bytes()); err != nil {
+			err = fmt.Errorf("-o: %w", err)
 		}
 	}
 	if err != nil {

@@ -29,12 +29,9 @@ DUMPI's ASCII dumps.
 	}
 }
 
-// maxDumpBytes bounds one DUMPI dump netsim trace convert reads, and
-// maxTraceBytes a trace netsim trace info reads.
-const (
-	maxDumpBytes  = 16 << 30
-	maxTraceBytes = workload.MaxTraceBytes
-)
+// maxDumpBytes bounds one DUMPI dump netsim trace convert reads (a dump
+// is text, several times its trace).
+const maxDumpBytes = 16 << 30
 
 // traceConvertCmd returns netsim trace convert.
 func traceConvertCmd() *Command {
@@ -114,7 +111,7 @@ ranks, operations, messages and bytes sent, and its computing time.
 			}
 			code := exitOK
 			for _, name := range files {
-				f, err := fileio.Open(name, maxTraceBytes)
+				f, err := fileio.Open(name, fileio.MaxLarge)
 				var w *workload.Workload
 				if err == nil {
 					w, err = workload.ReadTrace(bufio.NewReader(f), name)

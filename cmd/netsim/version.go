@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
-	"slices"
 )
 
 // version is netsim's release version.
@@ -23,7 +22,7 @@ the module version and VCS revision.
 `,
 		CustomFlags: true,
 		Run: func(_ context.Context, cmd *Command, ev env, args []string) int {
-			if len(args) == 1 && slices.Contains([]string{"-h", "-help", "--help"}, args[0]) {
+			if isHelpFlag(args) {
 				fmt.Fprint(ev.stdout, cmd.help())
 				return exitOK
 			}

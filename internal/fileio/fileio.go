@@ -47,8 +47,18 @@ func Open(path string, limit int64) (io.ReadCloser, error) {
 	if err := check(path, st, limit); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	f, err := openNonBlocking(path)
 	if err != nil {
+		return nil, err
+	}
+	// The path may name another file now than when it was looked at:
+	// check the file opened, which a FIFO swapped in meanwhile cannot
+	// block (it was opened without waiting for a writer).
+	if st, err = f.Stat(); err == nil {
+		err = check(path, st, limit)
+	}
+	if err != nil {
+		f.Close()
 		return nil, err
 	}
 	return &capped{f: f, path: path, limit: limit, left: limit}, nil
@@ -116,6 +126,9 @@ type capped struct {
 
 // Read implements io.Reader: past the cap, ErrTooLarge.
 func (c *capped) Read(p []byte) (int, error) {
+	if c.left < 0 {
+		return 0, tooLarge(c.path, c.limit)
+	}
 	if int64(len(p)) > c.left+1 {
 		p = p[:c.left+1] // one more byte tells a file that grew past the cap
 	}

@@ -6,14 +6,17 @@ import (
 	"bufio"
 	"bytes"
 	"os"
+	"path"
 	"strconv"
 	"strings"
 )
 
 // Limit returns the bytes this process may use: the least of the
-// machine's memory (MemTotal of /proc/meminfo), the cgroup's limit
-// (memory.max of cgroup v2, memory.limit_in_bytes of v1) and the
-// address-space limit (ulimit -v); 0 when none can be read.
+// machine's memory (MemTotal of /proc/meminfo), the limits of its cgroup
+// and the cgroups above it (memory.max of cgroup v2,
+// memory.limit_in_bytes of v1, as /proc/self/cgroup places the process:
+// a Slurm job's, a container's) and the address-space limit (ulimit -v);
+// 0 when none can be read.
 func Limit() int64 {
 	var limit int64
 	less := func(b int64) {
@@ -22,11 +25,44 @@ func Limit() int64 {
 		}
 	}
 	less(memTotal())
-	for _, f := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+	for _, f := range cgroupLimitFiles() {
 		less(readNumber(f))
 	}
 	less(addressSpace())
 	return limit
+}
+
+// cgroupLimitFiles returns the memory limit files of the process's
+// cgroup and of every cgroup above it, v2 and v1.
+func cgroupLimitFiles() []string {
+	data, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return nil
+	}
+	var files []string
+	for _, line := range strings.Split(string(data), "\n") {
+		// "0::/path" (v2) or "N:memory:/path" (v1).
+		f := strings.SplitN(line, ":", 3)
+		if len(f) != 3 {
+			continue
+		}
+		root, name := "", ""
+		switch {
+		case f[1] == "":
+			root, name = "/sys/fs/cgroup", "memory.max"
+		case strings.Contains(","+f[1]+",", ",memory,"):
+			root, name = "/sys/fs/cgroup/memory", "memory.limit_in_bytes"
+		default:
+			continue
+		}
+		for p := path.Clean("/" + f[2]); ; p = path.Dir(p) {
+			files = append(files, root+strings.TrimSuffix(p, "/")+"/"+name)
+			if p == "/" {
+				break
+			}
+		}
+	}
+	return files
 }
 
 // memTotal reads MemTotal from /proc/meminfo.

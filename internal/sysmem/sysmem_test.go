@@ -1,6 +1,9 @@
 package sysmem
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestLimit: on Linux the limit is the machine's memory at most, and
 // more than a few MiB.
@@ -11,4 +14,15 @@ func TestLimit(t *testing.T) {
 		t.Errorf("Limit() = %d, MemTotal %d", l, total)
 	}
 	t.Logf("limit %d MiB (MemTotal %d MiB)", l>>20, total>>20)
+}
+
+// TestCgroupLimitFiles: the limit files of the process's cgroup and of
+// those above it, for each hierarchy /proc/self/cgroup names.
+func TestCgroupLimitFiles(t *testing.T) {
+	for _, f := range cgroupLimitFiles() {
+		if !strings.HasSuffix(f, "/memory.max") && !strings.HasSuffix(f, "/memory.limit_in_bytes") {
+			t.Errorf("%s is not a limit file", f)
+		}
+	}
+	t.Log(cgroupLimitFiles())
 }
