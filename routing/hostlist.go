@@ -19,12 +19,12 @@ import (
 // list is an error naming the file and line.
 func ReadHostList(data []byte, file string, net *topologies.Network) ([]bool, error) {
 	_, names := net.DisplayNames()
-	byName := indexNames(names)
+	byName := topologies.IndexNames(names)
 	byGUID := map[uint64]int{}
 	if x := newIBIndex(net); x != nil {
 		byGUID = x.hostByGUID
 	}
-	hosts, err := readNodeList(data, file, "host", "no hosts (expected one CA port GUID or host name a line)", func(word string) (int, string) {
+	hosts, err := topologies.ReadNodeList(data, file, "host", "no hosts (expected one CA port GUID or host name a line)", func(word string) (int, string) {
 		if h, ok := byName[word]; ok {
 			return h, ""
 		}

@@ -130,7 +130,7 @@ func newLFTReader(file string, net *topologies.Network, vls int) *lftReader {
 	lr := &lftReader{file: file, net: net, t: newTables("file", net, vls), sw: -1}
 	lr.t.fabricVLs = true
 	lr.swNames, lr.hostNames = net.DisplayNames()
-	lr.swOf, lr.hostOf = indexNames(lr.swNames), indexNames(lr.hostNames)
+	lr.swOf, lr.hostOf = topologies.IndexNames(lr.swNames), topologies.IndexNames(lr.hostNames)
 	lr.entryLine = make([]int32, len(lr.t.lft))
 	lr.blockLine = make([]int, 2*lr.t.sws)
 	lr.lids = make([]lftLID, maxLID+1)
@@ -210,15 +210,6 @@ func (lr *lftReader) nodeByGUID(line int, isSwitch bool, guid string, lid int, n
 		return 0, lr.errorf(line, "%s GUID 0x%016x ('%s'%s) is not in the network (expected %s of the topology file)", kind, g, name, at, want)
 	}
 	return n, nil
-}
-
-// indexNames maps each name to its index.
-func indexNames(names []string) map[string]int {
-	m := make(map[string]int, len(names))
-	for i, n := range names {
-		m[n] = i
-	}
-	return m
 }
 
 // errorf returns a *topologies.FileError for line (0: the whole file).

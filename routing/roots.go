@@ -1,8 +1,6 @@
 package routing
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -20,46 +18,10 @@ import (
 // repeated one or an empty file is an error naming the file and line.
 func ReadRoots(data []byte, file string, net *topologies.Network) ([]int, error) {
 	find := newSwitchFinder(net)
-	return readNodeList(data, file, "switch", "no root switches (expected one GUID or switch name a line)", func(word string) (int, string) {
+	return topologies.ReadNodeList(data, file, "switch", "no root switches (expected one GUID or switch name a line)", func(word string) (int, string) {
 		s, msg, _ := find.switchOf(word)
 		return s, msg
 	})
-}
-
-// readNodeList reads a list of nodes one a line, each named by the first
-// word of its line, which find resolves to an index or explains; blank
-// lines and lines starting with '#' are skipped. A word find refuses, a
-// node listed twice (kind names it) or an empty list (the error empty) is
-// an error naming the file and line. It returns the indices in order.
-func readNodeList(data []byte, file, kind, empty string, find func(word string) (int, string)) ([]int, error) {
-	var nodes []int
-	seen := map[int]int{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || text[0] == '#' {
-			continue
-		}
-		word := strings.Fields(text)[0]
-		n, msg := find(word)
-		if msg != "" {
-			return nil, topologies.FileErrorf(file, line, "%s", msg)
-		}
-		if first, dup := seen[n]; dup {
-			return nil, topologies.FileErrorf(file, line, "%s %s is listed twice (first at line %d)", kind, word, first)
-		}
-		seen[n] = line
-		nodes = append(nodes, n)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, topologies.FileErrorf(file, line+1, "%v", err)
-	}
-	if len(nodes) == 0 {
-		return nil, topologies.FileErrorf(file, 0, "%s", empty)
-	}
-	return nodes, nil
 }
 
 // readRootsFile reads the roots of Spec.Roots.
@@ -81,7 +43,7 @@ type switchFinder struct {
 // import, their node GUIDs.
 func newSwitchFinder(net *topologies.Network) switchFinder {
 	swNames, _ := net.DisplayNames()
-	f := switchFinder{byName: indexNames(swNames), byGUID: map[uint64]int{}}
+	f := switchFinder{byName: topologies.IndexNames(swNames), byGUID: map[uint64]int{}}
 	if x := newIBIndex(net); x != nil {
 		f.byGUID = x.swByGUID
 	}

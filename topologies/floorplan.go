@@ -45,10 +45,7 @@ func (f *Floorplan) Cable(a, b int) int {
 // be placed once. Errors name file and line.
 func ReadFloorplan(data []byte, file string, net *Network, cyclesPerMeter float64) (*Floorplan, error) {
 	names, _ := net.DisplayNames()
-	byName := make(map[string]int, len(names))
-	for i, n := range names {
-		byName[n] = i
-	}
+	byName := IndexNames(names)
 	f := &Floorplan{Pos: make([][3]float64, len(net.Switches)), CyclesPerMeter: cyclesPerMeter}
 	at := make([]int, len(net.Switches)) // the line that placed each switch
 	sc := bufio.NewScanner(bytes.NewReader(data))

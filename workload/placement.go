@@ -1,10 +1,7 @@
 package workload
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -79,49 +76,25 @@ func Place(kind string, ranks int, net *topologies.Network, seed uint64, data []
 	return at, nil
 }
 
-// placeFile reads a placement file: one host per line, by name or index.
+// placeFile reads a placement file: one host per line, by name or index
+// (topologies.ReadNodeList), a line per rank.
 func placeFile(ranks int, net *topologies.Network, data []byte, file string) ([]int, error) {
 	_, names := net.DisplayNames()
-	byName := make(map[string]int, len(names))
-	for i, n := range names {
-		byName[n] = i
+	byName := topologies.IndexNames(names)
+	at, err := topologies.ReadNodeList(data, file, "host", "no hosts (expected one host, a name or an index, per rank)", func(word string) (int, string) {
+		if h, ok := byName[word]; ok {
+			return h, ""
+		}
+		if v, err := strconv.Atoi(word); err == nil && v >= 0 && v < len(net.Hosts) {
+			return v, ""
+		}
+		return 0, fmt.Sprintf("%q is not a host of the network (expected a host name or an index 0 to %d)", word, len(net.Hosts)-1)
+	})
+	if err != nil {
+		return nil, err
 	}
-	at := make([]int, 0, ranks)
-	first := map[int]int{} // host → its line
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	line := 0
-	for sc.Scan() {
-		line++
-		text := sc.Text()
-		if i := strings.IndexByte(text, '#'); i >= 0 {
-			text = text[:i]
-		}
-		text = strings.TrimSpace(text)
-		if text == "" {
-			continue
-		}
-		h, ok := byName[text]
-		if !ok {
-			v, err := strconv.Atoi(text)
-			if err != nil || v < 0 || v >= len(net.Hosts) {
-				return nil, topologies.FileErrorf(file, line, "%q is not a host of the network (expected a host name or an index 0 to %d)", text, len(net.Hosts)-1)
-			}
-			h = v
-		}
-		if l, dup := first[h]; dup {
-			return nil, topologies.FileErrorf(file, line, "host %s already holds rank %d (line %d)", text, slices.Index(at, h), l)
-		}
-		if len(at) == ranks {
-			return nil, topologies.FileErrorf(file, line, "more hosts than the %d ranks", ranks)
-		}
-		first[h] = line
-		at = append(at, h)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, topologies.FileErrorf(file, line+1, "%v", err)
-	}
-	if len(at) < ranks {
-		return nil, topologies.FileErrorf(file, line, "%d hosts for %d ranks", len(at), ranks)
+	if len(at) != ranks {
+		return nil, topologies.FileErrorf(file, 0, "%d hosts for %d ranks (expected one per rank)", len(at), ranks)
 	}
 	return at, nil
 }

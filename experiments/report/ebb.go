@@ -112,6 +112,38 @@ func (f *Figure) addEBBSeries(s, low, high Series, i, n int) {
 	f.Series = append(f.Series, s)
 }
 
+// resultKeys returns the columns that identify each of rs in a table:
+// experiment, topology and routing, the other fields rs differ in (but
+// the variant and those of tail), then tail.
+func resultKeys(rs []Result, tail ...string) []string {
+	keys := []string{"experiment", "topology", "routing"}
+	for _, f := range varying(rs) {
+		if !slices.Contains(keys, f) && !slices.Contains(tail, f) && f != "variant" {
+			keys = append(keys, f)
+		}
+	}
+	return append(keys, tail...)
+}
+
+// writeKeyHeader writes the head of a markdown table of keys, left
+// aligned, then values, right aligned.
+func writeKeyHeader(b *strings.Builder, keys []string, values ...string) {
+	b.WriteString("|")
+	for _, k := range append(slices.Clone(keys), values...) {
+		b.WriteString(" " + mdCell(k) + " |")
+	}
+	b.WriteString("\n|" + strings.Repeat("---|", len(keys)) + strings.Repeat("---:|", len(values)) + "\n")
+}
+
+// writeKeyCells opens the row of r: a cell per key, the values to follow.
+func writeKeyCells(b *strings.Builder, keys []string, r Result) {
+	b.WriteString("|")
+	for _, k := range keys {
+		v, _ := r.Text(k)
+		b.WriteString(" " + mdCell(v) + " |")
+	}
+}
+
 // valueTicks labels an axis at the given values only (the host counts of
 // a chart).
 type valueTicks []float64
@@ -148,26 +180,12 @@ func writeEBB(b *strings.Builder, results []Result) error {
 	if err := t.WriteMarkdown(b); err != nil {
 		return err
 	}
-	keys := []string{"experiment", "topology", "routing"}
-	for _, f := range varying(ebbs) {
-		if !slices.Contains(keys, f) && f != "pattern" && f != "dispersion" && f != "hosts" && f != "variant" {
-			keys = append(keys, f)
-		}
-	}
-	keys = append(keys, "pattern", "dispersion", "hosts")
+	keys := resultKeys(ebbs, "pattern", "dispersion", "hosts")
 	sortResults(ebbs, keys)
-	b.WriteString("\n## Exchanges\n\nEffective bisection bandwidth in % of link bandwidth over the patterns run: worst, average, best.\n\n|")
-	for _, k := range keys {
-		b.WriteString(" " + mdCell(k) + " |")
-	}
-	b.WriteString(" patterns | min | avg | max | out of order |\n|" +
-		strings.Repeat("---|", len(keys)) + strings.Repeat("---:|", 5) + "\n")
+	b.WriteString("\n## Exchanges\n\nEffective bisection bandwidth in % of link bandwidth over the patterns run: worst, average, best.\n\n")
+	writeKeyHeader(b, keys, "patterns", "min", "avg", "max", "out of order")
 	for _, r := range ebbs {
-		b.WriteString("|")
-		for _, k := range keys {
-			v, _ := r.Text(k)
-			b.WriteString(" " + mdCell(v) + " |")
-		}
+		writeKeyCells(b, keys, r)
 		n, _ := r.Text("patterns")
 		b.WriteString(" " + n + " |")
 		for _, v := range []string{ValueEBBMin, ValueEBBAvg, ValueEBBMax} {

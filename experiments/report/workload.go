@@ -91,26 +91,12 @@ func writeWorkloads(b *strings.Builder, all []Result) error {
 	if len(wl) == 0 {
 		return nil
 	}
-	keys := []string{"experiment", "topology", "routing"}
-	for _, f := range varying(wl) {
-		if !slices.Contains(keys, f) && !slices.Contains([]string{"pattern", "variant", "message_bytes", "trace", "ranks", "placement"}, f) {
-			keys = append(keys, f)
-		}
-	}
-	keys = append(keys, "pattern", "message_bytes", "trace", "ranks", "placement")
+	keys := resultKeys(wl, "pattern", "message_bytes", "trace", "ranks", "placement")
 	sortResults(wl, keys)
-	b.WriteString("\n## Workloads\n\nCompletion time of the last rank, effective bandwidth (flits sent over ranks × completion, % of link bandwidth), and for collectives the share of their injection bound reached.\n\n|")
-	for _, k := range keys {
-		b.WriteString(" " + mdCell(k) + " |")
-	}
-	b.WriteString(" completion (cycles) | completion (µs) | bandwidth | efficiency |\n|" +
-		strings.Repeat("---|", len(keys)) + strings.Repeat("---:|", 4) + "\n")
+	b.WriteString("\n## Workloads\n\nCompletion time of the last rank, effective bandwidth (flits sent over ranks × completion, % of link bandwidth), and for collectives the share of their injection bound reached.\n\n")
+	writeKeyHeader(b, keys, "completion (cycles)", "completion (µs)", "bandwidth", "efficiency")
 	for _, r := range wl {
-		b.WriteString("|")
-		for _, k := range keys {
-			v, _ := r.Text(k)
-			b.WriteString(" " + mdCell(v) + " |")
-		}
+		writeKeyCells(b, keys, r)
 		for _, v := range []string{ValueCompletion, ValueCompletionUS, ValueBandwidth, ValueEfficiency} {
 			x, ok := r.Number(v)
 			cell := "—"
