@@ -126,8 +126,9 @@ func topoExport(f topoExportFlags, stdout, stderr io.Writer) int {
 		err = bw.Flush()
 	}
 	if err == nil && f.out != "" {
-		if err = writeAtomic(f.out, buf.Bytes()); err != nil {
-			err = fmt.Errorf("-o: %w", err)
+		if err := writeAtomic(f.out, buf.Bytes()); err != nil {
+			fmt.Fprintf(stderr, "netsim topo export: -o: %v\n", err)
+			return exitUsage
 		}
 	}
 	if err != nil {

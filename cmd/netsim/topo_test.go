@@ -26,7 +26,7 @@ func TestTopoDescribeCommands(t *testing.T) {
 		{"describe file and preset", []string{"topo", "describe", ff, "--preset", "flatfly"}, exitUsage, "", "give an experiment file or --preset, not both"},
 		{"describe unknown preset", []string{"topo", "describe", "--preset", "torus5d"}, exitUsage, "",
 			`netsim topo describe: --preset: unknown preset "torus5d" (known: torus3d, torus4d, flatfly, hypercube, dragonfly, sfxff1, sfxff2, myrinet512, deimos)`},
-		{"describe preset missing value", []string{"topo", "describe", "--preset"}, exitUsage, "", "flag needs an argument: -preset"},
+		{"describe preset missing value", []string{"topo", "describe", "--preset"}, exitUsage, "", "flag --preset needs a value"},
 		{"describe unknown flag", []string{"topo", "describe", "--routes", ff}, exitUsage, "", "unknown flag --routes"},
 		{"describe missing file", []string{"topo", "describe", filepath.Join(dir, "none.toml")}, exitUsage, "", "none.toml: cannot read"},
 	}
