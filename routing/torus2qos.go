@@ -1,7 +1,6 @@
 package routing
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"slices"
@@ -69,26 +68,18 @@ func ReadTorusConf(data []byte, file string, net *topologies.Network) (*TorusCon
 	sizeLine, line := 0, 0
 	var cur *TorusSeed
 	datelineLine := [torusDims]int{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
 	errorf := func(format string, args ...any) error { return topologies.FileErrorf(file, line, format, args...) }
-	for sc.Scan() {
-		line++
-		text := sc.Text()
-		if i := strings.IndexByte(text, '#'); i >= 0 {
-			text = text[:i]
-		}
+	err := topologies.EachLine(bytes.NewReader(data), file, 1<<20, func(l int, text string) error {
+		line = l
 		f := strings.Fields(text)
-		if len(f) == 0 {
-			continue
-		}
 		key := strings.ToLower(f[0])
 		switch key {
 		case "torus", "mesh":
 			if sizeLine > 0 {
-				return nil, errorf("a second size line (the first is line %d)", sizeLine)
+				return errorf("a second size line (the first is line %d)", sizeLine)
 			}
 			if len(f) != 1+torusDims {
-				return nil, errorf("%s needs %d radices (x y z; 1 for an absent dimension), got %d", key, torusDims, len(f)-1)
+				return errorf("%s needs %d radices (x y z; 1 for an absent dimension), got %d", key, torusDims, len(f)-1)
 			}
 			sizeLine = line
 			for d := range torusDims {
@@ -102,13 +93,13 @@ func ReadTorusConf(data []byte, file string, net *topologies.Network) (*TorusCon
 				}
 				r, err := strconv.Atoi(w)
 				if err != nil || r < 1 || r > 1<<16 {
-					return nil, errorf("bad radix %q for dimension %c (expected a positive number, optionally suffixed t or m)", f[1+d], "xyz"[d])
+					return errorf("bad radix %q for dimension %c (expected a positive number, optionally suffixed t or m)", f[1+d], "xyz"[d])
 				}
 				c.Radix[d], c.Torus[d] = r, wrap && r > 2
 			}
 		case "xp_link", "xm_link", "yp_link", "ym_link", "zp_link", "zm_link":
 			if len(f) != 3 {
-				return nil, errorf("%s needs two switches (GUIDs or names), got %d words", key, len(f)-1)
+				return errorf("%s needs two switches (GUIDs or names), got %d words", key, len(f)-1)
 			}
 			if cur == nil {
 				c.Seeds = append(c.Seeds, newTorusSeed(line))
@@ -118,7 +109,7 @@ func ReadTorusConf(data []byte, file string, net *topologies.Network) (*TorusCon
 			for i := range sw {
 				s, msg, absent := find.switchOf(f[1+i])
 				if msg != "" && !absent {
-					return nil, errorf("%s: %s", key, msg)
+					return errorf("%s: %s", key, msg)
 				}
 				if msg != "" && cur.missing == "" {
 					cur.missing = fmt.Sprintf("%s:%d: %s: %s", file, line, key, msg)
@@ -126,53 +117,54 @@ func ReadTorusConf(data []byte, file string, net *topologies.Network) (*TorusCon
 				sw[i] = s
 			}
 			if cur.missing != "" {
-				continue // a seed for another fabric: the next one may fit
+				return nil // a seed for another fabric: the next one may fit
 			}
 			if sw[0] == sw[1] {
-				return nil, errorf("%s joins switch %s to itself", key, f[1])
+				return errorf("%s joins switch %s to itself", key, f[1])
 			}
 			if cur.Origin >= 0 && cur.Origin != sw[0] {
-				return nil, errorf("%s starts at %s, but this seed's links start at another switch (all links of a seed share their first switch)", key, f[1])
+				return errorf("%s starts at %s, but this seed's links start at another switch (all links of a seed share their first switch)", key, f[1])
 			}
 			k := 0
 			for torusLinkKeys[k] != key {
 				k++
 			}
 			if cur.Link[k] >= 0 {
-				return nil, errorf("%s given twice in one seed (use next_seed to start another)", key)
+				return errorf("%s given twice in one seed (use next_seed to start another)", key)
 			}
 			cur.Origin, cur.Link[k] = sw[0], sw[1]
 		case "next_seed":
 			cur = nil
 		case "x_dateline", "y_dateline", "z_dateline":
 			if len(f) != 2 {
-				return nil, errorf("%s needs one coordinate, got %d words", key, len(f)-1)
+				return errorf("%s needs one coordinate, got %d words", key, len(f)-1)
 			}
 			v, err := strconv.Atoi(f[1])
 			if err != nil {
-				return nil, errorf("bad %s %q (expected an integer)", key, f[1])
+				return errorf("bad %s %q (expected an integer)", key, f[1])
 			}
 			d := int(key[0] - 'x')
 			c.Dateline[d], datelineLine[d] = v, line
 		case "portgroup_max_ports":
 			if len(f) < 2 {
-				return nil, errorf("%s needs a number", key)
+				return errorf("%s needs a number", key)
 			}
 			if v, err := strconv.Atoi(f[1]); err != nil || v < 1 {
-				return nil, errorf("bad %s %q (expected a positive number)", key, f[1])
+				return errorf("bad %s %q (expected a positive number)", key, f[1])
 			}
 		case "port_order":
 			for _, w := range f[1:] {
 				if v, err := strconv.Atoi(w); err != nil || v < 1 || v > 254 {
-					return nil, errorf("bad port %q in port_order (expected port numbers 1 to 254)", w)
+					return errorf("bad port %q in port_order (expected port numbers 1 to 254)", w)
 				}
 			}
 		default:
-			return nil, errorf("unknown keyword %q (expected torus, mesh, xp_link … zm_link, next_seed, x_dateline … z_dateline, portgroup_max_ports or port_order)", f[0])
+			return errorf("unknown keyword %q (expected torus, mesh, xp_link … zm_link, next_seed, x_dateline … z_dateline, portgroup_max_ports or port_order)", f[0])
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, topologies.FileErrorf(file, line+1, "%v", err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	line = 0
 	if sizeLine == 0 {

@@ -1,7 +1,6 @@
 package topologies
 
 import (
-	"bufio"
 	"bytes"
 	"math"
 	"strconv"
@@ -48,49 +47,42 @@ func ReadFloorplan(data []byte, file string, net *Network, cyclesPerMeter float6
 	byName := IndexNames(names)
 	f := &Floorplan{Pos: make([][3]float64, len(net.Switches)), CyclesPerMeter: cyclesPerMeter}
 	at := make([]int, len(net.Switches)) // the line that placed each switch
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	line := 0
-	for sc.Scan() {
-		line++
-		text := sc.Text()
-		if i := strings.IndexByte(text, '#'); i >= 0 {
-			text = text[:i]
-		}
-		if strings.TrimSpace(text) == "" {
-			continue
-		}
+	line := 0                            // the last line read
+	err := EachLine(bytes.NewReader(data), file, 1<<20, func(l int, text string) error {
+		line = l
 		fs := strings.Split(text, ",")
 		for i := range fs {
 			fs[i] = strings.TrimSpace(fs[i])
 		}
 		if strings.EqualFold(fs[0], "switch") && len(fs) >= 3 && strings.EqualFold(fs[1], "x") {
-			continue // header
+			return nil // header
 		}
 		if len(fs) != 3 && len(fs) != 4 {
-			return nil, FileErrorf(file, line, "expected switch,x,y or switch,x,y,z, got %d fields", len(fs))
+			return FileErrorf(file, line, "expected switch,x,y or switch,x,y,z, got %d fields", len(fs))
 		}
 		s, ok := byName[fs[0]]
 		if !ok {
 			v, err := strconv.Atoi(fs[0])
 			if err != nil || v < 0 || v >= len(net.Switches) {
-				return nil, FileErrorf(file, line, "%q is not a switch of the network (expected a switch name or an index 0 to %d)", fs[0], len(net.Switches)-1)
+				return FileErrorf(file, line, "%q is not a switch of the network (expected a switch name or an index 0 to %d)", fs[0], len(net.Switches)-1)
 			}
 			s = v
 		}
 		if at[s] != 0 {
-			return nil, FileErrorf(file, line, "switch %s placed again (first at line %d)", fs[0], at[s])
+			return FileErrorf(file, line, "switch %s placed again (first at line %d)", fs[0], at[s])
 		}
 		at[s] = line
 		for k, word := range fs[1:] {
 			x, err := strconv.ParseFloat(word, 64)
 			if err != nil || math.IsNaN(x) || math.Abs(x) > MaxFloorplanMeters {
-				return nil, FileErrorf(file, line, "bad coordinate %q (expected meters, at most %g in size)", word, MaxFloorplanMeters)
+				return FileErrorf(file, line, "bad coordinate %q (expected meters, at most %g in size)", word, MaxFloorplanMeters)
 			}
 			f.Pos[s][k] = x
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, FileErrorf(file, line+1, "%v", err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	for s, l := range at {
 		if l == 0 {

@@ -3,6 +3,8 @@ package topologies
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"io"
 	"strings"
 )
 
@@ -49,4 +51,34 @@ func ReadNodeList(data []byte, file, kind, empty string, find func(word string) 
 		return nil, FileErrorf(file, 0, "%s", empty)
 	}
 	return nodes, nil
+}
+
+// EachLine calls f for each line of r that holds more than a comment,
+// with its number (from 1) and its text: the line cut at its first '#'
+// and trimmed. It stops at f's first error. A line longer than maxLine
+// bytes, or a read error, is an error naming the file and the line.
+func EachLine(r io.Reader, file string, maxLine int, f func(line int, text string) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, min(64<<10, maxLine)), maxLine)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		if i := strings.IndexByte(text, '#'); i >= 0 {
+			text = text[:i]
+		}
+		if text = strings.TrimSpace(text); text == "" {
+			continue
+		}
+		if err := f(line, text); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return FileErrorf(file, line+1, "line longer than %d bytes", maxLine)
+		}
+		return FileErrorf(file, line+1, "%v", err)
+	}
+	return nil
 }

@@ -1,7 +1,6 @@
 package traffic
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"math"
@@ -121,14 +120,7 @@ func (m *MessageSizes) readHistogram(data []byte, file string) error {
 	var sizes []int
 	var w []float64
 	seen := map[int]int{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || text[0] == '#' {
-			continue
-		}
+	err := topologies.EachLine(bytes.NewReader(data), file, 1<<20, func(line int, text string) error {
 		f := strings.Split(text, ",")
 		if len(f) != 2 {
 			return topologies.FileErrorf(file, line, "expected flits,weight (2 fields), got %d", len(f))
@@ -136,7 +128,7 @@ func (m *MessageSizes) readHistogram(data []byte, file string) error {
 		n, err := strconv.Atoi(strings.TrimSpace(f[0]))
 		if err != nil || n < 1 || n > MaxMessageFlits {
 			if len(sizes) == 0 && strings.EqualFold(strings.TrimSpace(f[0]), "flits") {
-				continue // header
+				return nil // header
 			}
 			return topologies.FileErrorf(file, line, "bad length %q (expected 1 to %d flits)", strings.TrimSpace(f[0]), MaxMessageFlits)
 		}
@@ -152,9 +144,10 @@ func (m *MessageSizes) readHistogram(data []byte, file string) error {
 		if len(sizes) > 1<<20 {
 			return topologies.FileErrorf(file, line, "more than %d lengths", 1<<20)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return topologies.FileErrorf(file, line+1, "%v", err)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if len(sizes) == 0 {
 		return topologies.FileErrorf(file, 0, "no lengths (expected flits,weight lines)")

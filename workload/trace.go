@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"netsim/topologies"
 	"strconv"
 	"strings"
 )
@@ -55,8 +56,6 @@ func ReadTrace(r io.Reader, name string) (*Workload, error) {
 
 // readTrace is ReadTrace with at most maxOps operations.
 func readTrace(r io.Reader, name string, maxOps int) (*Workload, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), MaxTraceLine)
 	w := &Workload{Name: name}
 	line := int32(0)
 	fail := func(format string, args ...any) error {
@@ -68,74 +67,65 @@ func readTrace(r io.Reader, name string, maxOps int) (*Workload, error) {
 	// colls holds each rank's collectives, to check that every rank calls
 	// the same ones in the same order.
 	var colls [][]collCall
-	for sc.Scan() {
-		line++
-		text := sc.Text()
-		if i := strings.IndexByte(text, '#'); i >= 0 {
-			text = text[:i]
-		}
+	err := topologies.EachLine(r, name, MaxTraceLine, func(l int, text string) error {
+		line = int32(l)
 		f := strings.Fields(text)
-		if len(f) == 0 {
-			continue
-		}
 		switch {
 		case !header:
 			if line != 1 || strings.Join(f, " ") != TraceHeader {
-				return nil, fail("expected %q on the first line", TraceHeader)
+				return fail("expected %q on the first line", TraceHeader)
 			}
 			header = true
-			continue
+			return nil
 		case w.Ranks == nil && f[0] != "ranks":
-			return nil, fail("expected a ranks line after the header, got %q", f[0])
+			return fail("expected a ranks line after the header, got %q", f[0])
 		case f[0] == "ranks":
 			if w.Ranks != nil {
-				return nil, fail("ranks given twice")
+				return fail("ranks given twice")
 			}
 			n, err := count(f, 1, MaxRanks)
 			if err != nil {
-				return nil, fail("ranks: %v", err)
+				return fail("ranks: %v", err)
 			}
 			w.Ranks = make([][]Op, n)
 			seen = make([]bool, n)
 			colls = make([][]collCall, n)
-			continue
+			return nil
 		case f[0] == "rank":
 			n, err := count(f, 0, len(w.Ranks)-1)
 			if err != nil {
-				return nil, fail("rank: %v", err)
+				return fail("rank: %v", err)
 			}
 			if seen[n] {
-				return nil, fail("rank %d given twice", n)
+				return fail("rank %d given twice", n)
 			}
 			seen[n], cur = true, n
-			continue
+			return nil
 		case cur < 0:
-			return nil, fail("%q before the first rank line", f[0])
+			return fail("%q before the first rank line", f[0])
 		}
 		before := len(w.Ranks[cur])
 		if isCollective(f[0]) {
 			if ops+int(collectiveOps(f[0], len(w.Ranks))) > maxOps {
-				return nil, fail("more than %d operations", maxOps)
+				return fail("more than %d operations", maxOps)
 			}
 			colls[cur] = append(colls[cur], collCall{words: strings.Join(f, " "), line: line})
 		}
 		prog, err := parseOp(w.Ranks[cur], f, cur, len(w.Ranks), len(colls[cur])-1)
 		if err != nil {
-			return nil, fail("%v", err)
+			return fail("%v", err)
 		}
 		for i := before; i < len(prog); i++ {
 			prog[i].Line = line
 		}
 		w.Ranks[cur] = prog
 		if ops += len(prog) - before; ops > maxOps {
-			return nil, fail("more than %d operations", maxOps)
+			return fail("more than %d operations", maxOps)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fmt.Errorf("%s:%d: line longer than %d bytes", name, line+1, MaxTraceLine)
-		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if w.Ranks == nil {
 		return nil, fmt.Errorf("%s: no %q and ranks lines: not a netsim trace", name, TraceHeader)
