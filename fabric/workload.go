@@ -42,14 +42,11 @@ type WorkloadStats struct {
 // Flits returns the flits of a message of b bytes: packets of at most
 // MTUBytes, each of ⌈bytes / FlitBytes⌉ flits; an empty message is one
 // flit.
-func (x *Workload) Flits(b int64) int64 {
-	mtu := int64(x.MTUBytes)
-	full := b / mtu
-	f := full * ((mtu + int64(x.FlitBytes) - 1) / int64(x.FlitBytes))
-	if rest := b - full*mtu; rest > 0 || b == 0 {
-		f += max((rest+int64(x.FlitBytes)-1)/int64(x.FlitBytes), 1)
-	}
-	return f
+func (x *Workload) Flits(b int64) int64 { return messageFlits(x.message(0, 0, b)) }
+
+// messageFlits returns the flits of all of m's packets.
+func messageFlits(m nic.Message) int64 {
+	return int64(m.Packets-1)*int64(m.Flits) + int64(m.LastFlits)
 }
 
 // message returns the NIC message of b bytes to host dst.
@@ -132,7 +129,7 @@ func (w *workloadRun) Send(now int64, id int32, src, dst int, bytes int64) {
 	w.last = append(w.last, 0)
 	w.stats.Messages++
 	w.stats.Packets += int64(m.Packets)
-	w.stats.Flits += int64(m.Packets-1)*int64(m.Flits) + int64(m.LastFlits)
+	w.stats.Flits += messageFlits(m)
 	w.p.nics[w.x.Hosts[src]].SendMessage(m, now)
 }
 
