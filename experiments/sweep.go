@@ -38,11 +38,12 @@ func sweptSections() []string {
 	return []string{"topology", "routing", "flow_control", "switch", "nic", "traffic"}
 }
 
-// arrayValued reports whether a single value of key is already an array,
-// so that a sweep over it is an array of arrays.
+// arrayValued reports whether a single value of key is already an array
+// (its schema says an array of integers), so that a sweep over it is an
+// array of arrays.
 func arrayValued(section, key string) bool {
-	return section == "topology" && slices.Contains([]string{"dims", "widths", "m", "w", "box_hosts"}, key) ||
-		section == "switch" && key == "link_latencies"
+	k := schemaKey(section, key)
+	return k != nil && k.Type == TypeInts
 }
 
 // sweepable reports whether key of section may be swept: every key of the

@@ -219,3 +219,36 @@ func TestWorkloadsDocExample(t *testing.T) {
 		t.Errorf("validate: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
+
+// TestWorkloadKeys: the workload keys of [traffic] act from TOML — repeat
+// runs each program again (three broadcasts take about three times one),
+// halo_grid shapes halo3d, placement_file places the ranks, link_gbps
+// sets the µs of a cycle — and netsim trace info describes a trace.
+func TestWorkloadKeys(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "hosts.txt", "# rank 0 on host 15, and so on\n15\n14\n13\n12\n11\n10\n9\n8\n7\n6\n5\n4\n3\n2\n1\n0\n")
+	file := func(name, extra string) string {
+		return writeFile(t, dir, name, strings.Replace(strings.Replace(collectivesFile, "%s", "file", 1),
+			`patterns = ["alltoall", "allreduce-ring", "allreduce-rd", "bcast", "halo3d"]`, `patterns = ["bcast", "halo3d"]`, 1)+
+			"placement_file = \"hosts.txt\"\nhalo_grid = [4, 2, 2]\nlink_gbps = 200\n"+extra)
+	}
+	once := workloadLines(t, file("once.toml", ""), filepath.Join(dir, "once"))
+	thrice := workloadLines(t, file("thrice.toml", "repeat = 3\n"), filepath.Join(dir, "thrice"))
+	for i, l := range thrice {
+		one := once[i]
+		if l.Pattern != one.Pattern || l.Placement != "file hosts.txt" || float64(l.Completion) < 2.9*float64(one.Completion) || float64(l.Completion) > 3.1*float64(one.Completion) {
+			t.Errorf("%s: %d cycles repeated 3 times, %d once (placement %q)", l.Pattern, l.Completion, one.Completion, l.Placement)
+		}
+	}
+	data := string(readOut(t, filepath.Join(dir, "thrice"), "results.jsonl"))
+	// 16-byte flits at 200 Gb/s: 0.64 ns a cycle.
+	for _, want := range []string{`"repeat":3`, `"cycle_ns":0.64`, `"placement":"file hosts.txt"`} {
+		if !strings.Contains(data, want) {
+			t.Errorf("results lack %s:\n%s", want, data)
+		}
+	}
+	code, out, errs := netsim(t, "trace", "info", "../../workload/testdata/ring8-4KiB.trace")
+	if code != exitOK || out != "ring8-4KiB.trace: 8 ranks, 64 operations, 16 messages, 65536 bytes sent, 8.000 µs of computing (all ranks)\n" {
+		t.Errorf("trace info: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
